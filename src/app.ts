@@ -1,0 +1,74 @@
+// buildApp(deps): the table of contents of the service. Route families are registered in dependency order;
+// each lives in its own folder under src/services and is the only code there that knows Fastify.
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { Store } from './store/store.js';
+import type { Clock } from './clock.js';
+import type { Settings } from './settings.js';
+import type { Seed } from './seed/schema.js';
+import { applySeed, type SeedSummary } from './seed/apply.js';
+import { loggerOptions, logsRequests, type LogLevel } from './logger.js';
+import { installErrorRendering } from './http/render-error.js';
+import { installAuth } from './http/auth.js';
+import { startSweeper } from './services/oauth/sweeper.js';
+import { adminRoutes } from './services/admin/routes.js';
+import { controlRoutes } from './services/control/routes.js';
+
+export interface AppDeps {
+  settings: Readonly<Settings>;
+  store: Store;
+  clock: Clock;
+  seed: Seed;
+  logLevel?: LogLevel;
+  /** Where log lines go (stdout when omitted); tests capture them here. */
+  logDestination?: NodeJS.WritableStream;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The public base address: `base_url`, else `http://localhost:{bound port}`. */
+    publicUrl(): string;
+    /** Clears the store and applies the seed again; runs every registered reset hook. */
+    resetToSeed(): Promise<SeedSummary>;
+    /** Services that keep state beside the store (waiters, timers) register here to be reset too. */
+    onReset(hook: () => void | Promise<void>): void;
+  }
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const level = deps.logLevel ?? 'silent';
+  const app = Fastify({
+    logger: loggerOptions(level, deps.logDestination),
+    logController: new LogController({ disableRequestLogging: !logsRequests(level) }),
+    bodyLimit: deps.settings.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+    // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+  });
+
+  const resetHooks: Array<() => void | Promise<void>> = [];
+  app.decorate('publicUrl', () => {
+    if (deps.settings.baseUrl) return deps.settings.baseUrl;
+    const address = app.server.address() as AddressInfo | null;
+    return `http://localhost:${address?.port ?? deps.settings.port}`;
+  });
+  app.decorate('onReset', (hook: () => void | Promise<void>) => void resetHooks.push(hook));
+  app.decorate('resetToSeed', async () => {
+    for (const hook of resetHooks) await hook();
+    await deps.store.clear();
+    return applySeed(deps.seed, deps.store, deps.clock);
+  });
+
+  installErrorRendering(app);
+  installAuth(app, deps);
+
+  const stopSweeper = startSweeper(deps.store, deps.clock);
+  app.addHook('onClose', async () => stopSweeper());
+
+  controlRoutes(app, { ...deps, resetToSeed: () => app.resetToSeed() });
+  adminRoutes(app, deps);
+
+  return app;
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Command-line front: start (default) and init. Each command parses its own flags; --help documents them.
+import { parseArgs } from 'node:util';
+import { existsSync, writeFileSync } from 'node:fs';
+import { closeOnSignals, startServer } from './main.js';
+import { SeedError } from './seed/load.js';
+import { STARTER_CONFIG } from './seed/starter.js';
+import { parsePort } from './settings.js';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
+import type { SeedSummary } from './seed/apply.js';
+
+const HELP = `platform-emulator: a local stand-in for the data platform's OAuth, admin, connectivity,
+ontology and compute-module APIs.
+
+Usage:
+  platform-emulator [start] [--config FILE] [--port N] [--host H] [--log-level L]
+  platform-emulator init [FILE] [--force]
+  platform-emulator --help
+
+Commands:
+  start       Serve the emulator (the default command).
+  init        Write a commented starter config seeding every entity type
+              (default FILE: platform-emulator.yaml; --force overwrites).
+
+Options for start:
+  -c, --config FILE   YAML seed file, root key \`platform\` (also PLATFORM_EMULATOR_CONFIG).
+                      Without one: in-memory store with a default admin user, open OAuth mode.
+  -p, --port N        Port (default: the config's \`port\`, else PORT, else 4000; 0 picks a free port).
+                      Precedence: --port, then PORT, then the config file.
+      --host H        Address to bind (default 127.0.0.1). Control routes answer off loopback only
+                      with the config's \`control_token\`.
+      --log-level L   fatal, error, warn, info (default), debug (adds a line per request), trace, silent.
+  -h, --help          Show this help.
+
+Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT), 2 for a bad command line or config, 1 otherwise.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === 'init') return init(rest);
+  if (first === 'start') return start(rest);
+  return start(argv);
+}
+
+async function start(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: 'string', short: 'c' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) return printHelp();
+  const logLevel = (values['log-level'] ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level: "${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
+  const server = await startServer({
+    configFile: values.config ?? (process.env.PLATFORM_EMULATOR_CONFIG || undefined),
+    port: values.port !== undefined ? parsePort(values.port, '--port') : undefined,
+    host: values.host,
+    logLevel,
+    env: process.env,
+  });
+  console.log(`platform-emulator listening on ${server.url} (${describe(server.summary)})`);
+  for (const warning of server.summary.warnings) console.log(`warning: ${warning}`);
+  closeOnSignals(server);
+  return new Promise<number>(() => undefined); // runs until a signal closes it
+}
+
+function describe(s: SeedSummary): string {
+  const parts = [
+    `${s.users} user${s.users === 1 ? '' : 's'}${s.defaultAdmin ? ' incl. default admin' : ''}`,
+    `${s.oauthClients} oauth client${s.oauthClients === 1 ? '' : 's'}`,
+    `${s.connections} connection${s.connections === 1 ? '' : 's'}`,
+    `${s.ontologies} ontolog${s.ontologies === 1 ? 'y' : 'ies'}`,
+    `${s.runtimes} runtime${s.runtimes === 1 ? '' : 's'}`,
+    `${s.deployedApps} deployed app${s.deployedApps === 1 ? '' : 's'}`,
+  ];
+  return parts.join(', ');
+}
+
+function init(args: string[]): number {
+  const { values, positionals } = parseArgs({ args, options: { force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  if (values.help) return printHelp();
+  const file = positionals[0] ?? 'platform-emulator.yaml';
+  if (existsSync(file) && !values.force) throw new UsageError(`${file} exists; pass --force to overwrite it`);
+  writeFileSync(file, STARTER_CONFIG);
+  console.log(`wrote ${file}; start with: platform-emulator --config ${file}`);
+  return 0;
+}
+
+function printHelp(): number {
+  console.log(HELP);
+  return 0;
+}
+
+class UsageError extends Error {}
+
+function isUsageProblem(err: unknown): boolean {
+  return err instanceof UsageError || err instanceof RangeError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'));
+}
+
+async function run(): Promise<void> {
+  try {
+    process.exitCode = await main(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof SeedError) {
+      console.error(`platform-emulator: ${err.message}`);
+      process.exit(2);
+    }
+    if (isUsageProblem(err)) {
+      console.error(`platform-emulator: ${(err as Error).message}\nRun platform-emulator --help for usage.`);
+      process.exit(2);
+    }
+    console.error(`platform-emulator: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+}
+
+void run();

@@ -1,0 +1,107 @@
+// The catalog of failures. Domain code throws these; one renderer per envelope (src/http/render-error.ts)
+// turns them into bytes. Nothing else writes an error body.
+
+/** Base of every failure the service reports on purpose. */
+export abstract class EmulatorError extends Error {
+  abstract readonly status: number;
+  /** Extra response headers, e.g. WWW-Authenticate. */
+  headers: Record<string, string> = {};
+}
+
+// ---- Platform API envelope: {errorCode, errorName, errorDescription, errorInstanceId, parameters} ----
+
+export const platformStatus = {
+  INVALID_ARGUMENT: 400,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  REQUEST_ENTITY_TOO_LARGE: 413,
+  INTERNAL: 500,
+} as const;
+export type PlatformErrorCode = keyof typeof platformStatus;
+
+const platformDescriptions: Record<PlatformErrorCode, string> = {
+  INVALID_ARGUMENT: 'The provided value for a parameter was invalid.',
+  PERMISSION_DENIED: 'The provided token does not have permission to take this action.',
+  NOT_FOUND: 'The requested resource or argument was not found.',
+  CONFLICT: 'The request conflicts with the current state of the resource.',
+  REQUEST_ENTITY_TOO_LARGE: 'The request body is too large.',
+  INTERNAL: 'An internal error occurred.',
+};
+
+export class PlatformError extends EmulatorError {
+  readonly status: number;
+  constructor(
+    readonly errorCode: PlatformErrorCode,
+    readonly errorName: string,
+    readonly parameters: Record<string, unknown> = {},
+    readonly errorDescription: string = platformDescriptions[errorCode],
+  ) {
+    super(`${errorCode} ${errorName}`);
+    this.status = platformStatus[errorCode];
+  }
+}
+
+export const permissionDenied = (errorName: string, parameters: Record<string, unknown> = {}) =>
+  new PlatformError('PERMISSION_DENIED', errorName, parameters);
+export const notFound = (errorName: string, parameters: Record<string, unknown> = {}) =>
+  new PlatformError('NOT_FOUND', errorName, parameters);
+export const invalidArgument = (errorName: string, parameters: Record<string, unknown> = {}, description?: string) =>
+  new PlatformError('INVALID_ARGUMENT', errorName, parameters, description);
+export const conflict = (errorName: string, parameters: Record<string, unknown> = {}) =>
+  new PlatformError('CONFLICT', errorName, parameters);
+
+// ---- OAuth envelope: {error, error_description}; token endpoint and compute-module routes ----
+
+export class OAuthError extends EmulatorError {
+  constructor(
+    readonly error: string,
+    readonly errorDescription: string,
+    readonly status: number,
+  ) {
+    super(`${error}: ${errorDescription}`);
+  }
+}
+
+export const invalidRequest = (description: string) => new OAuthError('invalid_request', description, 400);
+export const invalidClient = (description = 'Client authentication failed.', usedBasic = false) => {
+  const err = new OAuthError('invalid_client', description, 401);
+  if (usedBasic) err.headers['WWW-Authenticate'] = 'Basic realm="platform"';
+  return err;
+};
+export const invalidGrant = (description: string) => new OAuthError('invalid_grant', description, 400);
+export const invalidScope = (description: string) => new OAuthError('invalid_scope', description, 400);
+export const unauthorizedClient = (description: string) => new OAuthError('unauthorized_client', description, 400);
+export const unsupportedGrantType = (description: string) => new OAuthError('unsupported_grant_type', description, 400);
+
+// ---- Bearer failures (their own fixed envelopes) ----
+
+/** Missing, unknown, revoked or expired bearer token: 401 {message}. */
+export class Unauthenticated extends EmulatorError {
+  readonly status = 401;
+  constructor() {
+    super('Requires authentication');
+    this.headers['WWW-Authenticate'] = 'Bearer realm="platform"';
+  }
+}
+
+/** A valid token whose user has been deactivated: 401 {error: invalid_token, error_description}. */
+export class DeactivatedUser extends EmulatorError {
+  readonly status = 401;
+  constructor(readonly errorDescription = 'The user of this token has been deactivated.') {
+    super('invalid_token');
+    this.headers['WWW-Authenticate'] = 'Bearer error="invalid_token"';
+  }
+}
+
+// ---- HTML envelope: the authorize page and its callback ----
+
+export class HtmlError extends EmulatorError {
+  readonly status = 400;
+  constructor(
+    readonly title: string,
+    readonly detail: string,
+  ) {
+    super(`${title}: ${detail}`);
+  }
+}

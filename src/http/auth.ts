@@ -1,0 +1,72 @@
+// One hook enforces what each route declares in `config.auth` (src/http/route-config.ts).
+// Bearer order (CONTRACTS §1): token valid (401) -> user active (401 invalid_token) -> scope (403).
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Store } from '../store/store.js';
+import type { Clock } from '../clock.js';
+import type { Settings } from '../settings.js';
+import { isLoopbackHost } from '../settings.js';
+import { DeactivatedUser, Unauthenticated, notFound, permissionDenied } from '../errors.js';
+import type { RouteAuth } from './route-config.js';
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header ? BEARER.exec(header)?.[1] : undefined;
+}
+
+/** Constant-time comparison of two strings (different lengths are unequal, compared in constant time too). */
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  if (left.length !== right.length) {
+    timingSafeEqual(left, left);
+    return false;
+  }
+  return timingSafeEqual(left, right);
+}
+
+export interface AuthDeps {
+  store: Store;
+  clock: Clock;
+  settings: Readonly<Settings>;
+}
+
+export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
+  app.addHook('onRequest', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (!auth) return;
+    if (auth.kind === 'bearer') await authenticateBearer(request, auth, deps);
+    else checkControl(request, deps.settings);
+  });
+}
+
+async function authenticateBearer(request: FastifyRequest, auth: Extract<RouteAuth, { kind: 'bearer' }>, deps: AuthDeps): Promise<void> {
+  const presented = bearerToken(request);
+  if (!presented) throw new Unauthenticated();
+  const token = await deps.store.tokens.findAccess(presented);
+  if (!token || token.expiresAt <= deps.clock.now()) throw new Unauthenticated();
+  const user = await deps.store.users.byId(token.principalId);
+  if (!user) throw new Unauthenticated();
+  if (!user.active) throw new DeactivatedUser();
+  if (auth.scope && !token.scopes.includes(auth.scope)) {
+    const denied = auth.denied ?? { errorName: 'ApiUsageDenied' };
+    const parameters = denied.parameters ? denied.parameters(request) : { missingScope: auth.scope };
+    throw permissionDenied(denied.errorName, parameters);
+  }
+  request.accessToken = token;
+  request.principal = user;
+}
+
+/**
+ * Control routes are served while the service listens on a loopback address, or, elsewhere, when the
+ * config sets `control_token` and the request carries it. Otherwise they do not exist (404), so that a
+ * service exposed on a network does not advertise them.
+ */
+function checkControl(request: FastifyRequest, settings: Readonly<Settings>): void {
+  if (isLoopbackHost(settings.host)) return;
+  const presented = bearerToken(request);
+  if (settings.controlToken && presented && safeEqual(presented, settings.controlToken)) return;
+  throw notFound('NotFound', { path: request.url.split('?')[0] });
+}

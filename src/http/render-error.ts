@@ -1,0 +1,131 @@
+// The renderers: one per envelope of CONTRACTS §1, and the only places that write an error body.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type DeactivatedUser,
+  EmulatorError,
+  HtmlError,
+  OAuthError,
+  PlatformError,
+  Unauthenticated,
+  invalidArgument,
+  invalidRequest,
+  platformStatus,
+} from '../errors.js';
+import { randomUuid } from '../ids.js';
+import { errorFamily } from './route-config.js';
+import { errorPage } from './html.js';
+
+export function renderPlatform(reply: FastifyReply, err: PlatformError): FastifyReply {
+  const errorInstanceId = randomUuid();
+  const level = err.status >= 500 ? 'error' : 'info';
+  reply.log[level]({ errorInstanceId, errorCode: err.errorCode, errorName: err.errorName }, 'platform error');
+  return reply
+    .code(err.status)
+    .headers(err.headers)
+    .type('application/json')
+    .send({
+      errorCode: err.errorCode,
+      errorName: err.errorName,
+      errorDescription: err.errorDescription,
+      errorInstanceId,
+      parameters: err.parameters,
+    });
+}
+
+export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply {
+  return reply
+    .code(err.status)
+    .headers(err.headers)
+    .header('Cache-Control', 'no-store')
+    .header('Pragma', 'no-cache')
+    .type('application/json')
+    .send({ error: err.error, error_description: err.errorDescription });
+}
+
+function renderBearer(reply: FastifyReply, err: Unauthenticated | DeactivatedUser): FastifyReply {
+  const body = err instanceof Unauthenticated ? { message: 'Requires authentication' } : { error: 'invalid_token', error_description: err.errorDescription };
+  return reply.code(401).headers(err.headers).type('application/json').send(body);
+}
+
+export function renderHtml(reply: FastifyReply, err: HtmlError, status = err.status): FastifyReply {
+  return reply
+    .code(status)
+    .header('X-Frame-Options', 'DENY')
+    .header('Content-Security-Policy', "frame-ancestors 'none'")
+    .type('text/html; charset=utf-8')
+    .send(errorPage(err.title, err.detail));
+}
+
+/** Turns an error of the framework (bad JSON, body too large, schema validation) into the URL's family. */
+function fromFramework(err: FastifyError, url: string): EmulatorError | undefined {
+  const status = err.statusCode;
+  if (status === undefined || status >= 500) return undefined;
+  const tooLarge = status === 413;
+  const detail = describeFrameworkError(err);
+  switch (errorFamily(url)) {
+    case 'platform':
+      return tooLarge
+        ? new PlatformError('REQUEST_ENTITY_TOO_LARGE', 'RequestEntityTooLarge', {}, detail)
+        : invalidArgument('InvalidArgument', err.validation ? { problems: detail } : {}, detail);
+    case 'oauth': {
+      const e = invalidRequest(detail);
+      return tooLarge ? new OAuthError(e.error, e.errorDescription, 413) : e;
+    }
+    case 'html':
+      return new HtmlError('Bad request', detail);
+  }
+}
+
+function describeFrameworkError(err: FastifyError): string {
+  if (err.validation) return `Invalid request ${err.validationContext ?? 'body'}: ${err.message}`;
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is larger than the limit.';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type.';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty but the content type is JSON.';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'The request body is not valid JSON.';
+    default:
+      return err instanceof SyntaxError ? 'The request body is not valid JSON.' : 'The request is malformed.';
+  }
+}
+
+function render(reply: FastifyReply, err: EmulatorError): FastifyReply {
+  if (err instanceof PlatformError) return renderPlatform(reply, err);
+  if (err instanceof OAuthError) return renderOAuth(reply, err);
+  if (err instanceof HtmlError) return renderHtml(reply, err);
+  return renderBearer(reply, err as Unauthenticated | DeactivatedUser);
+}
+
+/** An unexpected exception: 500 in the family's envelope, with a logged id and no detail in the body. */
+function renderInternal(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  const errorInstanceId = randomUuid();
+  request.log.error({ errorInstanceId, err }, 'unexpected error');
+  switch (errorFamily(request.url)) {
+    case 'oauth':
+      return renderOAuth(reply, new OAuthError('server_error', `An internal error occurred (errorInstanceId ${errorInstanceId}).`, 500));
+    case 'html':
+      return renderHtml(reply, new HtmlError('Something went wrong', `An internal error occurred (errorInstanceId ${errorInstanceId}).`), 500);
+    default:
+      return reply.code(platformStatus.INTERNAL).type('application/json').send({
+        errorCode: 'INTERNAL',
+        errorName: 'Internal',
+        errorDescription: 'An internal error occurred.',
+        errorInstanceId,
+        parameters: {},
+      });
+  }
+}
+
+export function installErrorRendering(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | EmulatorError, request, reply) => {
+    if (err instanceof EmulatorError) return render(reply, err);
+    const mapped = fromFramework(err, request.url);
+    if (mapped) return render(reply, mapped);
+    return renderInternal(request, reply, err);
+  });
+  // Unknown routes and wrong methods: 404 in the platform envelope, never the framework's default page.
+  app.setNotFoundHandler((request, reply) => renderPlatform(reply, new PlatformError('NOT_FOUND', 'NotFound', { path: request.url.split('?')[0] })));
+}

@@ -1,0 +1,33 @@
+// Logger options: pino through Fastify, with every place a credential could appear redacted.
+import type { FastifyServerOptions } from 'fastify';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["module-auth-token"]',
+  'headers.authorization',
+  'headers["module-auth-token"]',
+  '*.client_secret',
+  '*.clientSecret',
+  '*.code_verifier',
+  '*.refresh_token',
+  '*.access_token',
+  '*.moduleAuthToken',
+  '*.secrets',
+  '*.value',
+];
+
+export function loggerOptions(level: LogLevel, destination?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+  if (level === 'silent') return false;
+  return {
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    ...(destination ? { stream: destination } : {}),
+  } as FastifyServerOptions['logger'];
+}
+
+/** Per-request lines only at debug and trace: at info the log carries start-up, warnings and errors. */
+export const logsRequests = (level: LogLevel): boolean => level === 'debug' || level === 'trace';

@@ -1,0 +1,85 @@
+// Entry: settings -> seed -> store -> app -> listen, and a graceful close on SIGTERM/SIGINT.
+import type { FastifyInstance } from 'fastify';
+import { parse } from 'yaml';
+import { systemClock, type Clock } from './clock.js';
+import { loadSeedFile, validateSeed } from './seed/load.js';
+import type { Seed } from './seed/schema.js';
+import { applySeed, type SeedSummary } from './seed/apply.js';
+import { resolveSettings, type Settings } from './settings.js';
+import { createMemoryStore } from './store/memory/index.js';
+import type { Store } from './store/store.js';
+import { buildApp } from './app.js';
+import type { LogLevel } from './logger.js';
+
+export interface ServerOptions {
+  /** Path of a YAML seed file. */
+  configFile?: string;
+  /** A seed given inline: YAML text, or the parsed document with its root key `platform`. */
+  seed?: string | Record<string, unknown>;
+  port?: number;
+  /** Port when neither the options, PORT nor the seed set one (the CLI: 4000; test suites: 0). */
+  defaultPort?: number;
+  host?: string;
+  clock?: Clock;
+  logLevel?: LogLevel;
+  logDestination?: NodeJS.WritableStream;
+  /** Environment for PORT; the programmatic API passes none so that a test suite is not steered by it. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  store: Store;
+  settings: Readonly<Settings>;
+  summary: SeedSummary;
+  close(): Promise<void>;
+}
+
+export async function readSeed(options: Pick<ServerOptions, 'configFile' | 'seed'>): Promise<Seed> {
+  if (options.configFile !== undefined) return loadSeedFile(options.configFile);
+  if (typeof options.seed === 'string') return validateSeed(parse(options.seed) ?? {}, '<seed>');
+  return validateSeed(options.seed ?? {}, '<seed>');
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const seed = await readSeed(options);
+  const settings = resolveSettings(seed, { port: options.port, host: options.host }, options.env ?? {}, options.defaultPort);
+  const clock = options.clock ?? systemClock;
+  const store = createMemoryStore();
+  const summary = await applySeed(seed, store, clock);
+  const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
+  await app.listen({ port: settings.port, host: settings.host });
+  return {
+    url: app.publicUrl(),
+    app,
+    store,
+    settings,
+    summary,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}
+
+/** Closes on SIGTERM or SIGINT: stop accepting, let in-flight requests finish for up to `graceMs`, exit 0. */
+export function closeOnSignals(server: RunningServer, graceMs = 10_000): void {
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    server.app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      server.app.server.closeAllConnections();
+      process.exit(0);
+    }, graceMs);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}

@@ -1,0 +1,145 @@
+// Read -> parse -> validate. Every problem is reported at once, each with its path
+// (`platform.users[2].username: required`), so a broken seed is fixed in one pass.
+import { readFile } from 'node:fs/promises';
+import { parse, YAMLParseError } from 'yaml';
+import { Value } from '@sinclair/typebox/value';
+import type { TSchema } from '@sinclair/typebox';
+import { ValueErrorType } from '@sinclair/typebox/errors';
+import { ConfigDocument, type Seed } from './schema.js';
+
+export class SeedError extends Error {
+  constructor(
+    readonly source: string,
+    readonly problems: string[],
+  ) {
+    super(`invalid config ${source}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads and validates a YAML seed file. */
+export async function loadSeedFile(path: string): Promise<Seed> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new SeedError(path, [`cannot read file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`]);
+  }
+  return parseSeed(text, path);
+}
+
+/** Parses YAML text and validates it. */
+export function parseSeed(text: string, source = '<inline>'): Seed {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    if (err instanceof YAMLParseError) {
+      const at = err.linePos?.[0];
+      throw new SeedError(source, [`${at ? `line ${at.line}, column ${at.col}: ` : ''}${err.code}: ${err.message.split('\n')[0]}`]);
+    }
+    throw err;
+  }
+  return validateSeed(doc ?? {}, source);
+}
+
+/** Validates an already-parsed document (root key `platform`) and fills in the defaults. */
+export function validateSeed(doc: unknown, source = '<inline>'): Seed {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new SeedError(source, ['the document must be a mapping with the root key `platform`']);
+  }
+  const value = Value.Default(ConfigDocument, structuredClone(doc)) as unknown;
+  const problems = describeErrors(value);
+  if (problems.length > 0) throw new SeedError(source, problems);
+  return (value as { platform: Seed }).platform;
+}
+
+function describeErrors(value: unknown): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const error of Value.Errors(ConfigDocument, value)) {
+    const path = dotted(error.path);
+    if (seen.has(path)) continue; // one message per path: the first is the most specific
+    seen.add(path);
+    problems.push(`${path}: ${explain(error.type, error.path, error.schema, error.message)}`);
+  }
+  return problems;
+}
+
+function explain(type: ValueErrorType, pointer: string, schema: TSchema, message: string): string {
+  switch (type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return 'required';
+    case ValueErrorType.ObjectAdditionalProperties:
+      return unknownKey(pointer);
+    case ValueErrorType.String:
+      return 'must be a string';
+    case ValueErrorType.Integer:
+      return 'must be an integer';
+    case ValueErrorType.Boolean:
+      return 'must be true or false';
+    case ValueErrorType.Array:
+      return 'must be a list';
+    case ValueErrorType.Object:
+      return 'must be a mapping';
+    case ValueErrorType.StringMinLength:
+      return 'must not be empty';
+    case ValueErrorType.Union: {
+      const options = (schema.anyOf as TSchema[] | undefined)?.map((s) => s.const).filter((c) => c !== undefined);
+      return options?.length ? `must be one of: ${options.join(', ')}` : message;
+    }
+    default:
+      return message.charAt(0).toLowerCase() + message.slice(1);
+  }
+}
+
+/** `unknown key` plus the nearest known key at that place, when one is close. */
+function unknownKey(pointer: string): string {
+  const segments = pointer.split('/').slice(1);
+  const key = segments.pop() ?? '';
+  const known = knownKeysAt(segments);
+  const atRoot = segments.length === 0;
+  if (atRoot && key !== 'platform') return 'unknown key (the root key is `platform`; put every setting under it)';
+  const suggestion = nearest(key, known);
+  return suggestion ? `unknown key (did you mean \`${suggestion}\`?)` : `unknown key (known keys: ${known.join(', ')})`;
+}
+
+function knownKeysAt(segments: string[]): string[] {
+  let schema: TSchema | undefined = ConfigDocument;
+  for (const seg of segments) {
+    if (!schema) return [];
+    schema = schema.type === 'array' ? (schema.items as TSchema) : (schema.properties as Record<string, TSchema>)?.[seg];
+  }
+  return schema?.properties ? Object.keys(schema.properties as object) : [];
+}
+
+function nearest(word: string, candidates: string[]): string | undefined {
+  let best: { key: string; distance: number } | undefined;
+  for (const key of candidates) {
+    const distance = editDistance(word.toLowerCase().replace(/-/g, '_'), key);
+    if (distance <= Math.max(2, Math.floor(key.length / 3)) && (!best || distance < best.distance)) best = { key, distance };
+  }
+  return best?.key;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** `/platform/users/2/username` -> `platform.users[2].username` */
+function dotted(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+}

@@ -1,0 +1,149 @@
+// The YAML seed schema (root key `platform`), with the defaults of SPEC §2. The Seed type comes from it.
+// Unknown keys are rejected (additionalProperties: false) so that a typo never silently seeds nothing.
+import { Type, type Static } from '@sinclair/typebox';
+
+const closed = { additionalProperties: false } as const;
+const NonEmpty = Type.String({ minLength: 1 });
+
+export const DEFAULT_REALM = 'platform-internal-realm';
+export const DEFAULT_ORGANIZATION_RID = 'ri.organization.main.organization.default';
+export const ALL_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+
+export const UserSeed = Type.Object(
+  {
+    username: NonEmpty,
+    display_name: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String()),
+    given_name: Type.Optional(Type.String()),
+    family_name: Type.Optional(Type.String()),
+    realm: Type.String({ default: DEFAULT_REALM }),
+    organization_rid: Type.String({ default: DEFAULT_ORGANIZATION_RID }),
+    principal_type: Type.Union([Type.Literal('human'), Type.Literal('service')], { default: 'human' }),
+    active: Type.Boolean({ default: true }),
+    oauth_client_id: Type.Optional(Type.String()),
+    attributes: Type.Record(Type.String(), Type.Array(Type.String()), { default: {} }),
+  },
+  closed,
+);
+
+export const GrantType = Type.Union(ALL_GRANT_TYPES.map((g) => Type.Literal(g)));
+
+export const OAuthClientSeed = Type.Object(
+  {
+    client_id: NonEmpty,
+    // SPEC marks it required; CONTRACTS §2 accepts a missing or empty secret as a public client.
+    client_secret: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+    redirect_uris: Type.Array(Type.String(), { default: [] }),
+    grant_types: Type.Array(GrantType, { default: [...ALL_GRANT_TYPES] }),
+    allowed_scopes: Type.Array(Type.String(), { default: [] }),
+  },
+  closed,
+);
+
+export const EnrollmentSeed = Type.Object(
+  {
+    rid: Type.String({ default: 'ri.enrollment..enrollment.default' }),
+    name: Type.String({ default: 'Default Enrollment' }),
+  },
+  closed,
+);
+
+export const DomainSeed = Type.Object(
+  {
+    host: NonEmpty,
+    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+    scheme: Type.Optional(Type.Union([Type.Literal('HTTP'), Type.Literal('HTTPS')])),
+  },
+  closed,
+);
+
+export const ConnectionSeed = Type.Object(
+  {
+    rid: Type.Optional(NonEmpty),
+    display_name: NonEmpty,
+    parent_folder_rid: NonEmpty,
+    domains: Type.Array(DomainSeed, { default: [] }),
+  },
+  closed,
+);
+
+export const QuerySeed = Type.Object(
+  {
+    api_name: NonEmpty,
+    // Any JSON value, returned as it is on execution. Required: `null` is allowed, absence is not.
+    result: Type.Unknown(),
+  },
+  { ...closed, required: ['api_name', 'result'] },
+);
+
+export const OntologySeed = Type.Object(
+  {
+    rid: Type.Optional(NonEmpty),
+    api_name: NonEmpty,
+    display_name: NonEmpty,
+    description: Type.Optional(Type.String()),
+    queries: Type.Array(QuerySeed, { default: [] }),
+  },
+  closed,
+);
+
+export const RuntimeSeed = Type.Object(
+  {
+    runtime_id: NonEmpty,
+    module_auth_token: Type.Optional(NonEmpty),
+  },
+  closed,
+);
+
+export const DeployedAppSeed = Type.Object(
+  {
+    deployed_app_rid: NonEmpty,
+    runtime_id: NonEmpty,
+    branch: Type.String({ default: 'master' }),
+    display_name: Type.Optional(Type.String()),
+    active: Type.Boolean({ default: true }),
+  },
+  closed,
+);
+
+const PositiveMs = Type.Integer({ minimum: 1 });
+
+export const ComputeModulesSeed = Type.Object(
+  {
+    runtimes: Type.Array(RuntimeSeed, { default: [] }),
+    deployed_apps: Type.Array(DeployedAppSeed, { default: [] }),
+    poll_timeout_ms: Type.Optional(PositiveMs),
+    execute_timeout_ms: Type.Optional(PositiveMs),
+    retained_jobs: Type.Optional(Type.Integer({ minimum: 0 })),
+    max_result_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  closed,
+);
+
+export const PlatformConfig = Type.Object(
+  {
+    port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+    host: Type.Optional(NonEmpty),
+    base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
+    control_token: Type.Optional(NonEmpty),
+    users: Type.Array(UserSeed, { default: [] }),
+    oauth_clients: Type.Array(OAuthClientSeed, { default: [] }),
+    enrollment: Type.Object(EnrollmentSeed.properties, { ...closed, default: {} }),
+    connections: Type.Array(ConnectionSeed, { default: [] }),
+    ontologies: Type.Array(OntologySeed, { default: [] }),
+    compute_modules: Type.Object(ComputeModulesSeed.properties, { ...closed, default: {} }),
+  },
+  closed,
+);
+
+export const ConfigDocument = Type.Object({ platform: Type.Object(PlatformConfig.properties, { ...closed, default: {} }) }, closed);
+
+export type UserSeed = Static<typeof UserSeed>;
+export type OAuthClientSeed = Static<typeof OAuthClientSeed>;
+export type ConnectionSeed = Static<typeof ConnectionSeed>;
+export type OntologySeed = Static<typeof OntologySeed>;
+export type PlatformConfig = Static<typeof PlatformConfig>;
+export type ConfigDocument = Static<typeof ConfigDocument>;
+/** The validated, defaulted `platform` section: settings and entities together. */
+export type Seed = PlatformConfig;

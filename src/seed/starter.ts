@@ -1,0 +1,65 @@
+// The commented starter config written by `platform-emulator init`. A test keeps it valid.
+export const STARTER_CONFIG = `# platform-emulator seed configuration.
+# Every key sits under the root key \`platform\`. Start the emulator with:
+#   npx platform-emulator --config platform-emulator.yaml
+platform:
+  port: 4000                      # --port and the PORT environment variable override it
+  # host: 127.0.0.1               # control routes (/_emulate/platform/...) answer only on loopback
+  # base_url: http://localhost:4000   # used in every absolute URL the service hands out
+  # control_token: change-me      # lets control routes answer on a non-loopback host
+
+  # Human users appear on the sign-in page; a service user is tied to an OAuth client.
+  # Without a user named "admin", a default admin (admin@localhost) is added first.
+  users:
+    - username: alice
+      display_name: Alice Example
+      email: alice@example.com
+      given_name: Alice
+      family_name: Example
+      attributes:
+        team: [data-science]
+    - username: pipeline-bot
+      principal_type: service
+      oauth_client_id: pipeline
+
+  # With no clients at all the server runs in open mode: any client_id is accepted as a public client.
+  oauth_clients:
+    - client_id: my-app
+      client_secret: my-app-secret
+      redirect_uris: [http://localhost:8080/auth/callback]
+      # grant_types: [authorization_code, refresh_token, client_credentials]
+      # allowed_scopes: []        # empty means any scope
+    - client_id: pipeline
+      client_secret: pipeline-secret
+      grant_types: [client_credentials]
+
+  enrollment:
+    name: Default Enrollment
+
+  connections:
+    - display_name: Weather API
+      parent_folder_rid: ri.compass.main.folder.example
+      domains:
+        - host: api.weather.example
+          port: 443
+          scheme: HTTPS
+
+  ontologies:
+    - api_name: example-ontology
+      display_name: Example Ontology
+      description: Seeded for local development
+      queries:
+        - api_name: getGreeting
+          result: { value: "hello" }
+
+  compute_modules:
+    runtimes:
+      - runtime_id: my-runtime
+        # module_auth_token: fixed-token   # generated when omitted
+    deployed_apps:
+      - deployed_app_rid: ri.foundry.main.deployed-app.example
+        runtime_id: my-runtime
+        branch: master
+    # poll_timeout_ms: 2000        # how long a runtime's job poll is held before 204
+    # execute_timeout_ms: 300000   # how long a synchronous execute waits before 504
+`;

@@ -1,0 +1,22 @@
+// Admin identity endpoints (SPEC §4.2, CONTRACTS §3).
+// Deviation: only the current-user, current-enrollment and `me` routes exist; the real admin API has many more.
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../store/store.js';
+import { enrollmentWire, meWire, userWire } from './shapes.js';
+
+export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  app.get('/api/v2/admin/users/getCurrent', {
+    config: { auth: { kind: 'bearer', scope: 'api:admin-read', denied: { errorName: 'GetCurrentUserPermissionDenied', parameters: () => ({}) } } },
+    handler: async (request) => userWire(request.principal!),
+  });
+
+  app.get('/api/v2/admin/enrollments/getCurrent', {
+    config: { auth: { kind: 'bearer', scope: 'api:admin-read', denied: { errorName: 'GetCurrentEnrollmentPermissionDenied', parameters: () => ({}) } } },
+    handler: async () => enrollmentWire(await deps.store.enrollment.get()),
+  });
+
+  app.get('/idp/api/me', {
+    config: { auth: { kind: 'bearer' } },
+    handler: async (request) => meWire(request.principal!),
+  });
+}

@@ -1,0 +1,56 @@
+// Control routes beyond the spec (CONTRACTS §7): health, reset, minting tokens and switching users on and
+// off, so that test suites can arrange state without the browser flow. Errors use the platform envelope.
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Store } from '../../store/store.js';
+import type { Clock } from '../../clock.js';
+import { conflict, notFound } from '../../errors.js';
+import { mintAccessToken } from '../oauth/access-tokens.js';
+
+export interface ControlDeps {
+  store: Store;
+  clock: Clock;
+  resetToSeed: () => Promise<unknown>;
+}
+
+const control = { auth: { kind: 'control' } } as const;
+const Username = Type.Object({ username: Type.String() });
+
+export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/_emulate/health', async () => ({ status: 'ok' }));
+
+  app.post('/_emulate/platform/reset', { config: control }, async () => {
+    await deps.resetToSeed();
+    return { status: 'ok' };
+  });
+
+  app.post(
+    '/_emulate/platform/tokens',
+    {
+      config: control,
+      schema: {
+        body: Type.Object(
+          { username: Type.String({ minLength: 1 }), scopes: Type.Array(Type.String(), { default: [] }) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { username, scopes } = request.body;
+      const user = await deps.store.users.byUsername(username);
+      if (!user) throw notFound('UserNotFound', { username });
+      if (!user.active) throw conflict('UserDeactivated', { username });
+      return mintAccessToken(deps, { principal: user, clientId: null, scopes: [...new Set(scopes)] });
+    },
+  );
+
+  for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
+    app.post(`/_emulate/platform/users/:username/${action}`, { config: control, schema: { params: Username } }, async (request) => {
+      const user = await deps.store.users.setActive(request.params.username, active);
+      if (!user) throw notFound('UserNotFound', { username: request.params.username });
+      return { username: user.username, active: user.active };
+    });
+  }
+}

@@ -1,0 +1,38 @@
+// Minting access tokens: shared by the token endpoint's grants and the control route that mints for tests.
+import type { Clock } from '../../clock.js';
+import type { Store, UserRecord } from '../../store/store.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../store/tokens.js';
+import { randomSecret } from '../../ids.js';
+
+export const ACCESS_TOKEN_PREFIX = 'platform_';
+
+/** The token endpoint's success body (SPEC §2.3, CONTRACTS §2). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+}
+
+export interface MintRequest {
+  principal: UserRecord;
+  clientId: string | null;
+  scopes: string[];
+  grantId?: string;
+}
+
+export async function mintAccessToken(deps: { store: Store; clock: Clock }, request: MintRequest): Promise<TokenResponse> {
+  const now = deps.clock.now();
+  const token = ACCESS_TOKEN_PREFIX + randomSecret();
+  await deps.store.tokens.insertAccess({
+    token,
+    principalId: request.principal.id,
+    clientId: request.clientId,
+    scopes: request.scopes,
+    issuedAt: now,
+    expiresAt: now + ACCESS_TOKEN_TTL_SECONDS * 1000,
+    grantId: request.grantId,
+  });
+  return { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: request.scopes.join(' ') };
+}

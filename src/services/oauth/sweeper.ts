@@ -1,0 +1,19 @@
+// Deletes expired credentials on a timer, so memory stays bounded however many tokens are issued.
+import type { Clock } from '../../clock.js';
+import type { Store } from '../../store/store.js';
+
+export const SWEEP_INTERVAL_MS = 30_000;
+
+export function startSweeper(store: Store, clock: Clock, intervalMs = SWEEP_INTERVAL_MS): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    store.tokens
+      .sweepExpired(clock.now())
+      .catch(() => undefined) // a failed sweep is retried at the next tick
+      .finally(() => (running = false));
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

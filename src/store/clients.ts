@@ -1,0 +1,21 @@
+// OAuth clients as seeded.
+
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+
+export interface ClientRecord {
+  clientId: string;
+  /** Undefined for a public client. */
+  clientSecret?: string;
+  name: string;
+  redirectUris: string[];
+  grantTypes: GrantType[];
+  /** Empty means any scope is accepted. */
+  allowedScopes: string[];
+}
+
+export interface ClientRepo {
+  /** False when the client id is taken: the first definition wins. */
+  insert(client: ClientRecord): Promise<boolean>;
+  byId(clientId: string): Promise<ClientRecord | undefined>;
+  count(): Promise<number>;
+}

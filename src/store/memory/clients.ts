@@ -1,0 +1,23 @@
+import type { ClientRecord, ClientRepo } from '../clients.js';
+
+export class MemoryClients implements ClientRepo {
+  private clients = new Map<string, ClientRecord>();
+
+  async insert(client: ClientRecord): Promise<boolean> {
+    if (this.clients.has(client.clientId)) return false;
+    this.clients.set(client.clientId, client);
+    return true;
+  }
+
+  async byId(clientId: string): Promise<ClientRecord | undefined> {
+    return this.clients.get(clientId);
+  }
+
+  async count(): Promise<number> {
+    return this.clients.size;
+  }
+
+  clear(): void {
+    this.clients.clear();
+  }
+}

@@ -1,0 +1,30 @@
+import type { ConnectionRecord, ConnectionRepo } from '../connections.js';
+
+export class MemoryConnections implements ConnectionRepo {
+  private connections = new Map<string, ConnectionRecord>();
+
+  async insert(connection: ConnectionRecord): Promise<boolean> {
+    if (this.connections.has(connection.rid)) return false;
+    this.connections.set(connection.rid, connection);
+    return true;
+  }
+
+  async byRid(rid: string): Promise<ConnectionRecord | undefined> {
+    return this.connections.get(rid);
+  }
+
+  async mergeSecrets(rid: string, secrets: Record<string, string>): Promise<boolean> {
+    const connection = this.connections.get(rid);
+    if (!connection) return false;
+    this.connections.set(rid, { ...connection, additionalSecrets: { ...connection.additionalSecrets, ...secrets } });
+    return true;
+  }
+
+  async count(): Promise<number> {
+    return this.connections.size;
+  }
+
+  clear(): void {
+    this.connections.clear();
+  }
+}

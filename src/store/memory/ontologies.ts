@@ -1,0 +1,34 @@
+import type { OntologyRecord, OntologyRepo } from '../ontologies.js';
+
+export class MemoryOntologies implements OntologyRepo {
+  private byName = new Map<string, OntologyRecord>();
+  private byKey = new Map<string, OntologyRecord>();
+
+  async insert(ontology: OntologyRecord): Promise<boolean> {
+    if (this.byName.has(ontology.apiName) || this.byKey.has(ontology.rid)) return false;
+    this.byName.set(ontology.apiName, ontology);
+    this.byKey.set(ontology.rid, ontology);
+    return true;
+  }
+
+  async list(): Promise<OntologyRecord[]> {
+    return [...this.byName.values()];
+  }
+
+  async byApiName(apiName: string): Promise<OntologyRecord | undefined> {
+    return this.byName.get(apiName);
+  }
+
+  async byRid(rid: string): Promise<OntologyRecord | undefined> {
+    return this.byKey.get(rid);
+  }
+
+  async count(): Promise<number> {
+    return this.byName.size;
+  }
+
+  clear(): void {
+    this.byName.clear();
+    this.byKey.clear();
+  }
+}

@@ -1,0 +1,59 @@
+import type { UserRecord, UserRepo } from '../users.js';
+
+export class MemoryUsers implements UserRepo {
+  private byName = new Map<string, UserRecord>();
+  private byKey = new Map<string, UserRecord>();
+  /** Automatic service principals, keyed by client id: a namespace of their own. */
+  private principals = new Map<string, UserRecord>();
+
+  async insert(user: UserRecord): Promise<boolean> {
+    if (this.byName.has(user.username)) return false;
+    this.byName.set(user.username, user);
+    this.byKey.set(user.id, user);
+    return true;
+  }
+
+  async byId(id: string): Promise<UserRecord | undefined> {
+    return this.byKey.get(id);
+  }
+
+  async byUsername(username: string): Promise<UserRecord | undefined> {
+    return this.byName.get(username);
+  }
+
+  async listActiveHumans(): Promise<UserRecord[]> {
+    return [...this.byName.values()].filter((u) => u.active && u.principalType === 'human');
+  }
+
+  async setActive(username: string, active: boolean): Promise<UserRecord | undefined> {
+    const user = this.byName.get(username);
+    if (!user) return undefined;
+    const updated = { ...user, active };
+    this.byName.set(username, updated);
+    this.byKey.set(user.id, updated);
+    return updated;
+  }
+
+  async servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord> {
+    for (const user of this.byName.values()) {
+      if (user.principalType === 'service' && user.oauthClientId === clientId) return user;
+    }
+    let principal = this.principals.get(clientId);
+    if (!principal) {
+      principal = create();
+      this.principals.set(clientId, principal);
+      this.byKey.set(principal.id, principal);
+    }
+    return principal;
+  }
+
+  async count(): Promise<number> {
+    return this.byName.size;
+  }
+
+  clear(): void {
+    this.byName.clear();
+    this.byKey.clear();
+    this.principals.clear();
+  }
+}

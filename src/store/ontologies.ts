@@ -1,0 +1,20 @@
+// Ontologies and their seeded queries.
+
+export interface OntologyRecord {
+  rid: string;
+  apiName: string;
+  displayName: string;
+  description: string;
+  /** Query api name to the seeded result, in seed order. */
+  queries: Map<string, unknown>;
+}
+
+export interface OntologyRepo {
+  /** False when the api name or rid is taken. */
+  insert(ontology: OntologyRecord): Promise<boolean>;
+  /** Seed order. */
+  list(): Promise<OntologyRecord[]>;
+  byApiName(apiName: string): Promise<OntologyRecord | undefined>;
+  byRid(rid: string): Promise<OntologyRecord | undefined>;
+  count(): Promise<number>;
+}

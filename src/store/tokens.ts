@@ -1,0 +1,27 @@
+// Issued credentials. Every access token lives exactly ACCESS_TOKEN_TTL_SECONDS, so tokens expire in the
+// order they were issued; the memory store relies on that to sweep in time proportional to what expired.
+
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+export interface AccessTokenRecord {
+  token: string;
+  principalId: string;
+  /** Null for tokens minted by the control routes. */
+  clientId: string | null;
+  scopes: string[];
+  issuedAt: number;
+  expiresAt: number;
+  /** Tokens from one authorization (a code and its refresh chain) share a grant id, so they can be revoked together. */
+  grantId?: string;
+}
+
+export interface TokenRepo {
+  insertAccess(token: AccessTokenRecord): Promise<void>;
+  findAccess(token: string): Promise<AccessTokenRecord | undefined>;
+  revokeAccess(token: string): Promise<boolean>;
+  /** Revokes every access token of a grant; returns how many. */
+  revokeGrant(grantId: string): Promise<number>;
+  /** Deletes what expired at or before `now`; returns how many. */
+  sweepExpired(now: number): Promise<number>;
+  countAccess(): Promise<number>;
+}

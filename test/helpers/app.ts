@@ -1,0 +1,55 @@
+// Builds the real app in process on the memory store, with a manual clock; tests call it through inject().
+import type { FastifyInstance } from 'fastify';
+import { parse } from 'yaml';
+import { buildApp } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { validateSeed } from '../../src/seed/load.js';
+import { applySeed, type SeedSummary } from '../../src/seed/apply.js';
+import { resolveSettings, type SettingOverrides } from '../../src/settings.js';
+import { createMemoryStore } from '../../src/store/memory/index.js';
+import type { Store } from '../../src/store/store.js';
+import type { LogLevel } from '../../src/logger.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  clock: ManualClock;
+  summary: SeedSummary;
+}
+
+export interface TestAppOptions extends SettingOverrides {
+  /** YAML text or a parsed document with root `platform`. */
+  seed?: string | Record<string, unknown>;
+  logLevel?: LogLevel;
+  logDestination?: NodeJS.WritableStream;
+}
+
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const doc = typeof options.seed === 'string' ? parse(options.seed) : (options.seed ?? {});
+  const seed = validateSeed(doc ?? {});
+  const settings = resolveSettings(seed, { port: options.port, host: options.host }, {});
+  const clock = new ManualClock();
+  const store = createMemoryStore();
+  const summary = await applySeed(seed, store, clock);
+  const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
+  await app.ready();
+  return { app, store, clock, summary };
+}
+
+/** A token for a seeded user through the control route. */
+export async function mintToken(app: FastifyInstance, username = 'admin', scopes: string[] = []): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', payload: { username, scopes } });
+  if (res.statusCode !== 200) throw new Error(`mint failed: ${res.statusCode} ${res.body}`);
+  return res.json().access_token as string;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Asserts the platform envelope's fixed fields and returns the body. */
+export function platformError(body: unknown): { errorCode: string; errorName: string; errorDescription: string; errorInstanceId: string; parameters: Record<string, unknown> } {
+  const b = body as Record<string, unknown>;
+  const keys = Object.keys(b).sort();
+  if (keys.join(',') !== 'errorCode,errorDescription,errorInstanceId,errorName,parameters') throw new Error(`not a platform envelope: ${JSON.stringify(body)}`);
+  if (!/^[0-9a-f-]{36}$/.test(String(b.errorInstanceId))) throw new Error(`errorInstanceId is not a UUID: ${String(b.errorInstanceId)}`);
+  return b as ReturnType<typeof platformError>;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { resolveSettings, isLoopbackHost } from '../src/settings.js';
+import { validateSeed } from '../src/seed/load.js';
+
+const seedWith = (platform: Record<string, unknown>) => validateSeed({ platform });
+
+describe('settings', () => {
+  it('defaults to port 4000 on 127.0.0.1, base URL from the bound port', () => {
+    const s = resolveSettings(seedWith({}), {}, {});
+    expect(s).toMatchObject({ port: 4000, host: '127.0.0.1', baseUrl: undefined, bodyLimitBytes: 1024 * 1024 });
+    expect(s.computeModules).toEqual({ pollTimeoutMs: 2000, executeTimeoutMs: 300000, retainedJobs: 10000, maxResultBytes: 32 * 1024 * 1024 });
+    expect(Object.isFrozen(s)).toBe(true);
+  });
+
+  it('takes the port from --port, then PORT, then the config file', () => {
+    const seed = seedWith({ port: 5000 });
+    expect(resolveSettings(seed, {}, {}).port).toBe(5000);
+    expect(resolveSettings(seed, {}, { PORT: '6000' }).port).toBe(6000);
+    expect(resolveSettings(seed, { port: 7000 }, { PORT: '6000' }).port).toBe(7000);
+    expect(() => resolveSettings(seed, {}, { PORT: 'http' })).toThrow(/PORT: "http" is not a port number/);
+  });
+
+  it('reads base_url (trailing slash removed), host and compute-module limits from the config', () => {
+    const s = resolveSettings(seedWith({ base_url: 'https://emu.test/', host: '0.0.0.0', compute_modules: { poll_timeout_ms: 50, execute_timeout_ms: 100 } }), {}, {});
+    expect(s.baseUrl).toBe('https://emu.test');
+    expect(s.host).toBe('0.0.0.0');
+    expect(s.computeModules.pollTimeoutMs).toBe(50);
+    expect(s.computeModules.executeTimeoutMs).toBe(100);
+  });
+
+  it('knows loopback hosts', () => {
+    expect(['127.0.0.1', '127.0.0.2', '::1', 'localhost'].every(isLoopbackHost)).toBe(true);
+    expect(['0.0.0.0', '10.0.0.1', '::'].some(isLoopbackHost)).toBe(false);
+  });
+});
