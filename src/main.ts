@@ -1,7 +1,7 @@
 // Entry: settings -> seed -> store -> app -> listen, and a graceful close on SIGTERM/SIGINT.
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
-import { systemClock, type Clock } from './clock.js';
+import { OffsetClock, type Clock } from './clock.js';
 import { loadSeedFile, validateSeed } from './seed/load.js';
 import type { Seed } from './seed/schema.js';
 import { applySeed, type SeedSummary } from './seed/apply.js';
@@ -45,7 +45,8 @@ export async function readSeed(options: Pick<ServerOptions, 'configFile' | 'seed
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const seed = await readSeed(options);
   const settings = resolveSettings(seed, { port: options.port, host: options.host }, options.env ?? {}, options.defaultPort);
-  const clock = options.clock ?? systemClock;
+  // Real time, movable forward through the control route (an injected clock is used as it is).
+  const clock = options.clock ?? new OffsetClock();
   const store = createMemoryStore();
   const summary = await applySeed(seed, store, clock);
   const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });

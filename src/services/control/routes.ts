@@ -6,6 +6,7 @@ import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
 import { conflict, notFound } from '../../errors.js';
 import { mintAccessToken } from '../oauth/access-tokens.js';
+import { clockRoutes } from './clock.js';
 
 export interface ControlDeps {
   store: Store;
@@ -53,4 +54,6 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
       return { username: user.username, active: user.active };
     });
   }
+
+  clockRoutes(parent, deps);
 }

@@ -9,11 +9,15 @@ export function startSweeper(store: Store, clock: Clock, intervalMs = SWEEP_INTE
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    store.tokens
-      .sweepExpired(clock.now())
+    sweepExpired(store, clock)
       .catch(() => undefined) // a failed sweep is retried at the next tick
       .finally(() => (running = false));
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** One sweep of everything that expired; the timer runs it, and so does the control route that moves the clock. */
+export async function sweepExpired(store: Store, clock: Clock): Promise<{ tokens: number }> {
+  return { tokens: await store.tokens.sweepExpired(clock.now()) };
 }
