@@ -1,0 +1,13 @@
+// Every scenario, in the order `npm run bench` runs them (the long memory run last).
+import type { Scenario } from '../lib/scenario.js';
+import { authCodeFlow } from './auth-code-flow.js';
+import { badInput } from './bad-input.js';
+import { getCurrent } from './get-current.js';
+import { jobRoundTrip } from './job-round-trip.js';
+import { memory } from './memory.js';
+import { reset } from './reset.js';
+import { signInPage } from './sign-in-page.js';
+import { startup } from './startup.js';
+import { tokenEndpoint } from './token-endpoint.js';
+
+export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, badInput, authCodeFlow, jobRoundTrip, reset, signInPage, memory];

@@ -1,0 +1,87 @@
+// Compute-module job round trip through a real runtime-SDK module: sync execute -> queue -> the module's
+// long-poll -> its result post -> the held execute answers. Latency one at a time, and throughput with 16 callers.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEPLOYED_APP_RID, RUNTIME_ID } from '../lib/fixtures.js';
+import { postJson } from '../lib/http.js';
+import { closedLoop, sampleSequentially, stats } from '../lib/latency.js';
+import { cpuMicros } from '../lib/proc.js';
+import { spawnNode, stopChild } from '../lib/processes.js';
+import { check, newResult } from '../lib/report.js';
+import { ROUTE_MISSING, type Scenario } from '../lib/scenario.js';
+import { mintTokens, routeAvailable, startEmulator } from '../lib/servers.js';
+import { settings } from '../lib/settings.js';
+
+export const RUNTIMES_PATH = '/_emulate/platform/compute-modules/runtimes';
+export const EXECUTE_PATH = '/analytics-backend-multiplexer/api/module-group-multiplexer/compute-modules/jobs/execute';
+const CALLERS = 16;
+
+interface RuntimeSession {
+  moduleAuthToken: string;
+  getJobUri: string;
+  postResultUri: string;
+  postSchemaUri: string;
+}
+
+export const jobRoundTrip: Scenario = {
+  name: 'job-round-trip',
+  title: 'compute-module job round trip: sync execute through a real @palantir/compute-module module',
+  async run() {
+    const result = newResult(this.name, this.title);
+    const emulator = await startEmulator({ computeModules: true });
+    let module: ReturnType<typeof spawnNode> | undefined;
+    try {
+      if (!(await routeAvailable(emulator, 'POST', RUNTIMES_PATH)) || !(await routeAvailable(emulator, 'POST', EXECUTE_PATH))) {
+        return { ...result, skipped: ROUTE_MISSING };
+      }
+      const session = await postJson(`${emulator.url}${RUNTIMES_PATH}`, { runtimeId: RUNTIME_ID });
+      if (session.status !== 200) throw new Error(`runtime session: ${session.status} ${session.text()}`);
+      const runtime = session.json<RuntimeSession>();
+      const tokenFile = join(mkdtempSync(join(tmpdir(), 'bench-module-')), 'module-auth-token');
+      writeFileSync(tokenFile, runtime.moduleAuthToken);
+      module = spawnNode(['--import', 'tsx', 'bench/module/echo-module.ts'], {
+        GET_JOB_URI: runtime.getJobUri,
+        POST_RESULT_URI: runtime.postResultUri,
+        POST_SCHEMA_URI: runtime.postSchemaUri,
+        MODULE_AUTH_TOKEN: tokenFile,
+      });
+      module.stdout!.resume();
+      module.stderr!.resume();
+
+      const [token] = await mintTokens(emulator, 1, []);
+      const url = `${emulator.url}${EXECUTE_PATH}`;
+      let failures = 0;
+      let n = 0;
+      const execute = async () => {
+        const query = { n: n++ };
+        const reply = await postJson(url, { deployedAppRid: DEPLOYED_APP_RID, queryType: 'echo', query }, { authorization: `Bearer ${token}` });
+        if (reply.status !== 200 || reply.json<{ n: number }>().n !== query.n) failures++;
+      };
+      await execute(); // waits until the module polls
+      await sampleSequentially(200, execute); // warm-up
+      failures = 0;
+      const sequential = await sampleSequentially(settings.samples, execute);
+      const cpuBefore = cpuMicros(emulator.pid);
+      const moduleCpuBefore = cpuMicros(module.pid!);
+      const loop = await closedLoop(CALLERS, settings.durationS * settings.rounds, execute);
+      const cpu = cpuMicros(emulator.pid) - cpuBefore;
+      const moduleCpu = cpuMicros(module.pid!) - moduleCpuBefore;
+      const concurrent = stats(loop.times);
+      result.metrics.push({ name: 'one job at a time, p50', value: sequential.p50Ms, unit: 'ms' });
+      result.metrics.push({ name: 'one job at a time, p99', value: sequential.p99Ms, unit: 'ms' });
+      result.metrics.push({ name: `${CALLERS} callers, jobs per second`, value: loop.completed / loop.seconds, unit: 'jobs/s' });
+      result.metrics.push({ name: `${CALLERS} callers, p50`, value: concurrent.p50Ms, unit: 'ms' });
+      result.metrics.push({ name: `${CALLERS} callers, p99`, value: concurrent.p99Ms, unit: 'ms' });
+      result.metrics.push({ name: 'server CPU per job (execute, poll, result)', value: cpu / loop.completed, unit: 'us' });
+      result.metrics.push({ name: 'module CPU per job', value: moduleCpu / loop.completed, unit: 'us' });
+      check(result, 'sequential p50', sequential.p50Ms, 'max', 5, 'ms');
+      check(result, 'sequential p99', sequential.p99Ms, 'max', 25, 'ms');
+      check(result, 'failed or wrong answers', failures, 'max', 0, 'jobs');
+    } finally {
+      if (module) await stopChild(module);
+      await emulator.stop();
+    }
+    return result;
+  },
+};

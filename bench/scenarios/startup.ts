@@ -1,0 +1,45 @@
+// Start-up: from spawning the built CLI to the first healthy answer, against a bare node:http server's start.
+import { newResult, check } from '../lib/report.js';
+import type { Scenario } from '../lib/scenario.js';
+import { freePort, spawnNode, stopChild, waitHealthy } from '../lib/processes.js';
+import { writeSeed } from '../lib/fixtures.js';
+import { stats, timeOnce } from '../lib/latency.js';
+
+const SAMPLES = 10;
+
+async function timeStart(args: (port: number) => string[], path: string): Promise<number> {
+  const port = await freePort();
+  let child: ReturnType<typeof spawnNode> | undefined;
+  try {
+    return await timeOnce(async () => {
+      child = spawnNode(args(port));
+      child.stdout!.resume();
+      child.stderr!.resume();
+      await waitHealthy(`http://127.0.0.1:${port}${path}`, child, 20_000);
+    });
+  } finally {
+    if (child) await stopChild(child);
+  }
+}
+
+export const startup: Scenario = {
+  name: 'startup',
+  title: 'start-up to a healthy answer (spawn of the built CLI to GET /_emulate/health 200)',
+  async run() {
+    const result = newResult(this.name, this.title);
+    const seed = writeSeed();
+    const emulator: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      emulator.push(await timeStart((port) => ['dist/cli.js', '--config', seed, '--port', String(port)], '/_emulate/health'));
+      bare.push(await timeStart((port) => ['-e', `require('http').createServer((q, s) => s.end('{}')).listen(${port}, '127.0.0.1')`], '/'));
+    }
+    const e = stats(emulator);
+    const b = stats(bare);
+    result.metrics.push({ name: 'start-up, median', value: e.p50Ms, unit: 'ms', baseline: b.p50Ms });
+    result.metrics.push({ name: `start-up, slowest of ${SAMPLES}`, value: e.maxMs, unit: 'ms', baseline: b.maxMs });
+    check(result, 'start-up to healthy, median', e.p50Ms, 'max', 500, 'ms');
+    result.notes.push('baseline: a bare node:http server started with node -e (the floor any Node service pays)');
+    return result;
+  },
+};
