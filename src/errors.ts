@@ -1,11 +1,22 @@
 // The catalog of failures. Domain code throws these; one renderer per envelope (src/http/render-error.ts)
 // turns them into bytes. Nothing else writes an error body.
 
-/** Base of every failure the service reports on purpose. */
+/**
+ * Base of every failure the service reports on purpose. These are answers, not faults: no stack trace is
+ * captured (nothing logs or renders one), which made a rejected request cost more CPU than a served one.
+ */
 export abstract class EmulatorError extends Error {
   abstract readonly status: number;
   /** Extra response headers, e.g. WWW-Authenticate. */
-  headers: Record<string, string> = {};
+  headers: Record<string, string>;
+
+  constructor(message: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
+    this.headers = {};
+  }
 }
 
 // ---- Platform API envelope: {errorCode, errorName, errorDescription, errorInstanceId, parameters} ----
