@@ -10,6 +10,7 @@ import { applySeed, type SeedSummary } from './seed/apply.js';
 import { loggerOptions, logsRequests, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
 import { installAuth } from './http/auth.js';
+import { installJsonBodies } from './http/json-body.js';
 import { startSweeper } from './services/oauth/sweeper.js';
 import { adminRoutes } from './services/admin/routes.js';
 import { controlRoutes } from './services/control/routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorRendering(app);
   installAuth(app, deps);
+  installJsonBodies(app);
 
   const stopSweeper = startSweeper(deps.store, deps.clock);
   app.addHook('onClose', async () => stopSweeper());
