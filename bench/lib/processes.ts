@@ -1,6 +1,9 @@
 // Starts each server under test as its own process on a free loopback port, so that its CPU and memory can be
 // read from /proc and nothing it does shares an event loop with the load generator.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { request } from './http.js';
@@ -46,14 +49,22 @@ export function benchScript(name: string, script: string, healthPath: string, ex
   return { name, args: ['--import', 'tsx', script, '--port', '{port}', ...extra], healthPath };
 }
 
-export function spawnNode(args: string[], env?: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, PORT: '', PLATFORM_EMULATOR_CONFIG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Output goes to a file, not a pipe: the bench's own event loop is busy driving load, and a pipe it drains
+ * late would fill and stall the server's log writes, which is not what a user's terminal or file does.
+ */
+export function spawnNode(args: string[], env?: NodeJS.ProcessEnv): ChildProcess & { logFile: string } {
+  const logFile = join(mkdtempSync(join(tmpdir(), 'bench-log-')), 'output.log');
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, PORT: '', PLATFORM_EMULATOR_CONFIG: '', ...env }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  return Object.assign(child, { logFile });
 }
 
 export async function startServer(command: ServerCommand, timeoutMs = 30_000): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawnNode(command.args.map((a) => a.replace('{port}', String(port))), command.env);
-  const tail = keepTail(child);
+  const tail = () => readFileSync(child.logFile, 'utf8').slice(-4000);
   const url = `http://127.0.0.1:${port}`;
   const server: ServerProcess = { name: command.name, pid: child.pid!, url, output: tail, stop: () => stopChild(child) };
   try {
@@ -79,17 +90,6 @@ export async function waitHealthy(url: string, child: ChildProcess, timeoutMs: n
     await new Promise((r) => setTimeout(r, 2));
   }
   throw new Error(`no healthy answer from ${url} within ${timeoutMs} ms`);
-}
-
-/** Drains stdout and stderr (a full pipe would block the server's log writes) and keeps the last lines. */
-function keepTail(child: ChildProcess): () => string {
-  let tail = '';
-  const keep = (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-4000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  return () => tail;
 }
 
 export function stopChild(child: ChildProcess): Promise<void> {

@@ -46,8 +46,6 @@ export const jobRoundTrip: Scenario = {
         POST_SCHEMA_URI: runtime.postSchemaUri,
         MODULE_AUTH_TOKEN: tokenFile,
       });
-      module.stdout!.resume();
-      module.stderr!.resume();
 
       const [token] = await mintTokens(emulator, 1, []);
       const url = `${emulator.url}${EXECUTE_PATH}`;

@@ -13,8 +13,6 @@ async function timeStart(args: (port: number) => string[], path: string): Promis
   try {
     return await timeOnce(async () => {
       child = spawnNode(args(port));
-      child.stdout!.resume();
-      child.stderr!.resume();
       await waitHealthy(`http://127.0.0.1:${port}${path}`, child, 20_000);
     });
   } finally {
