@@ -40,9 +40,12 @@ export function freePort(): Promise<number> {
 }
 
 /** The emulator as a user runs it: the built CLI, default log level. */
-export function emulatorCommand(configFile: string, extra: string[] = []): ServerCommand {
-  return { name: 'emulator', args: ['dist/cli.js', '--config', configFile, '--port', '{port}', ...extra], healthPath: '/_emulate/health' };
+export function emulatorCommand(configFile: string, extra: string[] = [], entry = ['dist/cli.js']): ServerCommand {
+  return { name: 'emulator', args: [...entry, '--config', configFile, '--port', '{port}', ...extra], healthPath: '/_emulate/health' };
 }
+
+/** The CLI from its TypeScript source (for the harness's own test, which must not depend on a fresh build). */
+export const FROM_SOURCE = ['--import', 'tsx', 'src/cli.ts'];
 
 /** A TypeScript server under bench/ (baseline, peers, modules), run through tsx. */
 export function benchScript(name: string, script: string, healthPath: string, extra: string[] = []): ServerCommand {

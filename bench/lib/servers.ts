@@ -4,7 +4,8 @@ import { inParallel, postJson, request } from './http.js';
 import { benchScript, emulatorCommand, startServer, type ServerProcess } from './processes.js';
 import { writeSeed, type SeedOptions } from './fixtures.js';
 
-export const startEmulator = (seed: SeedOptions = {}, extra: string[] = []): Promise<ServerProcess> => startServer(emulatorCommand(writeSeed(seed), extra));
+export const startEmulator = (seed: SeedOptions = {}, extra: string[] = [], entry?: string[]): Promise<ServerProcess> =>
+  startServer(emulatorCommand(writeSeed(seed), extra, entry));
 export const startBaseline = (): Promise<ServerProcess> => startServer(benchScript('baseline', 'bench/baseline/server.ts', '/_emulate/health'));
 
 export const PEERS = [
