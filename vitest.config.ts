@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Conformance and browser tests start real servers; two workers suit the 2-core machines we run on.
     maxWorkers: 2,
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });
