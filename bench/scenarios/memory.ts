@@ -13,6 +13,7 @@ const MB = 1024 * 1024;
 const PAST_TOKEN_LIFETIME_MS = 3600_000 + 1000;
 /** How long RSS is watched after the sweep, sampled once a second with a health request in between. */
 const SETTLE_S = 20;
+const LIMIT_MB = 50;
 
 export const memory: Scenario = {
   name: 'memory',
@@ -29,26 +30,29 @@ export const memory: Scenario = {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'admin', scopes: [ADMIN_SCOPE] }),
       };
-      const run = await runLoad(emulator, { requests: [mint], connections: 32, pipelining: 4, amount: settings.memoryTokens });
+      // A small excess: autocannon may stop a few pipelined requests short of `amount`; the sweep counts exactly.
+      const run = await runLoad(emulator, { requests: [mint], connections: 32, pipelining: 4, amount: settings.memoryTokens + 1000 });
       const minted = run.statuses['200'] ?? 0;
       const afterMint = rssBytes(emulator.pid);
       const moved = await postJson(`${emulator.url}/_emulate/platform/clock`, { advanceMs: PAST_TOKEN_LIFETIME_MS });
       const swept = moved.json<{ swept: { tokens: number } }>().swept.tokens;
       const afterSweep = rssBytes(emulator.pid);
       let settled = afterSweep;
-      for (let s = 0; s < SETTLE_S; s++) {
+      let settledAfterS = NaN;
+      for (let s = 1; s <= SETTLE_S; s++) {
         await new Promise((r) => setTimeout(r, 1000));
         await request(`${emulator.url}/_emulate/health`);
         settled = Math.min(settled, rssBytes(emulator.pid));
+        if (Number.isNaN(settledAfterS) && settled - atStart <= LIMIT_MB * MB) settledAfterS = s;
       }
       result.metrics.push({ name: 'RSS after start-up', value: atStart / MB, unit: 'MB' });
-      result.metrics.push({ name: `RSS after minting ${minted.toLocaleString('en-US')}`, value: afterMint / MB, unit: 'MB' });
+      result.metrics.push({ name: `RSS after minting (${minted.toLocaleString('en-US')} answered 200)`, value: afterMint / MB, unit: 'MB' });
       result.metrics.push({ name: `RSS right after the sweep of ${swept.toLocaleString('en-US')}`, value: afterSweep / MB, unit: 'MB' });
       result.metrics.push({ name: `RSS, lowest within ${SETTLE_S} s after`, value: settled / MB, unit: 'MB' });
+      result.metrics.push({ name: `seconds until within ${LIMIT_MB} MB of start`, value: settledAfterS, unit: 's' });
       result.metrics.push({ name: 'minting rate', value: minted / run.seconds, unit: 'tokens/s' });
-      check(result, 'tokens minted', minted, 'min', settings.memoryTokens, '');
-      check(result, 'tokens swept', swept, 'min', minted, '');
-      check(result, 'RSS growth after the sweep', (settled - atStart) / MB, 'max', 50, 'MB');
+      check(result, 'tokens minted and swept (counted by the sweep)', swept, 'min', settings.memoryTokens, '');
+      check(result, 'RSS growth after the sweep', (settled - atStart) / MB, 'max', LIMIT_MB, 'MB');
     } finally {
       await emulator.stop();
     }
