@@ -11,6 +11,7 @@ import { loggerOptions, logsRequests, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
 import { installAuth } from './http/auth.js';
 import { installJsonBodies } from './http/json-body.js';
+import { lazyChildLogger } from './http/lazy-logger.js';
 import { startSweeper } from './services/oauth/sweeper.js';
 import { adminRoutes } from './services/admin/routes.js';
 import { controlRoutes } from './services/control/routes.js';
@@ -41,6 +42,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(level, deps.logDestination),
     logController: new LogController({ disableRequestLogging: !logsRequests(level) }),
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: deps.settings.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
