@@ -31,16 +31,19 @@ async function client(scopes: string[]) {
   return { client: createPlatformClient(emulator.url, async () => token, undefined, recorder.fetch), exchanges: recorder.exchanges };
 }
 
-const request: CreateConnectionRequest = {
-  parentFolderRid: 'ri.compass.main.folder.apps',
-  displayName: 'Partner API',
-  worker: { type: 'foundryWorker', networkEgressPolicyRids: [] },
-  configuration: {
-    type: 'rest',
-    domains: [{ host: 'api.partner.example', port: 443, scheme: 'HTTPS', auth: { type: 'bearerToken', bearerToken: { type: 'asPlaintextValue', value: SECRETS[0]! } } }],
-    additionalSecrets: { type: 'asSecretsWithPlaintextValues', secrets: { clientSecret: SECRETS[1]!, webhookKey: SECRETS[2]! } },
-  },
-};
+function createRequest(scheme: 'HTTP' | 'HTTPS' = 'HTTPS'): CreateConnectionRequest {
+  return {
+    parentFolderRid: 'ri.compass.main.folder.apps',
+    displayName: 'Partner API',
+    worker: { type: 'foundryWorker', networkEgressPolicyRids: [] },
+    configuration: {
+      type: 'rest',
+      domains: [{ host: 'api.partner.example', port: 443, scheme, auth: { type: 'bearerToken', bearerToken: { type: 'asPlaintextValue', value: SECRETS[0]! } } }],
+      additionalSecrets: { type: 'asSecretsWithPlaintextValues', secrets: { clientSecret: SECRETS[1]!, webhookKey: SECRETS[2]! } },
+    },
+  };
+}
+const request = createRequest();
 
 describe('platform SDK: connectivity', () => {
   it('create, get, getConfiguration and updateSecrets round-trip without a secret value ever coming back', async () => {
@@ -115,8 +118,7 @@ describe('platform SDK: connectivity', () => {
 
   it('surfaces validation and scope errors with the SDK error names', async () => {
     const { client: c } = await client([READ, WRITE]);
-    const http = { ...request, configuration: { ...request.configuration, domains: [{ ...request.configuration.domains[0]!, scheme: 'HTTP' as const }] } };
-    await expect(Connections.create(c, http, { preview: true })).rejects.toMatchObject({ statusCode: 400, errorName: 'DomainMustUseHttpsWithAuthentication' });
+    await expect(Connections.create(c, createRequest('HTTP'), { preview: true })).rejects.toMatchObject({ statusCode: 400, errorName: 'DomainMustUseHttpsWithAuthentication' });
     await expect(Connections.create(c, { ...request, worker: { type: 'unknownWorker' } }, { preview: true })).rejects.toMatchObject({
       statusCode: 400,
       errorName: 'UnknownWorkerCannotBeUsedForCreatingOrUpdatingConnections',

@@ -51,7 +51,10 @@ describe('platform SDK: ontologies', () => {
 
   it('throws PalantirApiError 404 for an unknown rid, query or api name', async () => {
     const c = await client();
-    const unknownRid = await OntologiesV2.get(c, 'ri.ontology.main.ontology.missing').catch((e: Record<string, unknown>) => e);
+    const unknownRid = (await OntologiesV2.get(c, 'ri.ontology.main.ontology.missing').then(
+      () => ({}) as Record<string, unknown>,
+      (e: Record<string, unknown>) => e,
+    ));
     expect(unknownRid.constructor.name).toBe('PalantirApiError');
     expect(unknownRid).toMatchObject({ statusCode: 404, errorCode: 'NOT_FOUND', errorName: 'OntologyNotFound', parameters: { ontologyRid: 'ri.ontology.main.ontology.missing' } });
     expect(unknownRid.errorInstanceId).toMatch(/^[0-9a-f-]{36}$/);
