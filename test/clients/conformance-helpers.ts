@@ -1,5 +1,18 @@
-// For the SDK conformance tests: tokens from the control route, and a fetch that records every raw exchange
-// so that a test can assert on the exact bytes the SDK received.
+// For the SDK conformance tests: a live server per file, tokens from the control route, and a fetch that
+// records every raw exchange so that a test can assert on the exact bytes the SDK received.
+import { afterAll, beforeAll } from 'vitest';
+import { startEmulator, type Emulator } from '../../src/index.js';
+
+/** Starts a real server with `seed` before the file's tests and closes it after; returns its base URL. */
+export function liveEmulator(seed: string): () => string {
+  let emulator: Emulator | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator({ seed });
+  });
+  afterAll(() => emulator?.close());
+  return () => emulator!.url;
+}
+
 export async function controlToken(baseUrl: string, username: string, scopes: string[]): Promise<string> {
   const res = await fetch(`${baseUrl}/_emulate/platform/tokens`, {
     method: 'POST',

@@ -1,34 +1,26 @@
 // Conformance: the platform's TypeScript SDK (@osdk/client createPlatformClient + @osdk/foundry.connectivity,
 // pinned in package.json) against a live server. create, get and getConfiguration are beta in the SDK and are
 // called with `preview: true` as a real app must; updateSecrets is public and takes no query parameters.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPlatformClient } from '@osdk/client';
 import { Connections, type CreateConnectionRequest } from '@osdk/foundry.connectivity';
-import { startEmulator, type Emulator } from '../../src/index.js';
-import { controlToken, recordingFetch } from './conformance-helpers.js';
+import { controlToken, liveEmulator, recordingFetch } from './conformance-helpers.js';
 
 const READ = 'api:connectivity-connection-read';
 const WRITE = 'api:connectivity-connection-write';
 const SECRETS = ['bearer-value-d41d8cd9', 'client-secret-8f00b204', 'webhook-key-e9800998', 'rotated-value-ecf8427e'];
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({
-    seed: `
+const url = liveEmulator(`
 platform:
   users: [{ username: dev }]
   connections:
     - { rid: ri.magritte..source.seeded, display_name: Seeded, parent_folder_rid: ri.compass.main.folder.f, domains: [{ host: seeded.example, scheme: HTTPS }] }
-`,
-  });
-});
-afterAll(() => emulator.close());
+`);
 
 async function client(scopes: string[]) {
-  const token = await controlToken(emulator.url, 'dev', scopes);
+  const token = await controlToken(url(), 'dev', scopes);
   const recorder = recordingFetch();
-  return { client: createPlatformClient(emulator.url, async () => token, undefined, recorder.fetch), exchanges: recorder.exchanges };
+  return { client: createPlatformClient(url(), async () => token, undefined, recorder.fetch), exchanges: recorder.exchanges };
 }
 
 function createRequest(scheme: 'HTTP' | 'HTTPS' = 'HTTPS'): CreateConnectionRequest {

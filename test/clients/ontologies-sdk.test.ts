@@ -1,16 +1,11 @@
 // Conformance: the platform's TypeScript SDK (@osdk/client createPlatformClient + @osdk/foundry.ontologies,
 // pinned in package.json) against a live server. list, get and execute are public: no preview needed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPlatformClient } from '@osdk/client';
 import { OntologiesV2, Queries } from '@osdk/foundry.ontologies';
-import { startEmulator, type Emulator } from '../../src/index.js';
-import { controlToken } from './conformance-helpers.js';
+import { controlToken, liveEmulator } from './conformance-helpers.js';
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({
-    seed: `
+const url = liveEmulator(`
 platform:
   users: [{ username: dev }]
   ontologies:
@@ -22,14 +17,11 @@ platform:
         - { api_name: activeVehicles, result: { value: 17 } }
         - { api_name: tripsByDriver, result: { value: [{ driver: ana, trips: 3 }] } }
     - { api_name: ontology-other, display_name: Other }
-`,
-  });
-});
-afterAll(() => emulator.close());
+`);
 
 const client = async (scopes = ['api:ontologies-read']) => {
-  const token = await controlToken(emulator.url, 'dev', scopes);
-  return createPlatformClient(emulator.url, async () => token);
+  const token = await controlToken(url(), 'dev', scopes);
+  return createPlatformClient(url(), async () => token);
 };
 
 describe('platform SDK: ontologies', () => {
