@@ -104,6 +104,13 @@ describe('POST /api/v2/connectivity/connections', () => {
     ['an unknown scheme', withConfiguration((c) => (c.domains = [{ host: 'a', scheme: 'ftp' }])), 'InvalidArgument', { field: 'configuration.domains[0].scheme' }],
     ['a host with a protocol', withConfiguration((c) => (c.domains = [{ host: 'https://a.example' }])), 'HostNameCannotHaveProtocolOrPort', { hostName: 'https://a.example' }],
     ['a host with a port', withConfiguration((c) => (c.domains = [{ host: 'a.example:8443' }])), 'HostNameCannotHaveProtocolOrPort', { hostName: 'a.example:8443' }],
+    [
+      'a host with credentials in it, not echoing them',
+      withConfiguration((c) => (c.domains = [{ host: `https://svc:${SECRET.password}@a.example` }])),
+      'HostNameCannotHaveProtocolOrPort',
+      { hostName: 'https://a.example' },
+    ],
+    ['a host with a user name', withConfiguration((c) => (c.domains = [{ host: `svc:${SECRET.password}@a.example` }])), 'HostNameCannotHaveProtocolOrPort', { hostName: 'a.example' }],
     ['a blank host', withConfiguration((c) => (c.domains = [{ host: '' }])), 'PropertyCannotBeBlank', { propertyName: 'configuration.domains[0].host' }],
     [
       'auth over HTTP',

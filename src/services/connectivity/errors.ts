@@ -25,8 +25,14 @@ export const encryptedPropertyMustBePlaintext = (propertyName: string) =>
 export const additionalSecretsMustBePlaintextMap = () =>
   new PlatformError('INVALID_ARGUMENT', 'AdditionalSecretsMustBeSpecifiedAsPlaintextValueMap', {}, 'The additional secrets must be specified as a plaintext value map.');
 
+/** The host is echoed without any user-info part: `https://user:password@host` must not put a password in an error. */
 export const hostNameCannotHaveProtocolOrPort = (hostName: string) =>
-  new PlatformError('INVALID_ARGUMENT', 'HostNameCannotHaveProtocolOrPort', { hostName }, 'The hostname should not include a protocol (e.g., https://) or port number (e.g., :443).');
+  new PlatformError(
+    'INVALID_ARGUMENT',
+    'HostNameCannotHaveProtocolOrPort',
+    { hostName: hostName.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^@/?#]*@/i, '$1') },
+    'The hostname should not include a protocol (e.g., https://) or port number (e.g., :443).',
+  );
 
 export const propertyCannotBeBlank = (propertyName: string) =>
   new PlatformError('INVALID_ARGUMENT', 'PropertyCannotBeBlank', { propertyName }, 'The specified property cannot be blank.');
