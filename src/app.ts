@@ -13,6 +13,8 @@ import { installAuth } from './http/auth.js';
 import { startSweeper } from './services/oauth/sweeper.js';
 import { adminRoutes } from './services/admin/routes.js';
 import { controlRoutes } from './services/control/routes.js';
+import { connectivityRoutes } from './services/connectivity/routes.js';
+import { ontologyRoutes } from './services/ontologies/routes.js';
 
 export interface AppDeps {
   settings: Readonly<Settings>;
@@ -69,6 +71,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   controlRoutes(app, { ...deps, resetToSeed: () => app.resetToSeed() });
   adminRoutes(app, deps);
+  connectivityRoutes(app, deps);
+  ontologyRoutes(app, deps);
 
   return app;
 }

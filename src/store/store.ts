@@ -25,6 +25,6 @@ export type { UserRecord, UserRepo, PrincipalType } from './users.js';
 export type { ClientRecord, ClientRepo, GrantType } from './clients.js';
 export type { AccessTokenRecord, TokenRepo } from './tokens.js';
 export type { EnrollmentRecord, EnrollmentRepo } from './enrollment.js';
-export type { ConnectionRecord, ConnectionRepo, DomainRecord } from './connections.js';
+export type { ConnectionRecord, ConnectionRepo, DomainRecord, DomainAuthRecord, ApiKeyLocationRecord, WorkerRecord } from './connections.js';
 export type { OntologyRecord, OntologyRepo } from './ontologies.js';
 export type { RuntimeRecord, DeployedAppRecord, ComputeModuleRepo } from './compute-modules.js';
