@@ -26,33 +26,30 @@ afterAll(() => emulator.close());
 const getCurrent = (token: string) => fetch(`${emulator.url}/api/v2/admin/users/getCurrent`, { headers: { authorization: `Bearer ${token}` } });
 
 /** The browser as the library sees it: an address bar, history, and session storage. */
-class FakeBrowser {
-  url = new URL(`${APP}/home`);
-  assigned: string[] = [];
-  private session = new Map<string, string>();
-  install(): void {
-    const browser = this;
-    Object.assign(globalThis, {
-      window: {
-        location: {
-          get href() {
-            return browser.url.href;
-          },
-          get pathname() {
-            return browser.url.pathname;
-          },
-          toString: () => browser.url.href,
-          assign: (to: string) => void browser.assigned.push(to),
+function installFakeBrowser() {
+  const browser = { url: new URL(`${APP}/home`), assigned: [] as string[] };
+  const session = new Map<string, string>();
+  Object.assign(globalThis, {
+    window: {
+      location: {
+        get href() {
+          return browser.url.href;
         },
-        history: { replaceState: (_data: unknown, _title: string, to: string) => (browser.url = new URL(to, browser.url)) },
+        get pathname() {
+          return browser.url.pathname;
+        },
+        toString: () => browser.url.href,
+        assign: (to: string) => void browser.assigned.push(to),
       },
-      sessionStorage: {
-        getItem: (k: string) => browser.session.get(k) ?? null,
-        setItem: (k: string, v: string) => void browser.session.set(k, v),
-        removeItem: (k: string) => void browser.session.delete(k),
-      },
-    });
-  }
+      history: { replaceState: (_data: unknown, _title: string, to: string) => (browser.url = new URL(to, browser.url)) },
+    },
+    sessionStorage: {
+      getItem: (k: string) => session.get(k) ?? null,
+      setItem: (k: string, v: string) => void session.set(k, v),
+      removeItem: (k: string) => void session.delete(k),
+    },
+  });
+  return browser;
 }
 
 afterEach(() => {
@@ -78,8 +75,7 @@ describe('@osdk/oauth with ctxPath idp', () => {
   });
 
   it('public client with PKCE: redirect to authorize, come back with the code, get a token', async () => {
-    const browser = new FakeBrowser();
-    browser.install();
+    const browser = installFakeBrowser();
     const getToken = createPublicOauthClient('spa', emulator.url, REDIRECT, { ctxPath: 'idp', scopes: ['api:admin-read'] });
 
     // First call: no token and no pending sign-in, so the library sends the browser to authorize.
