@@ -17,10 +17,15 @@ export interface SignInView {
 export const signInCsp = (nonce: string): string =>
   `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`;
 
+const STARTS_WITH_LETTER = /^[\p{L}\p{N}]/u;
+const firstLetter = (word: string) => String.fromCodePoint(word.codePointAt(0)!);
+
+/** One or two letters for the avatar: the first letters of the first and last words of the name. */
 function initials(user: UserRecord): string {
-  const words = user.displayName.trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 1 ? words[0]![0]! + words[words.length - 1]![0]! : (words[0] ?? user.username).slice(0, 2);
-  return [...letters.toUpperCase()].slice(0, 2).join('');
+  const words = user.displayName.split(/\s+/).filter((w) => STARTS_WITH_LETTER.test(w));
+  if (words.length > 1) return (firstLetter(words[0]!) + firstLetter(words[words.length - 1]!)).toUpperCase();
+  const word = words[0] ?? user.username;
+  return word ? firstLetter(word).toUpperCase() : '?';
 }
 
 function userButton(user: UserRecord): string {
