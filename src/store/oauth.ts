@@ -3,15 +3,23 @@
 // shared backend can implement it with one statement and callers never read-then-write.
 // Every record kind has one fixed lifetime, so records expire in the order they were created.
 
-/** A validated authorize request, waiting for the user to pick an identity on the sign-in page. */
-export interface AuthorizeRequestRecord {
-  id: string;
+export interface PkceChallenge {
+  value: string;
+  method: 'S256' | 'plain';
+}
+
+/** What an authorize request asked for; a code carries it on to the token endpoint. */
+export interface AuthorizationParameters {
   clientId: string;
   redirectUri: string;
   scopes: string[];
   state?: string;
-  codeChallenge?: string;
-  codeChallengeMethod?: 'S256' | 'plain';
+  codeChallenge?: PkceChallenge;
+}
+
+/** A validated authorize request, waiting for the user to pick an identity on the sign-in page. */
+export interface AuthorizeRequestRecord extends AuthorizationParameters {
+  id: string;
   /** Echoed by the sign-in form. */
   csrfToken: string;
   /** The sign-in cookie of the browser that opened the page: the form must come from the same browser. */
@@ -19,14 +27,9 @@ export interface AuthorizeRequestRecord {
   expiresAt: number;
 }
 
-export interface AuthorizationCodeRecord {
+export interface AuthorizationCodeRecord extends Omit<AuthorizationParameters, 'state'> {
   code: string;
-  clientId: string;
-  redirectUri: string;
-  scopes: string[];
   userId: string;
-  codeChallenge?: string;
-  codeChallengeMethod?: 'S256' | 'plain';
   /** Shared by every token issued from this code, so a replay revokes them together. */
   grantId: string;
   expiresAt: number;

@@ -26,7 +26,7 @@ export interface Store {
 export type { UserRecord, UserRepo, PrincipalType } from './users.js';
 export type { ClientRecord, ClientRepo, GrantType } from './clients.js';
 export type { AccessTokenRecord, TokenRepo } from './tokens.js';
-export type { AuthorizeRequestRecord, AuthorizationCodeRecord, RefreshTokenRecord, OAuthRepo } from './oauth.js';
+export type { AuthorizationParameters, AuthorizeRequestRecord, AuthorizationCodeRecord, PkceChallenge, RefreshTokenRecord, OAuthRepo } from './oauth.js';
 export type { EnrollmentRecord, EnrollmentRepo } from './enrollment.js';
 export type { ConnectionRecord, ConnectionRepo, DomainRecord } from './connections.js';
 export type { OntologyRecord, OntologyRepo } from './ontologies.js';

@@ -1,22 +1,17 @@
 // GET /authorize, validated once (CONTRACTS §2): client, redirect URI, response type, scopes and PKCE.
 // Every failure is the HTML error page, never a redirect, so that a bad request cannot bounce a browser
 // to an address the client did not register.
-import type { Store } from '../../store/store.js';
+import type { AuthorizationParameters, Store } from '../../store/store.js';
 import { HtmlError } from '../../errors.js';
 import { resolveClient } from './clients.js';
 import { checkRedirectUri } from './redirect-uris.js';
 import { checkScopes, describeScopeProblem } from './scopes.js';
-import { checkChallenge, type ChallengeMethod } from './pkce.js';
+import { checkChallenge } from './pkce.js';
 import type { Params } from './params.js';
 
 /** An authorize request that passed every check. */
-export interface ValidAuthorizeRequest {
-  clientId: string;
+export interface ValidAuthorizeRequest extends AuthorizationParameters {
   clientName: string;
-  redirectUri: string;
-  scopes: string[];
-  state?: string;
-  codeChallenge?: { value: string; method: ChallengeMethod };
   loginHint?: string;
 }
 

@@ -1,15 +1,14 @@
 // PKCE (RFC 7636): challenge checks at authorize, verifier checks at the token endpoint.
 import { createHash } from 'node:crypto';
 import { safeEqual } from '../../http/auth.js';
-
-export type ChallengeMethod = 'S256' | 'plain';
+import type { PkceChallenge } from '../../store/store.js';
 
 /** 43-128 characters of [A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~" (RFC 7636 §4.1). */
 const UNRESERVED_43_128 = /^[A-Za-z0-9\-._~]{43,128}$/;
 /** A base64url SHA-256 digest without padding is exactly 43 characters. */
 const S256_CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 
-export type ChallengeCheck = { challenge?: { value: string; method: ChallengeMethod } } | { problem: string };
+export type ChallengeCheck = { challenge?: PkceChallenge } | { problem: string };
 
 /** Validates the authorize parameters; the method defaults to `plain` when a challenge comes alone (§4.3). */
 export function checkChallenge(challenge: string | undefined, method: string | undefined): ChallengeCheck {
@@ -24,7 +23,7 @@ export function checkChallenge(challenge: string | undefined, method: string | u
 }
 
 /** Null when the verifier fits the challenge, else why not (each reason is an invalid_grant). */
-export function verifierProblem(challenge: { value: string; method: ChallengeMethod } | undefined, verifier: string | undefined): string | null {
+export function verifierProblem(challenge: PkceChallenge | undefined, verifier: string | undefined): string | null {
   if (!challenge) return verifier === undefined ? null : 'code_verifier was sent but the authorization request had no code_challenge.';
   if (verifier === undefined) return 'code_verifier is required: the authorization request had a code_challenge.';
   if (!UNRESERVED_43_128.test(verifier)) return 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" or "~".';

@@ -27,14 +27,14 @@ export async function signInUser(store: Store, username: string): Promise<UserRe
 }
 
 export async function startSignIn(deps: Deps, request: ValidAuthorizeRequest, browserId: string): Promise<AuthorizeRequestRecord> {
+  const { clientId, redirectUri, scopes, state, codeChallenge } = request;
   const record: AuthorizeRequestRecord = {
+    clientId,
+    redirectUri,
+    scopes,
+    state,
+    codeChallenge,
     id: randomSecret(),
-    clientId: request.clientId,
-    redirectUri: request.redirectUri,
-    scopes: request.scopes,
-    state: request.state,
-    codeChallenge: request.codeChallenge?.value,
-    codeChallengeMethod: request.codeChallenge?.method,
     csrfToken: randomSecret(),
     browserId,
     expiresAt: deps.clock.now() + SIGN_IN_TTL_MS,
@@ -58,11 +58,5 @@ export async function finishSignIn(deps: Deps, form: Params, browserId: string |
   const user = await signInUser(deps.store, username);
   // Taken only now, so a wrong pick (a deactivated user) leaves the page usable for another choice.
   if (!(await deps.store.oauth.takeAuthorizeRequest(requestId))) throw EXPIRED;
-  return issueCode(deps, {
-    clientId: pending.clientId,
-    redirectUri: pending.redirectUri,
-    scopes: pending.scopes,
-    state: pending.state,
-    codeChallenge: pending.codeChallenge ? { value: pending.codeChallenge, method: pending.codeChallengeMethod ?? 'plain' } : undefined,
-  }, user);
+  return issueCode(deps, pending, user);
 }

@@ -21,8 +21,7 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, client, para
   if (params.redirect_uri !== undefined && params.redirect_uri !== code.redirectUri) {
     throw invalidGrant('redirect_uri does not match the one of the authorization request.');
   }
-  const challenge = code.codeChallenge ? { value: code.codeChallenge, method: code.codeChallengeMethod ?? 'plain' } : undefined;
-  const pkce = verifierProblem(challenge, params.code_verifier);
+  const pkce = verifierProblem(code.codeChallenge, params.code_verifier);
   if (pkce) throw invalidGrant(pkce);
 
   const user = await store.users.byId(code.userId);
