@@ -72,13 +72,17 @@ export interface OAuthRepo {
   findRefreshToken(token: string): Promise<RefreshTokenRecord | undefined>;
   /**
    * Retires `current` and stores `next`, in one step. When `current` was already retired (a reuse), stores
-   * nothing, retires the whole family and answers `reused`.
+   * nothing and answers `reused`; the caller then revokes the grant.
    */
   rotateRefreshToken(current: string, next: RefreshTokenRecord): Promise<RotateResult>;
-  /** Retires every refresh token of a grant; returns how many were live. */
-  revokeRefreshFamily(grantId: string): Promise<number>;
+  /**
+   * Revokes an authorization: retires its refresh tokens and remembers the grant as revoked until
+   * `rememberUntil`, so that a token a concurrent request is issuing for it is caught (isGrantRevoked).
+   */
+  revokeGrant(grantId: string, rememberUntil: number): Promise<void>;
+  isGrantRevoked(grantId: string): Promise<boolean>;
 
-  /** Deletes requests, codes and refresh tokens that expired at or before `now`; returns how many. */
+  /** Deletes requests, codes, refresh tokens and revoked-grant marks that expired at or before `now`; returns how many. */
   sweepExpired(now: number): Promise<number>;
-  counts(): Promise<{ authorizeRequests: number; codes: number; refreshTokens: number }>;
+  counts(): Promise<{ authorizeRequests: number; codes: number; refreshTokens: number; revokedGrants: number }>;
 }

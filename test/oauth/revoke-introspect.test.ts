@@ -126,25 +126,27 @@ describe('memory stays bounded', () => {
       await app.inject({ url: `/idp/api/oauth2/authorize?client_id=web&response_type=code` }); // a page left open
       await tokens(app); // a page used (its request taken), a consumed code, an access token, a refresh token
     }
-    expect(await store.oauth.counts()).toEqual({ authorizeRequests: 20, codes: 20, refreshTokens: 20 });
+    expect(await store.oauth.counts()).toEqual({ authorizeRequests: 20, codes: 20, refreshTokens: 20, revokedGrants: 0 });
     expect(await store.tokens.countAccess()).toBe(20);
     clock.advance(10 * 60 * 1000);
     expect(await store.oauth.sweepExpired(clock.now())).toBe(20); // the codes
     clock.advance(24 * 60 * 60 * 1000);
     expect(await store.oauth.sweepExpired(clock.now())).toBe(40);
     expect(await store.tokens.sweepExpired(clock.now())).toBe(20);
-    expect(await store.oauth.counts()).toEqual({ authorizeRequests: 0, codes: 0, refreshTokens: 0 });
+    expect(await store.oauth.counts()).toEqual({ authorizeRequests: 0, codes: 0, refreshTokens: 0, revokedGrants: 0 });
   });
 
   it('the sweeper runs both sweeps on its timer', async () => {
     const { app, store, clock } = await buildTestApp({ seed: SEED });
-    await tokens(app);
+    const t = await tokens(app);
+    await postForm(app, REVOKE, { token: t.refresh_token }, auth); // leaves a revoked-grant mark
+    expect((await store.oauth.counts()).revokedGrants).toBe(1);
     vi.useFakeTimers();
     const stop = startSweeper(store, clock, 1000);
     clock.advance(25 * 60 * 60 * 1000);
     await vi.advanceTimersByTimeAsync(1000);
     stop();
-    expect(await store.oauth.counts()).toEqual({ authorizeRequests: 0, codes: 0, refreshTokens: 0 });
+    expect(await store.oauth.counts()).toEqual({ authorizeRequests: 0, codes: 0, refreshTokens: 0, revokedGrants: 0 });
     expect(await store.tokens.countAccess()).toBe(0);
   });
 });

@@ -80,6 +80,34 @@ describe('authorization_code grant', () => {
     expectOAuthError(refresh, 400, 'invalid_grant');
   });
 
+  it('a code presented twice at once leaves no live token', async () => {
+    const { app } = await buildTestApp({ seed: SEED });
+    const code = await codeFor(app, { ...web, scope: 'api:admin-read offline_access' });
+    const results = await Promise.all([exchange(app, code), exchange(app, code)]);
+    expect(results.filter((r) => r.statusCode === 400).length).toBeGreaterThanOrEqual(1);
+    for (const won of results.filter((r) => r.statusCode === 200).map((r) => r.json())) {
+      expect((await app.inject({ url: '/idp/api/me', headers: bearer(won.access_token) })).statusCode).toBe(401);
+      expectOAuthError(await postForm(app, TOKEN, { grant_type: 'refresh_token', refresh_token: won.refresh_token }, webAuth), 400, 'invalid_grant');
+    }
+  });
+
+  it('a replay landing while the first exchange is issuing its token revokes that token too', async () => {
+    const { app, store } = await buildTestApp({ seed: SEED });
+    const code = await codeFor(app, { ...web, scope: 'api:admin-read offline_access' });
+    // Let the replay run to completion between the first exchange's consume and its token insert.
+    const insertAccess = store.tokens.insertAccess.bind(store.tokens);
+    let replay: Awaited<ReturnType<typeof exchange>> | undefined;
+    store.tokens.insertAccess = async (record) => {
+      store.tokens.insertAccess = insertAccess;
+      replay = await exchange(app, code);
+      return insertAccess(record);
+    };
+    const first = await exchange(app, code);
+    expectOAuthError(replay!, 400, 'invalid_grant');
+    expect(expectOAuthError(first, 400, 'invalid_grant')).toMatch(/revoked/);
+    expect(await store.tokens.countAccess()).toBe(0);
+  });
+
   it('a failed attempt consumes the code too', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const code = await codeFor(app, web);

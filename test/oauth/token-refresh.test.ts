@@ -54,6 +54,18 @@ describe('refresh_token grant', () => {
     }
   });
 
+  it('two concurrent uses of one refresh token: the reuse revokes the family, including what the other got', async () => {
+    const { app } = await buildTestApp({ seed: SEED });
+    const first = await signedIn(app);
+    const results = await Promise.all([refresh(app, first.refresh_token), refresh(app, first.refresh_token)]);
+    expect(results.filter((r) => r.statusCode === 400).length).toBeGreaterThanOrEqual(1);
+    for (const won of results.filter((r) => r.statusCode === 200).map((r) => r.json())) {
+      expectOAuthError(await refresh(app, won.refresh_token), 400, 'invalid_grant');
+      expect((await app.inject({ url: '/idp/api/me', headers: bearer(won.access_token) })).statusCode).toBe(401);
+    }
+    expect((await app.inject({ url: '/idp/api/me', headers: bearer(first.access_token) })).statusCode).toBe(401);
+  });
+
   it('narrows scopes on request, never widens them, and keeps the original ones for the next refresh', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const first = await signedIn(app);

@@ -4,6 +4,7 @@
 import type { Clock } from '../../clock.js';
 import type { RefreshTokenRecord, Store } from '../../store/store.js';
 import { randomSecret } from '../../ids.js';
+import { invalidGrant } from '../../errors.js';
 
 export const REFRESH_TOKEN_PREFIX = 'platform_refresh_';
 export const REFRESH_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -13,8 +14,19 @@ export function newRefreshToken(clock: Clock, of: Pick<RefreshTokenRecord, 'clie
   return { ...of, token: REFRESH_TOKEN_PREFIX + randomSecret(), issuedAt: now, expiresAt: now + REFRESH_TOKEN_TTL_MS };
 }
 
-/** Revokes everything one authorization produced: its access tokens and its refresh family. */
-export async function revokeAuthorization(store: Store, grantId: string): Promise<void> {
-  await store.oauth.revokeRefreshFamily(grantId);
+/** Revokes everything one authorization produced: its refresh family and its access tokens. */
+export async function revokeAuthorization(deps: { store: Store; clock: Clock }, grantId: string): Promise<void> {
+  // Remembered as long as any token of the grant could still be presented.
+  await deps.store.oauth.revokeGrant(grantId, deps.clock.now() + REFRESH_TOKEN_TTL_MS);
+  await deps.store.tokens.revokeGrant(grantId);
+}
+
+/**
+ * Called after issuing tokens for a grant: if a concurrent request revoked the grant meanwhile (a replayed
+ * code, a reused refresh token), the tokens just issued are revoked too and the request fails.
+ */
+export async function assertGrantLive(store: Store, grantId: string): Promise<void> {
+  if (!(await store.oauth.isGrantRevoked(grantId))) return;
   await store.tokens.revokeGrant(grantId);
+  throw invalidGrant('This authorization was revoked while the request was being processed.');
 }

@@ -28,7 +28,7 @@ export async function revoke(deps: Deps, authorization: string | undefined, para
     return;
   }
   const refresh = await deps.store.oauth.findRefreshToken(token);
-  if (refresh && refresh.clientId === client.clientId) await revokeAuthorization(deps.store, refresh.grantId);
+  if (refresh && refresh.clientId === client.clientId) await revokeAuthorization(deps, refresh.grantId);
 }
 
 export type Introspection = { active: false } | {

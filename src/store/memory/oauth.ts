@@ -23,6 +23,7 @@ export class MemoryOAuth implements OAuthRepo {
   private codes = new Map<string, AuthorizationCodeRecord>();
   private refresh = new Map<string, RefreshTokenRecord>();
   private families = new Map<string, Set<string>>();
+  private revoked = new Map<string, { expiresAt: number }>();
 
   async saveAuthorizeRequest(request: AuthorizeRequestRecord): Promise<void> {
     this.requests.set(request.id, request);
@@ -64,25 +65,23 @@ export class MemoryOAuth implements OAuthRepo {
   async rotateRefreshToken(current: string, next: RefreshTokenRecord): Promise<RotateResult> {
     const record = this.refresh.get(current);
     if (!record) return { outcome: 'unknown' };
-    if (record.retired) {
-      await this.revokeRefreshFamily(record.grantId);
-      return { outcome: 'reused', grantId: record.grantId };
-    }
+    if (record.retired) return { outcome: 'reused', grantId: record.grantId };
     record.retired = true;
     await this.insertRefreshToken(next);
     return { outcome: 'rotated' };
   }
 
-  async revokeRefreshFamily(grantId: string): Promise<number> {
-    let live = 0;
+  async revokeGrant(grantId: string, rememberUntil: number): Promise<void> {
+    // A grant revoked twice keeps its first mark, so the map stays in expiry order.
+    if (!this.revoked.has(grantId)) this.revoked.set(grantId, { expiresAt: rememberUntil });
     for (const token of this.families.get(grantId) ?? []) {
       const record = this.refresh.get(token);
-      if (record && !record.retired) {
-        record.retired = true;
-        live++;
-      }
+      if (record) record.retired = true;
     }
-    return live;
+  }
+
+  async isGrantRevoked(grantId: string): Promise<boolean> {
+    return this.revoked.has(grantId);
   }
 
   async sweepExpired(now: number): Promise<number> {
@@ -94,12 +93,13 @@ export class MemoryOAuth implements OAuthRepo {
         const family = this.families.get(value.grantId);
         family?.delete(key);
         if (family?.size === 0) this.families.delete(value.grantId);
-      })
+      }) +
+      sweepOrdered(this.revoked, now, (key) => this.revoked.delete(key))
     );
   }
 
   async counts() {
-    return { authorizeRequests: this.requests.size, codes: this.codes.size, refreshTokens: this.refresh.size };
+    return { authorizeRequests: this.requests.size, codes: this.codes.size, refreshTokens: this.refresh.size, revokedGrants: this.revoked.size };
   }
 
   clear(): void {
@@ -107,5 +107,6 @@ export class MemoryOAuth implements OAuthRepo {
     this.codes.clear();
     this.refresh.clear();
     this.families.clear();
+    this.revoked.clear();
   }
 }

@@ -4,7 +4,7 @@ import { invalidGrant, invalidRequest } from '../../../errors.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { verifierProblem } from '../pkce.js';
 import { OFFLINE_ACCESS } from '../scopes.js';
-import { newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
+import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
 import type { Grant } from './grant.js';
 
 export const authorizationCodeGrant: Grant = async ({ store, clock, client, params }) => {
@@ -13,7 +13,7 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, client, para
   if (consumed.outcome === 'unknown') throw invalidGrant('The authorization code is invalid or expired.');
   const code = consumed.code;
   if (consumed.outcome === 'replayed') {
-    await revokeAuthorization(store, code.grantId);
+    await revokeAuthorization({ store, clock }, code.grantId);
     throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked.');
   }
   if (code.expiresAt <= clock.now()) throw invalidGrant('The authorization code is invalid or expired.');
@@ -34,5 +34,6 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, client, para
     await store.oauth.insertRefreshToken(refresh);
     response.refresh_token = refresh.token;
   }
+  await assertGrantLive(store, code.grantId);
   return response;
 };

@@ -4,14 +4,15 @@
 import { invalidGrant, invalidRequest, invalidScope } from '../../../errors.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { checkScopes, describeScopeProblem } from '../scopes.js';
-import { newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
+import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
 import type { Store } from '../../../store/store.js';
+import type { Clock } from '../../../clock.js';
 import type { Grant } from './grant.js';
 
 const INVALID = 'The refresh token is invalid, expired or revoked.';
 
-async function reused(store: Store, grantId: string): Promise<never> {
-  await revokeAuthorization(store, grantId);
+async function reused(deps: { store: Store; clock: Clock }, grantId: string): Promise<never> {
+  await revokeAuthorization(deps, grantId);
   throw invalidGrant('The refresh token was already used; every token of this authorization is revoked.');
 }
 
@@ -20,7 +21,7 @@ export const refreshTokenGrant: Grant = async ({ store, clock, client, params })
   const current = await store.oauth.findRefreshToken(params.refresh_token);
   if (!current || current.expiresAt <= clock.now()) throw invalidGrant(INVALID);
   if (current.clientId !== client.clientId) throw invalidGrant('The refresh token was issued to another client.');
-  if (current.retired) return reused(store, current.grantId);
+  if (current.retired) return reused({ store, clock }, current.grantId);
 
   let scopes = current.scopes;
   if (params.scope !== undefined) {
@@ -37,10 +38,11 @@ export const refreshTokenGrant: Grant = async ({ store, clock, client, params })
   const next = newRefreshToken(clock, { clientId: client.clientId, userId: current.userId, scopes: current.scopes, grantId: current.grantId });
   const rotated = await store.oauth.rotateRefreshToken(current.token, next);
   // Rotation is the atomic step: a concurrent use of the same token lands here as a reuse.
-  if (rotated.outcome === 'reused') return reused(store, rotated.grantId);
+  if (rotated.outcome === 'reused') return reused({ store, clock }, rotated.grantId);
   if (rotated.outcome === 'unknown') throw invalidGrant(INVALID);
 
   const response = await mintAccessToken({ store, clock }, { principal: user, clientId: client.clientId, scopes, grantId: current.grantId });
   response.refresh_token = next.token;
+  await assertGrantLive(store, current.grantId);
   return response;
 };
