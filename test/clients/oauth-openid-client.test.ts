@@ -58,7 +58,7 @@ describe('openid-client', () => {
 
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
     expect(tokens.token_type).toBe('bearer'); // openid-client normalises the case
-    expect(tokens.expiresIn()).toBe(3600);
+    expect(tokens.expires_in).toBe(3600);
     expect(tokens.scope).toBe('api:admin-read offline_access');
     expect(tokens.refresh_token).toMatch(/^platform_refresh_/);
     const me = await getCurrent(tokens.access_token);
