@@ -11,6 +11,7 @@ import { loggerOptions, logsRequests, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
 import { installAuth } from './http/auth.js';
 import { startSweeper } from './services/oauth/sweeper.js';
+import { oauthRoutes } from './services/oauth/routes.js';
 import { adminRoutes } from './services/admin/routes.js';
 import { controlRoutes } from './services/control/routes.js';
 import { connectivityRoutes } from './services/connectivity/routes.js';
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => stopSweeper());
 
   controlRoutes(app, { ...deps, resetToSeed: () => app.resetToSeed() });
+  oauthRoutes(app, deps);
   adminRoutes(app, deps);
   connectivityRoutes(app, deps);
   ontologyRoutes(app, deps);

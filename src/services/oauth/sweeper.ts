@@ -1,4 +1,5 @@
-// Deletes expired credentials on a timer, so memory stays bounded however many tokens are issued.
+// Deletes expired credentials (access tokens, codes, refresh tokens, pending sign-ins) on a timer, so that
+// memory stays bounded however many are issued.
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
 
@@ -9,8 +10,8 @@ export function startSweeper(store: Store, clock: Clock, intervalMs = SWEEP_INTE
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    store.tokens
-      .sweepExpired(clock.now())
+    const now = clock.now();
+    Promise.all([store.tokens.sweepExpired(now), store.oauth.sweepExpired(now)])
       .catch(() => undefined) // a failed sweep is retried at the next tick
       .finally(() => (running = false));
   }, intervalMs);
