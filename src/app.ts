@@ -10,11 +10,14 @@ import { applySeed, type SeedSummary } from './seed/apply.js';
 import { loggerOptions, logsRequests, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
 import { installAuth } from './http/auth.js';
-import { installJsonBodies } from './http/json-body.js';
+import { keepAliveAfterBadBodies } from './http/keep-alive.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { startSweeper } from './services/oauth/sweeper.js';
+import { oauthRoutes } from './services/oauth/routes.js';
 import { adminRoutes } from './services/admin/routes.js';
 import { controlRoutes } from './services/control/routes.js';
+import { connectivityRoutes } from './services/connectivity/routes.js';
+import { ontologyRoutes } from './services/ontologies/routes.js';
 
 export interface AppDeps {
   settings: Readonly<Settings>;
@@ -66,13 +69,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorRendering(app);
   installAuth(app, deps);
-  installJsonBodies(app);
+  keepAliveAfterBadBodies(app);
 
   const stopSweeper = startSweeper(deps.store, deps.clock);
   app.addHook('onClose', async () => stopSweeper());
 
   controlRoutes(app, { ...deps, resetToSeed: () => app.resetToSeed() });
+  oauthRoutes(app, deps);
   adminRoutes(app, deps);
+  connectivityRoutes(app, deps);
+  ontologyRoutes(app, deps);
 
   return app;
 }

@@ -63,9 +63,10 @@ async function start(args: string[]): Promise<number> {
     logLevel,
     env: process.env,
   });
+  // Handlers first: a supervisor that signals as soon as it reads the line below must get a graceful close.
+  closeOnSignals(server);
   console.log(`platform-emulator listening on ${server.url} (${describe(server.summary)})`);
   for (const warning of server.summary.warnings) console.log(`warning: ${warning}`);
-  closeOnSignals(server);
   return new Promise<number>(() => undefined); // runs until a signal closes it
 }
 

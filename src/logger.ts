@@ -18,6 +18,14 @@ export const REDACTED_PATHS = [
   '*.moduleAuthToken',
   '*.secrets',
   '*.value',
+  // Connection secrets (CONTRACTS §4). Request bodies are never logged; these guard against one slipping in.
+  'body',
+  'req.body',
+  '*.body',
+  '*.bearerToken',
+  '*.apiKey',
+  '*.password',
+  '*.additionalSecrets',
 ];
 
 export function loggerOptions(level: LogLevel, destination?: NodeJS.WritableStream): FastifyServerOptions['logger'] {

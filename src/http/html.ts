@@ -7,7 +7,9 @@ export interface SafeHtml {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const NEEDS_ESCAPE = /[&<>"']/;
+/** Escapes the five HTML-special characters; most values have none, so that case returns at once. */
+export const escapeHtml = (text: string): string => (NEEDS_ESCAPE.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text);
 
 const isSafe = (v: unknown): v is SafeHtml => typeof v === 'object' && v !== null && SAFE in v;
 

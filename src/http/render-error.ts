@@ -14,6 +14,7 @@ import {
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
 import { errorPage } from './html.js';
+import { fieldPath, pointerSegments } from './field-path.js';
 
 export function renderPlatform(reply: FastifyReply, err: PlatformError): FastifyReply {
   const errorInstanceId = randomUuid();
@@ -66,7 +67,7 @@ function fromFramework(err: FastifyError, url: string): EmulatorError | undefine
     case 'platform':
       return tooLarge
         ? new PlatformError('REQUEST_ENTITY_TOO_LARGE', 'RequestEntityTooLarge', {}, detail)
-        : invalidArgument('InvalidArgument', err.validation ? { problems: detail } : {}, detail);
+        : invalidArgument('InvalidArgument', err.validation ? { field: invalidField(err), problems: detail } : {}, detail);
     case 'oauth': {
       const e = invalidRequest(detail);
       return tooLarge ? new OAuthError(e.error, e.errorDescription, 413) : e;
@@ -74,6 +75,18 @@ function fromFramework(err: FastifyError, url: string): EmulatorError | undefine
     case 'html':
       return new HtmlError('Bad request', detail);
   }
+}
+
+/** The field the first schema problem is about: `secrets.token`, `configuration.type`; `body` for the whole body. */
+function invalidField(err: FastifyError): string {
+  const first = err.validation?.[0];
+  const context = err.validationContext ?? 'body';
+  if (!first) return context;
+  const segments = pointerSegments(first.instancePath);
+  const params = first.params as Record<string, unknown>;
+  if (first.keyword === 'required' && typeof params.missingProperty === 'string') segments.push(params.missingProperty);
+  if (first.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') segments.push(params.additionalProperty);
+  return segments.length > 0 ? fieldPath(segments) : context;
 }
 
 function describeFrameworkError(err: FastifyError): string {

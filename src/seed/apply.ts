@@ -77,7 +77,7 @@ export async function applySeed(seed: Seed, store: Store, clock: Clock): Promise
       parentFolderRid: c.parent_folder_rid,
       worker: { type: 'foundryWorker', networkEgressPolicyRids: [] },
       domains: c.domains.map((d) => ({ host: d.host, port: d.port, scheme: d.scheme })),
-      additionalSecrets: {},
+      secrets: {},
     });
     if (!inserted) skipped(`platform.connections[${i}]`, `rid "${rid}"`);
   }

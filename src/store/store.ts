@@ -3,6 +3,7 @@
 import type { UserRepo } from './users.js';
 import type { ClientRepo } from './clients.js';
 import type { TokenRepo } from './tokens.js';
+import type { OAuthRepo } from './oauth.js';
 import type { EnrollmentRepo } from './enrollment.js';
 import type { ConnectionRepo } from './connections.js';
 import type { OntologyRepo } from './ontologies.js';
@@ -12,6 +13,7 @@ export interface Store {
   users: UserRepo;
   clients: ClientRepo;
   tokens: TokenRepo;
+  oauth: OAuthRepo;
   enrollment: EnrollmentRepo;
   connections: ConnectionRepo;
   ontologies: OntologyRepo;
@@ -24,7 +26,8 @@ export interface Store {
 export type { UserRecord, UserRepo, PrincipalType } from './users.js';
 export type { ClientRecord, ClientRepo, GrantType } from './clients.js';
 export type { AccessTokenRecord, TokenRepo } from './tokens.js';
+export type { AuthorizationParameters, AuthorizeRequestRecord, AuthorizationCodeRecord, PkceChallenge, RefreshTokenRecord, OAuthRepo } from './oauth.js';
 export type { EnrollmentRecord, EnrollmentRepo } from './enrollment.js';
-export type { ConnectionRecord, ConnectionRepo, DomainRecord } from './connections.js';
+export type { ConnectionRecord, ConnectionRepo, DomainRecord, DomainAuthRecord, ApiKeyLocationRecord, WorkerRecord } from './connections.js';
 export type { OntologyRecord, OntologyRepo } from './ontologies.js';
 export type { RuntimeRecord, DeployedAppRecord, ComputeModuleRepo } from './compute-modules.js';

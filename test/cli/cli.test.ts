@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { collect, runCli, spawnCli, waitForLine } from '../helpers/cli.js';
 import { parseSeed } from '../../src/seed/load.js';
 
@@ -58,12 +59,8 @@ describe('platform-emulator command line', () => {
   });
 
   it('takes the port from PORT when --port is absent', async () => {
-    const probe = spawnCli(['--port', '0', '--log-level', 'silent']);
-    const line = await waitForLine(probe, /listening on/);
-    const port = Number(line.match(/localhost:(\d+)/)![1]);
-    probe.kill('SIGTERM');
-    await collect(probe);
-    // the port just freed is very likely still free
+    // A port outside Linux's ephemeral range (32768-60999), so parallel tests binding port 0 never take it.
+    const port = await freePortBelowEphemeralRange();
     const child = spawnCli(['--log-level', 'silent'], { env: { PORT: String(port) } });
     const done = collect(child);
     expect(await waitForLine(child, /listening on/)).toContain(`localhost:${port}`);
@@ -71,3 +68,16 @@ describe('platform-emulator command line', () => {
     expect((await done).code).toBe(0);
   });
 });
+
+async function freePortBelowEphemeralRange(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 10000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error('no free port found in 20000-29999');
+}

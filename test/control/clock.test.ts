@@ -21,11 +21,11 @@ describe('clock control route', () => {
     const old = await mintToken(app, 'admin', ['api:admin-read']);
     let res = await app.inject({ method: 'POST', url: '/_emulate/platform/clock', payload: { advanceMs: HOUR / 2 } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ now: new Date(clock.now()).toISOString(), swept: { tokens: 0 } });
+    expect(res.json()).toEqual({ now: new Date(clock.now()).toISOString(), swept: { tokens: 0, oauth: 0 } });
     const young = await mintToken(app, 'admin', ['api:admin-read']);
 
     res = await app.inject({ method: 'POST', url: '/_emulate/platform/clock', payload: { advanceMs: HOUR / 2 } });
-    expect(res.json().swept).toEqual({ tokens: 1 });
+    expect(res.json().swept).toEqual({ tokens: 1, oauth: 0 });
     expect(await store.tokens.countAccess()).toBe(1);
     expect((await app.inject({ url: '/idp/api/me', headers: bearer(old) })).statusCode).toBe(401);
     expect((await app.inject({ url: '/idp/api/me', headers: bearer(young) })).statusCode).toBe(200);

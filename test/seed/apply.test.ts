@@ -99,7 +99,7 @@ platform:
     expect([...o1!.queries]).toEqual([['q', { value: 1 }]]);
     expect(first.summary.warnings).toContain('platform.ontologies[0].queries[1]: duplicate api_name "q" skipped (the first definition wins)');
     const given = await first.store.connections.byRid('ri.magritte..source.given');
-    expect(given).toMatchObject({ displayName: 'B', domains: [{ host: 'h', port: 443, scheme: 'HTTPS' }], additionalSecrets: {} });
+    expect(given).toMatchObject({ displayName: 'B', domains: [{ host: 'h', port: 443, scheme: 'HTTPS' }], secrets: {} });
     expect(first.summary.connections).toBe(2);
   });
 

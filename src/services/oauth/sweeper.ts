@@ -1,4 +1,5 @@
-// Deletes expired credentials on a timer, so memory stays bounded however many tokens are issued.
+// Deletes expired credentials (access tokens, codes, refresh tokens, pending sign-ins) on a timer, so that
+// memory stays bounded however many are issued.
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
 
@@ -18,6 +19,8 @@ export function startSweeper(store: Store, clock: Clock, intervalMs = SWEEP_INTE
 }
 
 /** One sweep of everything that expired; the timer runs it, and so does the control route that moves the clock. */
-export async function sweepExpired(store: Store, clock: Clock): Promise<{ tokens: number }> {
-  return { tokens: await store.tokens.sweepExpired(clock.now()) };
+export async function sweepExpired(store: Store, clock: Clock): Promise<{ tokens: number; oauth: number }> {
+  const now = clock.now();
+  const [tokens, oauth] = await Promise.all([store.tokens.sweepExpired(now), store.oauth.sweepExpired(now)]);
+  return { tokens, oauth };
 }

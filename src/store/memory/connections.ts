@@ -16,7 +16,7 @@ export class MemoryConnections implements ConnectionRepo {
   async mergeSecrets(rid: string, secrets: Record<string, string>): Promise<boolean> {
     const connection = this.connections.get(rid);
     if (!connection) return false;
-    this.connections.set(rid, { ...connection, additionalSecrets: { ...connection.additionalSecrets, ...secrets } });
+    this.connections.set(rid, { ...connection, secrets: { ...connection.secrets, ...secrets } });
     return true;
   }
 

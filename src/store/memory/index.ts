@@ -3,6 +3,7 @@ import type { Store } from '../store.js';
 import { MemoryUsers } from './users.js';
 import { MemoryClients } from './clients.js';
 import { MemoryTokens } from './tokens.js';
+import { MemoryOAuth } from './oauth.js';
 import { MemoryEnrollment } from './enrollment.js';
 import { MemoryConnections } from './connections.js';
 import { MemoryOntologies } from './ontologies.js';
@@ -13,6 +14,7 @@ export function createMemoryStore(): Store {
     users: new MemoryUsers(),
     clients: new MemoryClients(),
     tokens: new MemoryTokens(),
+    oauth: new MemoryOAuth(),
     enrollment: new MemoryEnrollment(),
     connections: new MemoryConnections(),
     ontologies: new MemoryOntologies(),

@@ -1,0 +1,26 @@
+// Field paths as a user reads them (`configuration.domains[0].host`), built from JSON pointers or segments,
+// so that every INVALID_ARGUMENT names its field the same way whoever found the problem (the route schema
+// or a service's own checks).
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+/** `'/configuration/domains/0/host'` to `['configuration', '0', 'host']` (RFC 6901 unescaping). */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Joins segments: identifiers with dots, indexes and odd names in brackets (`secrets["my key"]`). */
+export function fieldPath(segments: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const segment of segments) {
+    const s = String(segment);
+    if (/^\d+$/.test(s)) out += `[${s}]`;
+    else if (IDENTIFIER.test(s)) out += out ? `.${s}` : s;
+    else out += `[${JSON.stringify(s)}]`;
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+// Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3, CONTRACTS §2):
+// `client_secret_basic` (base64, then form-decoding of id and secret) or `client_secret_post`, never both.
+// A client seeded with a secret must present it; a public client presents its client_id alone.
+import type { Store } from '../../store/store.js';
+import { invalidClient, invalidRequest } from '../../errors.js';
+import { safeEqual } from '../../http/auth.js';
+import { resolveClient, type ResolvedClient } from './clients.js';
+import type { Params } from './params.js';
+
+interface Presented {
+  clientId: string;
+  secret?: string;
+  usedBasic: boolean;
+}
+
+const BASIC = /^Basic[ \t]+([A-Za-z0-9+/=]*)[ \t]*$/i;
+
+/** application/x-www-form-urlencoded decoding, as RFC 6749 §2.3.1 asks for Basic credentials. */
+function formDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+function fromBasic(header: string): { clientId: string; secret: string } {
+  const match = BASIC.exec(header);
+  const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  const clientId = colon > 0 ? formDecode(decoded.slice(0, colon)) : undefined;
+  const secret = colon > 0 ? formDecode(decoded.slice(colon + 1)) : undefined;
+  if (!clientId || secret === undefined) throw invalidClient('The Basic authorization header is malformed.', true);
+  return { clientId, secret };
+}
+
+/** Who the request says it is; throws invalid_request for a missing client_id or two methods at once. */
+export function presentedClient(authorization: string | undefined, params: Params): Presented {
+  if (authorization !== undefined && /^Basic(\s|$)/i.test(authorization)) {
+    const basic = fromBasic(authorization);
+    if (params.client_secret !== undefined) {
+      throw invalidRequest('The client authenticated with both the Authorization header and client_secret; use one method.');
+    }
+    if (params.client_id !== undefined && params.client_id !== basic.clientId) {
+      throw invalidRequest('client_id in the body differs from the client of the Authorization header.');
+    }
+    return { clientId: basic.clientId, secret: basic.secret, usedBasic: true };
+  }
+  if (params.client_id === undefined) throw invalidRequest('The client_id parameter is required.');
+  return { clientId: params.client_id, secret: params.client_secret, usedBasic: false };
+}
+
+/** Authenticates the client of a request; every failure is invalid_client (401). */
+export async function authenticateClient(store: Store, authorization: string | undefined, params: Params): Promise<ResolvedClient> {
+  const presented = presentedClient(authorization, params);
+  const fail = (description: string) => invalidClient(description, presented.usedBasic);
+  const resolved = await resolveClient(store, presented.clientId);
+  if (!resolved) throw fail('Client authentication failed: unknown client or wrong secret.');
+  if (resolved.open) return resolved; // open mode: every client is public, a presented secret is ignored
+  const expected = resolved.client.clientSecret;
+  if (expected === undefined) {
+    // A public client has nothing to prove, and presenting a secret it does not have is a misconfiguration.
+    if (presented.secret) throw fail('This client is public (registered without a secret); do not send a client_secret.');
+    return resolved;
+  }
+  if (presented.secret === undefined) throw fail('This client must authenticate with its client_secret.');
+  if (!safeEqual(presented.secret, expected)) throw fail('Client authentication failed: unknown client or wrong secret.');
+  return resolved;
+}

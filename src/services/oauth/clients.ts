@@ -1,0 +1,19 @@
+// Looking up clients, with open mode (CONTRACTS §2): when no client is seeded, any client_id is a public
+// client that may use every grant, any absolute http(s) redirect URI and any scope.
+import type { ClientRecord, Store } from '../../store/store.js';
+
+export const ALL_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+
+export interface ResolvedClient {
+  client: ClientRecord;
+  /** True in open mode: the client was not seeded. */
+  open: boolean;
+}
+
+export async function resolveClient(store: Store, clientId: string): Promise<ResolvedClient | undefined> {
+  if ((await store.clients.count()) === 0) {
+    return { open: true, client: { clientId, name: clientId, redirectUris: [], grantTypes: [...ALL_GRANT_TYPES], allowedScopes: [] } };
+  }
+  const client = await store.clients.byId(clientId);
+  return client ? { client, open: false } : undefined;
+}

@@ -1,0 +1,32 @@
+// grant_type=client_credentials (RFC 6749 §4.4): a token for the client's service principal, with the
+// requested scopes echoed and no refresh token.
+import { invalidScope, unauthorizedClient } from '../../../errors.js';
+import { DEFAULT_REALM } from '../../../seed/schema.js';
+import { stableUuid } from '../../../ids.js';
+import type { ClientRecord, UserRecord } from '../../../store/store.js';
+import { mintAccessToken } from '../access-tokens.js';
+import { checkScopes, describeScopeProblem } from '../scopes.js';
+import type { Grant } from './grant.js';
+
+/** The principal made once per client when no seeded service user names it (username = client_id). */
+function newServicePrincipal(client: ClientRecord): UserRecord {
+  return {
+    id: stableUuid(`service-principal:${client.clientId}`),
+    username: client.clientId,
+    displayName: client.name,
+    realm: DEFAULT_REALM,
+    organizationRid: '',
+    principalType: 'service',
+    active: true,
+    oauthClientId: client.clientId,
+    attributes: {},
+  };
+}
+
+export const clientCredentialsGrant: Grant = async ({ store, clock, client, params }) => {
+  const requested = checkScopes(client, params.scope);
+  if ('problem' in requested) throw invalidScope(describeScopeProblem(requested.problem));
+  const principal = await store.users.servicePrincipalFor(client.clientId, () => newServicePrincipal(client));
+  if (!principal.active) throw unauthorizedClient(`The service user of the client "${client.clientId}" is deactivated.`);
+  return mintAccessToken({ store, clock }, { principal, clientId: client.clientId, scopes: requested.scopes });
+};

@@ -1,0 +1,32 @@
+// Refresh tokens (SPEC §2.3): `platform_refresh_` + 256 random bits. The spec leaves their lifetime open;
+// we keep each one 24 hours (every refresh hands out a fresh one), long enough for a working day and short
+// enough that retired tokens, kept to recognise reuse, do not pile up.
+import type { Clock } from '../../clock.js';
+import type { RefreshTokenRecord, Store } from '../../store/store.js';
+import { randomSecret } from '../../ids.js';
+import { invalidGrant } from '../../errors.js';
+
+export const REFRESH_TOKEN_PREFIX = 'platform_refresh_';
+export const REFRESH_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+
+export function newRefreshToken(clock: Clock, of: Pick<RefreshTokenRecord, 'clientId' | 'userId' | 'scopes' | 'grantId'>): RefreshTokenRecord {
+  const now = clock.now();
+  return { ...of, token: REFRESH_TOKEN_PREFIX + randomSecret(), issuedAt: now, expiresAt: now + REFRESH_TOKEN_TTL_MS };
+}
+
+/** Revokes everything one authorization produced: its refresh family and its access tokens. */
+export async function revokeAuthorization(deps: { store: Store; clock: Clock }, grantId: string): Promise<void> {
+  // Remembered as long as any token of the grant could still be presented.
+  await deps.store.oauth.revokeGrant(grantId, deps.clock.now() + REFRESH_TOKEN_TTL_MS);
+  await deps.store.tokens.revokeGrant(grantId);
+}
+
+/**
+ * Called after issuing tokens for a grant: if a concurrent request revoked the grant meanwhile (a replayed
+ * code, a reused refresh token), the tokens just issued are revoked too and the request fails.
+ */
+export async function assertGrantLive(store: Store, grantId: string): Promise<void> {
+  if (!(await store.oauth.isGrantRevoked(grantId))) return;
+  await store.tokens.revokeGrant(grantId);
+  throw invalidGrant('This authorization was revoked while the request was being processed.');
+}

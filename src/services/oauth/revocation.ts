@@ -1,0 +1,73 @@
+// RFC 7009 revocation and RFC 7662 introspection. A client revokes only its own tokens; revoking a refresh
+// token ends its whole authorization (RFC 7009 §2.1). Introspection answers for any token, to an
+// authenticated client, and says only `active: false` for anything unknown, expired, revoked or of a
+// deactivated user.
+import type { Clock } from '../../clock.js';
+import type { Store } from '../../store/store.js';
+import { invalidRequest } from '../../errors.js';
+import { authenticateClient } from './client-auth.js';
+import { revokeAuthorization } from './refresh-tokens.js';
+import type { Params } from './params.js';
+
+interface Deps {
+  store: Store;
+  clock: Clock;
+}
+
+function tokenParam(params: Params): string {
+  if (params.token === undefined) throw invalidRequest('The token parameter is required.');
+  return params.token;
+}
+
+export async function revoke(deps: Deps, authorization: string | undefined, params: Params): Promise<void> {
+  const { client } = await authenticateClient(deps.store, authorization, params);
+  const token = tokenParam(params);
+  const access = await deps.store.tokens.findAccess(token);
+  if (access) {
+    if (access.clientId === client.clientId) await deps.store.tokens.revokeAccess(token);
+    return;
+  }
+  const refresh = await deps.store.oauth.findRefreshToken(token);
+  if (refresh && refresh.clientId === client.clientId) await revokeAuthorization(deps, refresh.grantId);
+}
+
+export type Introspection = { active: false } | {
+  active: true;
+  scope: string;
+  client_id?: string;
+  username: string;
+  sub: string;
+  token_type: 'Bearer' | 'refresh_token';
+  exp: number;
+  iat: number;
+  iss: string;
+};
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+export async function introspect(deps: Deps, issuer: string, authorization: string | undefined, params: Params): Promise<Introspection> {
+  await authenticateClient(deps.store, authorization, params);
+  const token = tokenParam(params);
+  const now = deps.clock.now();
+  const access = await deps.store.tokens.findAccess(token);
+  const refresh = access ? undefined : await deps.store.oauth.findRefreshToken(token);
+  const found = access
+    ? { principalId: access.principalId, clientId: access.clientId ?? undefined, scopes: access.scopes, issuedAt: access.issuedAt, expiresAt: access.expiresAt, type: 'Bearer' as const }
+    : refresh && !refresh.retired
+      ? { principalId: refresh.userId, clientId: refresh.clientId, scopes: refresh.scopes, issuedAt: refresh.issuedAt, expiresAt: refresh.expiresAt, type: 'refresh_token' as const }
+      : undefined;
+  if (!found || found.expiresAt <= now) return { active: false };
+  const user = await deps.store.users.byId(found.principalId);
+  if (!user?.active) return { active: false };
+  return {
+    active: true,
+    scope: found.scopes.join(' '),
+    ...(found.clientId !== undefined ? { client_id: found.clientId } : {}),
+    username: user.username,
+    sub: user.id,
+    token_type: found.type,
+    exp: seconds(found.expiresAt),
+    iat: seconds(found.issuedAt),
+    iss: issuer,
+  };
+}

@@ -1,0 +1,113 @@
+// The OAuth 2.0 authorization server (SPEC §4.1, §5; CONTRACTS §2).
+// Known deviations from the real platform:
+// - Sign-in has no credentials: the user picks a seeded human user (SPEC §5 rule 3).
+// - No OpenID Connect: no id_token, no userinfo, no /.well-known/openid-configuration; RFC 8414 metadata only.
+// - Authorize errors are always an HTML page, never a redirect carrying `error` (CONTRACTS §2).
+// - Refresh tokens live 24 hours (the spec leaves this open); stored state is in memory unless another
+//   store is configured.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { Store } from '../../store/store.js';
+import { HtmlError, invalidRequest } from '../../errors.js';
+import { errorFamily } from '../../http/route-config.js';
+import { randomSecret } from '../../ids.js';
+import { RepeatedParameter, queryOf, singleValued, type Params } from './params.js';
+import { validateAuthorizeRequest } from './authorize-request.js';
+import { finishSignIn, signInUser, startSignIn } from './sign-in.js';
+import { issueCode } from './codes.js';
+import { CALLBACK_PATH, renderSignInPage, signInCsp } from './signin-page.js';
+import { token } from './token-endpoint.js';
+import { introspect, revoke } from './revocation.js';
+import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
+
+export interface OAuthDeps {
+  store: Store;
+  clock: Clock;
+}
+
+/** Binds a sign-in form to the browser that loaded the page. */
+const SIGN_IN_COOKIE = 'platform_signin';
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+function signInCookie(request: FastifyRequest): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, value] = part.trim().split('=', 2);
+    if (name === SIGN_IN_COOKIE && value && COOKIE_VALUE.test(value)) return value;
+  }
+  return undefined;
+}
+
+function repeatedError(url: string, err: RepeatedParameter) {
+  return errorFamily(url) === 'html' ? new HtmlError('Invalid request', err.message) : invalidRequest(err.message);
+}
+
+function parseParams(url: string, encoded: string): Params {
+  try {
+    return singleValued(encoded);
+  } catch (err) {
+    throw err instanceof RepeatedParameter ? repeatedError(url, err) : err;
+  }
+}
+
+/** The parsed form of a POST; an empty or absent body counts as no parameters. */
+const formOf = (request: FastifyRequest): Params => (request.body as Params | undefined) ?? {};
+
+const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+
+export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
+  app.get(METADATA_PATH, async () => metadata(app.publicUrl()));
+
+  app.register(async (scope) => {
+    // Only forms here; any other content type is a 415, rendered as invalid_request (or the HTML page).
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+      try {
+        done(null, parseParams(request.url, body as string));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    });
+
+    scope.get(`${OAUTH_BASE}/authorize`, async (request, reply) => {
+      const valid = await validateAuthorizeRequest(deps.store, parseParams(request.url, queryOf(request.url)));
+      noStore(reply).header('X-Frame-Options', 'DENY').header('Referrer-Policy', 'no-referrer');
+      if (valid.loginHint !== undefined) {
+        const user = await signInUser(deps.store, valid.loginHint);
+        return reply.redirect(await issueCode(deps, valid, user), 302);
+      }
+      let browserId = signInCookie(request);
+      if (!browserId) {
+        browserId = randomSecret();
+        const secure = request.protocol === 'https' ? '; Secure' : '';
+        reply.header('Set-Cookie', `${SIGN_IN_COOKIE}=${browserId}; Path=${OAUTH_BASE}/authorize; HttpOnly; SameSite=Lax${secure}`);
+      }
+      const pending = await startSignIn(deps, valid, browserId);
+      const nonce = randomSecret();
+      const users = await deps.store.users.listActiveHumans();
+      return reply
+        .header('Content-Security-Policy', signInCsp(nonce))
+        .type('text/html; charset=utf-8')
+        .send(renderSignInPage({ request: pending, clientName: valid.clientName, users, nonce }));
+    });
+
+    scope.post(CALLBACK_PATH, async (request, reply) => {
+      const location = await finishSignIn(deps, formOf(request), signInCookie(request));
+      return noStore(reply).redirect(location, 302);
+    });
+
+    scope.post(`${OAUTH_BASE}/token`, async (request, reply) => {
+      const response = await token(deps, request.headers.authorization, formOf(request));
+      return noStore(reply).send(response);
+    });
+
+    scope.post(`${OAUTH_BASE}/revoke_token`, async (request, reply) => {
+      await revoke(deps, request.headers.authorization, formOf(request));
+      return noStore(reply).code(200).send();
+    });
+
+    scope.post(`${OAUTH_BASE}/introspect`, async (request, reply) => {
+      const answer = await introspect(deps, issuerOf(app.publicUrl()), request.headers.authorization, formOf(request));
+      return noStore(reply).send(answer);
+    });
+  });
+}

@@ -1,0 +1,46 @@
+// Scope strings (RFC 6749 §3.3) and the client's allowed_scopes (SPEC §5 rule 4).
+import type { ClientRecord } from '../../store/store.js';
+
+export const OFFLINE_ACCESS = 'offline_access';
+
+/** The scopes the service knows by name; any other scope string is accepted and stored too. */
+export const KNOWN_SCOPES = [
+  'api:admin-read',
+  'api:connectivity-connection-read',
+  'api:connectivity-connection-write',
+  'api:ontologies-read',
+  'api:ontologies-write',
+  OFFLINE_ACCESS,
+];
+
+// scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+export type ScopeProblem = { kind: 'malformed'; scope: string } | { kind: 'not-allowed'; scopes: string[] };
+
+/** Splits a space-separated scope parameter into distinct scopes, in the order given. */
+export function parseScopes(value: string | undefined): { scopes: string[] } | { problem: ScopeProblem } {
+  const scopes = [...new Set((value ?? '').split(' ').filter((s) => s !== ''))];
+  const bad = scopes.find((s) => !SCOPE_TOKEN.test(s));
+  return bad === undefined ? { scopes } : { problem: { kind: 'malformed', scope: bad } };
+}
+
+/** The scopes outside a client's non-empty allowed_scopes. */
+export function disallowedScopes(client: ClientRecord, scopes: string[]): string[] {
+  if (client.allowedScopes.length === 0) return [];
+  return scopes.filter((s) => !client.allowedScopes.includes(s));
+}
+
+export function describeScopeProblem(problem: ScopeProblem): string {
+  return problem.kind === 'malformed'
+    ? `The scope "${problem.scope}" contains characters a scope may not contain.`
+    : `The client is not allowed the scope${problem.scopes.length > 1 ? 's' : ''} ${problem.scopes.map((s) => `"${s}"`).join(', ')}.`;
+}
+
+/** Parses and checks scopes against the client; returns the scopes or what is wrong. */
+export function checkScopes(client: ClientRecord, value: string | undefined): { scopes: string[] } | { problem: ScopeProblem } {
+  const parsed = parseScopes(value);
+  if ('problem' in parsed) return parsed;
+  const outside = disallowedScopes(client, parsed.scopes);
+  return outside.length > 0 ? { problem: { kind: 'not-allowed', scopes: outside } } : parsed;
+}

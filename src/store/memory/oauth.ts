@@ -1,0 +1,112 @@
+import type {
+  AuthorizationCodeRecord,
+  AuthorizeRequestRecord,
+  ConsumeCodeResult,
+  OAuthRepo,
+  RefreshTokenRecord,
+  RotateResult,
+} from '../oauth.js';
+
+/** Deletes the leading entries of an insertion-ordered map that expired; stops at the first live one. */
+function sweepOrdered<T extends { expiresAt: number }>(map: Map<string, T>, now: number, forget: (key: string, value: T) => void): number {
+  let swept = 0;
+  for (const [key, value] of map) {
+    if (value.expiresAt > now) break;
+    forget(key, value);
+    swept++;
+  }
+  return swept;
+}
+
+export class MemoryOAuth implements OAuthRepo {
+  private requests = new Map<string, AuthorizeRequestRecord>();
+  private codes = new Map<string, AuthorizationCodeRecord>();
+  private refresh = new Map<string, RefreshTokenRecord>();
+  private families = new Map<string, Set<string>>();
+  private revoked = new Map<string, { expiresAt: number }>();
+
+  async saveAuthorizeRequest(request: AuthorizeRequestRecord): Promise<void> {
+    this.requests.set(request.id, request);
+  }
+
+  async findAuthorizeRequest(id: string): Promise<AuthorizeRequestRecord | undefined> {
+    return this.requests.get(id);
+  }
+
+  async takeAuthorizeRequest(id: string): Promise<AuthorizeRequestRecord | undefined> {
+    const request = this.requests.get(id);
+    this.requests.delete(id);
+    return request;
+  }
+
+  async insertCode(code: AuthorizationCodeRecord): Promise<void> {
+    this.codes.set(code.code, code);
+  }
+
+  async consumeCode(code: string): Promise<ConsumeCodeResult> {
+    const record = this.codes.get(code);
+    if (!record) return { outcome: 'unknown' };
+    if (record.consumed) return { outcome: 'replayed', code: record };
+    record.consumed = true; // in place: the map keeps its expiry order
+    return { outcome: 'fresh', code: record };
+  }
+
+  async insertRefreshToken(token: RefreshTokenRecord): Promise<void> {
+    this.refresh.set(token.token, token);
+    let family = this.families.get(token.grantId);
+    if (!family) this.families.set(token.grantId, (family = new Set()));
+    family.add(token.token);
+  }
+
+  async findRefreshToken(token: string): Promise<RefreshTokenRecord | undefined> {
+    return this.refresh.get(token);
+  }
+
+  async rotateRefreshToken(current: string, next: RefreshTokenRecord): Promise<RotateResult> {
+    const record = this.refresh.get(current);
+    if (!record) return { outcome: 'unknown' };
+    if (record.retired) return { outcome: 'reused', grantId: record.grantId };
+    record.retired = true;
+    await this.insertRefreshToken(next);
+    return { outcome: 'rotated' };
+  }
+
+  async revokeGrant(grantId: string, rememberUntil: number): Promise<void> {
+    // A grant revoked twice keeps its first mark, so the map stays in expiry order.
+    if (!this.revoked.has(grantId)) this.revoked.set(grantId, { expiresAt: rememberUntil });
+    for (const token of this.families.get(grantId) ?? []) {
+      const record = this.refresh.get(token);
+      if (record) record.retired = true;
+    }
+  }
+
+  async isGrantRevoked(grantId: string): Promise<boolean> {
+    return this.revoked.has(grantId);
+  }
+
+  async sweepExpired(now: number): Promise<number> {
+    return (
+      sweepOrdered(this.requests, now, (key) => this.requests.delete(key)) +
+      sweepOrdered(this.codes, now, (key) => this.codes.delete(key)) +
+      sweepOrdered(this.refresh, now, (key, value) => {
+        this.refresh.delete(key);
+        const family = this.families.get(value.grantId);
+        family?.delete(key);
+        if (family?.size === 0) this.families.delete(value.grantId);
+      }) +
+      sweepOrdered(this.revoked, now, (key) => this.revoked.delete(key))
+    );
+  }
+
+  async counts() {
+    return { authorizeRequests: this.requests.size, codes: this.codes.size, refreshTokens: this.refresh.size, revokedGrants: this.revoked.size };
+  }
+
+  clear(): void {
+    this.requests.clear();
+    this.codes.clear();
+    this.refresh.clear();
+    this.families.clear();
+    this.revoked.clear();
+  }
+}
