@@ -1,7 +1,7 @@
 // One hook enforces what each route declares in `config.auth` (src/http/route-config.ts).
 // Bearer order (CONTRACTS §1): token valid (401) -> user active (401 invalid_token) -> scope (403).
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import type { Settings } from '../settings.js';
@@ -34,11 +34,15 @@ export interface AuthDeps {
 }
 
 export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
-  app.addHook('onRequest', async (request) => {
-    const auth = request.routeOptions.config.auth;
+  // Attached to each route that declares auth, ahead of the route's own onRequest hooks; routes without it
+  // pay nothing (an app-wide async hook cost every request a promise and a microtask turn).
+  app.addHook('onRoute', (route) => {
+    const auth = (route.config as { auth?: RouteAuth } | undefined)?.auth;
     if (!auth) return;
-    if (auth.kind === 'bearer') await authenticateBearer(request, auth, deps);
-    else checkControl(request, deps.settings);
+    const hook: onRequestAsyncHookHandler =
+      auth.kind === 'bearer' ? (request) => authenticateBearer(request, auth, deps) : async (request) => checkControl(request, deps.settings);
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [hook, ...own];
   });
 }
 
