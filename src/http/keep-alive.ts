@@ -5,11 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 
 export function keepAliveAfterBadBodies(app: FastifyInstance): void {
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // onError runs only when an error is being answered, after the parser asked to close and before the reply.
+  app.addHook('onError', (request, reply, _error, done) => {
     // Set, not removed: Node treats a removed Connection header as "decide nothing" and closes anyway.
-    if (reply.statusCode < 500 && request.raw.complete && reply.raw.shouldKeepAlive && reply.getHeader('connection') === 'close') {
-      reply.header('connection', 'keep-alive');
-    }
-    done(null, payload);
+    if (request.raw.complete && reply.raw.shouldKeepAlive && reply.getHeader('connection') === 'close') reply.header('connection', 'keep-alive');
+    done();
   });
 }
