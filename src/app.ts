@@ -13,6 +13,7 @@ import { installAuth } from './http/auth.js';
 import { startSweeper } from './services/oauth/sweeper.js';
 import { adminRoutes } from './services/admin/routes.js';
 import { controlRoutes } from './services/control/routes.js';
+import { computeModuleRoutes } from './services/compute-modules/routes.js';
 
 export interface AppDeps {
   settings: Readonly<Settings>;
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   controlRoutes(app, { ...deps, resetToSeed: () => app.resetToSeed() });
   adminRoutes(app, deps);
+  await app.register(computeModuleRoutes, { store: deps.store, clock: deps.clock, settings: deps.settings });
 
   return app;
 }
