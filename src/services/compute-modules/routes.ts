@@ -32,6 +32,12 @@ export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeMod
   // Held polls and executes answer at once on reset and on close, so neither waits for a timer.
   app.onReset(() => jobs.interruptForReset());
   app.addHook('preClose', async () => jobs.interruptForShutdown());
+  // conjure clients send `Content-Type: application/json` on bodiless calls (DELETE by id): empty means none.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
   runtimeRoutes(app, { ...deps, jobs });
   jobRoutes(app, { store: deps.store, jobs });
 }
