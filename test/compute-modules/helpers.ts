@@ -52,6 +52,8 @@ export interface Harness extends TestApp {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test code reads nested fields freely
   inspect(jobId: string, runtimeId?: string): Promise<Record<string, any>>;
   openSession(body: Record<string, unknown>): Reply;
+  /** Waits (bounded event-loop turns, no timer) until the runtime of `jobId` holds `count` polls. */
+  untilWaitingPolls(jobId: string, count: number, runtimeId?: string): Promise<void>;
 }
 
 export async function harness(o: SeedOptions = {}): Promise<Harness> {
@@ -79,6 +81,14 @@ export async function harness(o: SeedOptions = {}): Promise<Harness> {
       return (await app.inject({ method: 'GET', url: `${RUNTIMES}/${runtimeId}/jobs/${jobId}` })).json();
     },
     openSession: (body) => app.inject({ method: 'POST', url: RUNTIMES, payload: body }),
+    async untilWaitingPolls(jobId, count, runtimeId = RUNTIME) {
+      for (let turn = 0; turn < 100_000; turn++) {
+        const res = await app.inject({ method: 'GET', url: `${RUNTIMES}/${runtimeId}/jobs/${jobId}` });
+        if (res.json().runtime.waitingPolls === count) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      throw new Error(`never saw ${count} waiting polls`);
+    },
   };
 }
 

@@ -2,20 +2,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MUX, RUNTIME, TOKEN, harness, oauthError, type Harness } from './helpers.js';
 
-/** Waits (event-loop turns, bounded) until `jobId`'s runtime has `count` polls waiting. */
-async function untilWaitingPolls(jobId: string, runtimeId: string, count: number): Promise<void> {
-  for (let turn = 0; turn < 10_000; turn++) {
-    if ((await h.inspect(jobId, runtimeId)).runtime.waitingPolls === count) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`never saw ${count} waiting polls`);
-}
-
-/** A job on rt-2 that is already handed out, so that inspection of rt-2 works while its polls wait. */
-async function rt2Marker(): Promise<string> {
-  const job = await h.submit({ deployedAppRid: 'ri.foundry.main.deployed-app.adder', deployedAppBranch: 'feature', queryType: 'marker' });
-  await h.poll('module-token-2', 'rt-2');
-  return job.id;
+/** A poll held on rt-2 and an execute waiting for its (handed-out) job, both sure to be waiting. */
+async function holdPollAndExecute() {
+  const marker = await h.submit({ deployedAppRid: 'ri.foundry.main.deployed-app.adder', deployedAppBranch: 'feature', queryType: 'marker' });
+  await h.poll('module-token-2', 'rt-2'); // a handed-out job on rt-2, so that rt-2 can be inspected
+  const poll = h.poll('module-token-2', 'rt-2');
+  const execute = h.execute();
+  await h.poll(); // hands out the execute's job: it is queued, so its request is waiting
+  await h.untilWaitingPolls(marker.id, 1, 'rt-2');
+  return { poll, execute };
 }
 
 let h: Harness;
@@ -88,18 +83,14 @@ describe('job lifecycle', () => {
     const marker = await h.submit();
     await h.poll();
     const old = h.poll();
-    await untilWaitingPolls(marker.id, RUNTIME, 1);
+    await h.untilWaitingPolls(marker.id, 1);
     await h.openSession({ runtimeId: RUNTIME });
     expect((await old).statusCode).toBe(204);
   });
 
   it('a store reset releases waiting polls (204) and executes (404) at once', async () => {
     h = await harness({ pollTimeoutMs: 60_000, executeTimeoutMs: 60_000 });
-    const marker = await rt2Marker();
-    const poll = h.poll('module-token-2', 'rt-2');
-    const execute = h.execute();
-    await h.poll(); // hands out the execute's job: it is queued, so its request is waiting
-    await untilWaitingPolls(marker, 'rt-2', 1);
+    const { poll, execute } = await holdPollAndExecute();
     const reset = await h.app.inject({ method: 'POST', url: '/_emulate/platform/reset' });
     expect(reset.statusCode).toBe(200);
     expect((await poll).statusCode).toBe(204);
@@ -108,11 +99,7 @@ describe('job lifecycle', () => {
 
   it('closing the server releases waiting polls (204) and executes (503) at once', async () => {
     h = await harness({ pollTimeoutMs: 60_000, executeTimeoutMs: 60_000 });
-    const marker = await rt2Marker();
-    const poll = h.poll('module-token-2', 'rt-2');
-    const execute = h.execute();
-    await h.poll(); // hands out the execute's job: it is queued, so its request is waiting
-    await untilWaitingPolls(marker, 'rt-2', 1);
+    const { poll, execute } = await holdPollAndExecute();
     await h.app.close();
     expect((await poll).statusCode).toBe(204);
     oauthError(await execute, 503, 'temporarily_unavailable');

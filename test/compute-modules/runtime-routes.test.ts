@@ -100,10 +100,7 @@ describe('GET job: the long-poll', () => {
     const marker = await h.submit();
     await h.poll();
     const waiting = h.poll();
-    for (let turn = 0; (await h.inspect(marker.id)).runtime.waitingPolls === 0; turn++) {
-      if (turn > 10_000) throw new Error('the poll never waited');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await h.untilWaitingPolls(marker.id, 1);
     const job = await h.submit();
     const res = await waiting; // a 60 s hold: only the wake-up can answer this within the test's timeout
     expect(res.statusCode).toBe(200);

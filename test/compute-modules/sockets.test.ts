@@ -23,10 +23,7 @@ async function startPoll(port: number, markerJobId: string): Promise<{ req: Clie
   });
   req.on('error', () => undefined); // we destroy it on purpose
   req.end();
-  for (let turn = 0; (await h.inspect(markerJobId)).runtime.waitingPolls === 0; turn++) {
-    if (turn > 100_000) throw new Error('the poll never waited');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  await h.untilWaitingPolls(markerJobId, 1);
   return { req, received };
 }
 

@@ -1,7 +1,7 @@
 // Runtime routes (SPEC §4.5, CONTRACTS §6): what a module's runtime SDK talks to. Errors use the OAuth envelope.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Store } from '../../store/store.js';
+import type { JobRecord, RuntimeRecord, Store } from '../../store/store.js';
 import type { Settings } from '../../settings.js';
 import { isLoopbackHost } from '../../settings.js';
 import { bearerToken, safeEqual } from '../../http/auth.js';
@@ -60,16 +60,21 @@ function localOrControlToken(settings: Readonly<Settings>) {
   };
 }
 
+/** The runtime, and the job when one is named, or 404 not_found. */
+async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {
+  const runtime = await store.computeModules.runtime(runtimeId);
+  if (!runtime) throw resourceNotFound(`Runtime ${runtimeId} was not found.`);
+  if (jobId === undefined) return { runtime };
+  const job = await store.computeModuleJobs.byId(jobId);
+  if (!job || job.runtimeId !== runtimeId) throw resourceNotFound(`Job ${jobId} was not found on runtime ${runtimeId}.`);
+  return { runtime, job };
+}
+
 /** Unknown runtime (or job) 404 first, then the Module-Auth-Token in constant time: all before any body is read. */
 function moduleAuth(store: Store) {
   return async (request: FastifyRequest) => {
     const { runtimeId, jobId } = request.params as { runtimeId: string; jobId?: string };
-    const runtime = await store.computeModules.runtime(runtimeId);
-    if (!runtime) throw resourceNotFound(`Runtime ${runtimeId} was not found.`);
-    if (jobId !== undefined) {
-      const job = await store.computeModuleJobs.byId(jobId);
-      if (!job || job.runtimeId !== runtimeId) throw resourceNotFound(`Job ${jobId} was not found on runtime ${runtimeId}.`);
-    }
+    const { runtime } = await lookUp(store, runtimeId, jobId);
     const presented = request.headers['module-auth-token'];
     if (typeof presented !== 'string' || !safeEqual(presented, runtime.moduleAuthToken)) throw invalidModuleAuthToken();
   };
@@ -96,7 +101,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
     const job = await jobs.poll(request.params.runtimeId, clientGone(reply));
     if (!job) return reply.code(204).send();
     // Written but never flushed to the client: the job goes back to the queue.
-    onUndelivered(reply, () => void jobs.undelivered(job));
+    onUndelivered(reply, () => jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job')));
     return pollWire(job);
   });
 
@@ -131,12 +136,9 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
     { onRequest: localOrControlToken(deps.settings), schema: { params: JobParams } },
     async (request) => {
       const { runtimeId, jobId } = request.params;
-      const runtime = await store.computeModules.runtime(runtimeId);
-      if (!runtime) throw resourceNotFound(`Runtime ${runtimeId} was not found.`);
-      const job = await store.computeModuleJobs.byId(jobId);
-      if (!job || job.runtimeId !== runtimeId) throw resourceNotFound(`Job ${jobId} was not found on runtime ${runtimeId}.`);
+      const { runtime, job } = await lookUp(store, runtimeId, jobId);
       const [apps, schemas] = await Promise.all([store.computeModules.deployedAppsOf(runtimeId), store.computeModules.schemas(runtimeId)]);
-      return inspectionWire(runtime, apps, job, schemas, jobs.waitingPolls(runtimeId));
+      return inspectionWire(runtime, apps, job!, schemas, jobs.waitingPolls(runtimeId));
     },
   );
 }
