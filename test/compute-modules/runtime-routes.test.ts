@@ -169,6 +169,19 @@ describe('POST results', () => {
     expect((await h.status(job.id)).type).toBe('queued');
   });
 
+  it('accepts results far above the 1 MiB JSON limit by default (32 MiB)', async () => {
+    h = await harness();
+    const job = await h.submit();
+    await h.poll();
+    const big = Buffer.alloc(3 * 1024 * 1024, 0x61);
+    expect((await h.postResult(job.id, big)).statusCode).toBe(200);
+    expect((await h.resultV2(job.id)).rawPayload.equals(big)).toBe(true);
+    // ... while the JSON routes beside it keep the 1 MiB limit.
+    const schemas = JSON.stringify([{ functionName: 'x'.repeat(2 * 1024 * 1024) }]);
+    const res = await h.app.inject({ method: 'POST', url: `${RUNTIMES}/${RUNTIME}/schemas`, headers: { 'module-auth-token': TOKEN, 'content-type': 'application/json' }, payload: schemas });
+    oauthError(res, 413, 'invalid_request');
+  });
+
   it('answers 413 invalid_request above max_result_bytes and keeps the job running', async () => {
     h = await harness({ maxResultBytes: 1024 });
     const job = await h.submit();
