@@ -34,19 +34,25 @@ export async function startLiveModule(pollTimeoutMs = 500): Promise<LiveModule> 
     },
   });
   const seen: string[] = [];
-  const watchers = new Set<(method: string, url: string, res: ServerResponse) => void>();
+  // Every answered request is remembered, so that a wait that starts late still sees an earlier answer.
+  const done: Array<[string, string]> = [];
+  const watchers = new Set<() => void>();
   emulator.server.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     seen.push(`${req.method} ${req.url}`);
-    for (const watcher of watchers) watcher(req.method!, req.url!, res);
+    res.once('finish', () => {
+      done.push([req.method!, req.url!]);
+      setImmediate(() => watchers.forEach((watcher) => watcher()));
+    });
   });
   const answered = (test: (method: string, url: string) => boolean) =>
     new Promise<void>((resolve) => {
-      const watcher = (method: string, url: string, res: ServerResponse) => {
-        if (!test(method, url)) return;
+      const watcher = () => {
+        if (!done.some(([method, url]) => test(method, url))) return;
         watchers.delete(watcher);
-        res.once('finish', () => setImmediate(resolve));
+        resolve();
       };
       watchers.add(watcher);
+      watcher();
     });
 
   const mint = await fetch(`${emulator.url}/_emulate/platform/tokens`, {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request, type ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { RUNTIME, RUNTIMES, TOKEN, harness, type Harness } from './helpers.js';
+import { ADDER, MUX, RUNTIME, RUNTIMES, TOKEN, harness, type Harness } from './helpers.js';
 
 let h: Harness;
 afterEach(() => h?.app.close());
@@ -58,6 +58,24 @@ describe('a poller that disconnects takes no job with it', () => {
     expect(next.json().computeModuleJobV1.jobId).toBe(job.id);
     // Whether the vanished poll claimed it first or not, that claim was taken back and not counted.
     expect((await h.inspect(job.id)).job.handOuts).toBe(1);
+  });
+});
+
+describe('a synchronous execute whose client disconnects', () => {
+  it('stops waiting; its job stays and can still be answered and fetched', async () => {
+    h = await harness({ pollTimeoutMs: 50, executeTimeoutMs: 60_000 });
+    const { port, serverSockets } = await listen();
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: `${MUX}/compute-modules/jobs/execute`, headers: { ...h.auth, 'content-type': 'application/json' } });
+    req.on('error', () => undefined);
+    req.end(JSON.stringify({ deployedAppRid: ADDER, queryType: 'add', query: { a: 1, b: 1 } }));
+    const poll = await h.poll(); // the execute's job is queued, so the execute is waiting
+    const { jobId } = poll.json().computeModuleJobV1;
+    const closed = new Promise((resolve) => serverSockets.at(-1)!.once('close', resolve));
+    req.destroy();
+    await closed;
+    expect((await h.status(jobId)).type).toBe('inProgress');
+    expect((await h.postResult(jobId, '2')).statusCode).toBe(200);
+    expect((await h.resultV2(jobId)).body).toBe('2');
   });
 });
 

@@ -57,7 +57,7 @@ export function jobRoutes(parent: FastifyInstance, deps: { store: Store; jobs: J
   for (const path of ['/compute-modules/jobs/execute', '/deployed-apps/jobs/execute']) {
     app.post(`${MULTIPLEXER_PREFIX}${path}`, { config: bearer, schema: { body: JobRequestBody } }, async (request, reply) => {
       const job = await jobs.execute(toRequest(request.body), request.principal?.id, clientGone(reply));
-      if (!job) return reply; // the client went away; the job stays
+      if (!job) return reply.code(204).send(); // the client went away (nobody reads this); the job stays
       return sendResult(reply, job);
     });
   }
