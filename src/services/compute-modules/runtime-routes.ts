@@ -19,14 +19,13 @@ export interface RuntimeRouteDeps {
 
 const RuntimeParams = Type.Object({ runtimeId: Type.String({ minLength: 1 }) });
 const JobParams = Type.Object({ runtimeId: Type.String({ minLength: 1 }), jobId: Type.String({ minLength: 1 }) });
-const Optional = (schema: ReturnType<typeof Type.String>) => Type.Optional(schema);
 const SessionBody = Type.Object(
   {
     runtimeId: Type.String({ minLength: 1, maxLength: 200 }),
-    moduleAuthToken: Optional(Type.String({ minLength: 1 })),
-    deployedAppRid: Optional(Type.String({ minLength: 1 })),
-    branch: Optional(Type.String({ minLength: 1 })),
-    displayName: Optional(Type.String()),
+    moduleAuthToken: Type.Optional(Type.String({ minLength: 1 })),
+    deployedAppRid: Type.Optional(Type.String({ minLength: 1 })),
+    branch: Type.Optional(Type.String({ minLength: 1 })),
+    displayName: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
