@@ -21,7 +21,8 @@ export function seed(o: SeedOptions = {}) {
     platform: {
       ...(o.baseUrl ? { base_url: o.baseUrl } : {}),
       compute_modules: {
-        poll_timeout_ms: o.pollTimeoutMs ?? 150,
+        // Long by default: a poll that expects a job must never end by its hold on a busy machine.
+        poll_timeout_ms: o.pollTimeoutMs ?? 10_000,
         execute_timeout_ms: o.executeTimeoutMs ?? 5_000,
         ...(o.retainedJobs !== undefined ? { retained_jobs: o.retainedJobs } : {}),
         ...(o.maxResultBytes !== undefined ? { max_result_bytes: o.maxResultBytes } : {}),

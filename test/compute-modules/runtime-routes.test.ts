@@ -7,7 +7,7 @@ afterEach(() => h?.app.close());
 
 describe('POST runtimes: create or reset a session', () => {
   it('creates a runtime and answers absolute URIs under the public base address', async () => {
-    h = await harness();
+    h = await harness({ pollTimeoutMs: 50 });
     const res = await h.openSession({ runtimeId: 'rt-new' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -28,7 +28,7 @@ describe('POST runtimes: create or reset a session', () => {
   });
 
   it('rotates the token on reset unless one is given, and clears schemas', async () => {
-    h = await harness();
+    h = await harness({ pollTimeoutMs: 50 });
     const schemas = [{ functionName: 'add', inputs: [], output: { type: 'single' } }];
     const posted = await h.app.inject({ method: 'POST', url: `${RUNTIMES}/${RUNTIME}/schemas`, headers: { 'module-auth-token': TOKEN }, payload: schemas });
     expect(posted.statusCode).toBe(200);

@@ -63,12 +63,12 @@ describe('a poller that disconnects takes no job with it', () => {
 
 describe('a synchronous execute whose client disconnects', () => {
   it('stops waiting; its job stays and can still be answered and fetched', async () => {
-    h = await harness({ pollTimeoutMs: 50, executeTimeoutMs: 60_000 });
+    h = await harness({ pollTimeoutMs: 60_000, executeTimeoutMs: 60_000 });
     const { port, serverSockets } = await listen();
     const req = request({ host: '127.0.0.1', port, method: 'POST', path: `${MUX}/compute-modules/jobs/execute`, headers: { ...h.auth, 'content-type': 'application/json' } });
     req.on('error', () => undefined);
     req.end(JSON.stringify({ deployedAppRid: ADDER, queryType: 'add', query: { a: 1, b: 1 } }));
-    const poll = await h.poll(); // the execute's job is queued, so the execute is waiting
+    const poll = await h.poll(); // held until the execute's job is queued: then the execute is waiting
     const { jobId } = poll.json().computeModuleJobV1;
     const closed = new Promise((resolve) => serverSockets.at(-1)!.once('close', resolve));
     req.destroy();
