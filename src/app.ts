@@ -18,6 +18,7 @@ import { adminRoutes } from './services/admin/routes.js';
 import { controlRoutes } from './services/control/routes.js';
 import { connectivityRoutes } from './services/connectivity/routes.js';
 import { ontologyRoutes } from './services/ontologies/routes.js';
+import { computeModuleRoutes } from './services/compute-modules/routes.js';
 
 export interface AppDeps {
   settings: Readonly<Settings>;
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   adminRoutes(app, deps);
   connectivityRoutes(app, deps);
   ontologyRoutes(app, deps);
+  await app.register(computeModuleRoutes, { store: deps.store, clock: deps.clock, settings: deps.settings });
 
   return app;
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Command-line front: start (default) and init. Each command parses its own flags; --help documents them.
+// Command-line front: start (default), init and run-module. Each command parses its own flags; --help documents them.
 import { parseArgs } from 'node:util';
 import { existsSync, writeFileSync } from 'node:fs';
 import { closeOnSignals, startServer } from './main.js';
-import { SeedError } from './seed/load.js';
+import { SeedError, loadSeedFile } from './seed/load.js';
 import { STARTER_CONFIG } from './seed/starter.js';
-import { parsePort } from './settings.js';
+import { DEFAULT_PORT, parsePort } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import type { SeedSummary } from './seed/apply.js';
+import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
 const HELP = `platform-emulator: a local stand-in for the data platform's OAuth, admin, connectivity,
 ontology and compute-module APIs.
@@ -15,12 +16,18 @@ ontology and compute-module APIs.
 Usage:
   platform-emulator [start] [--config FILE] [--port N] [--host H] [--log-level L]
   platform-emulator init [FILE] [--force]
+  platform-emulator run-module --runtime ID [--url URL | --config FILE] [--deployed-app RID [--branch B]]
+                               -- COMMAND [ARGS...]
   platform-emulator --help
 
 Commands:
   start       Serve the emulator (the default command).
   init        Write a commented starter config seeding every entity type
               (default FILE: platform-emulator.yaml; --force overwrites).
+  run-module  Run a compute module against a running emulator: opens (or resets) the runtime's
+              session, writes its module auth token to a private temporary file, and starts
+              COMMAND with GET_JOB_URI, POST_RESULT_URI, POST_SCHEMA_URI and MODULE_AUTH_TOKEN
+              (the token file's path) set. Forwards SIGINT/SIGTERM; exits with COMMAND's code.
 
 Options for start:
   -c, --config FILE   YAML seed file, root key \`platform\` (also PLATFORM_EMULATOR_CONFIG).
@@ -32,11 +39,20 @@ Options for start:
       --log-level L   fatal, error, warn, info (default), debug (adds a line per request), trace, silent.
   -h, --help          Show this help.
 
+Options for run-module:
+      --runtime ID        The runtime to serve (created when the emulator does not know it).
+      --url URL           The emulator's address (default: from --config, else PLATFORM_EMULATOR_URL,
+                          else http://localhost:4000).
+  -c, --config FILE       Take the address (base_url, else localhost and the config's port) and the
+                          control_token from the emulator's config file.
+      --deployed-app RID  Also bind this deployed app (and --branch, default master) to the runtime.
+
 Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT), 2 for a bad command line or config, 1 otherwise.`;
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'init') return init(rest);
+  if (first === 'run-module') return runModuleCommand(rest);
   if (first === 'start') return start(rest);
   return start(argv);
 }
@@ -90,6 +106,44 @@ function init(args: string[]): number {
   writeFileSync(file, STARTER_CONFIG);
   console.log(`wrote ${file}; start with: platform-emulator --config ${file}`);
   return 0;
+}
+
+async function runModuleCommand(args: string[]): Promise<number> {
+  const split = args.indexOf('--');
+  const { values } = parseArgs({
+    args: split >= 0 ? args.slice(0, split) : args,
+    options: {
+      runtime: { type: 'string' },
+      url: { type: 'string' },
+      config: { type: 'string', short: 'c' },
+      'deployed-app': { type: 'string' },
+      branch: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) return printHelp();
+  if (!values.runtime) throw new UsageError('run-module: --runtime ID is required');
+  const command = split >= 0 ? args.slice(split + 1) : [];
+  if (command.length === 0) throw new UsageError('run-module: give the module\'s command after --, e.g. -- node my-module.js');
+  if (values.url && values.config) throw new UsageError('run-module: give --url or --config, not both');
+  if (values.branch && !values['deployed-app']) throw new UsageError('run-module: --branch goes with --deployed-app');
+  let url = values.url ?? (process.env.PLATFORM_EMULATOR_URL || DEFAULT_EMULATOR_URL);
+  let controlToken: string | undefined;
+  if (values.config) {
+    const seed = await loadSeedFile(values.config);
+    url = seed.base_url ?? `http://localhost:${seed.port ?? DEFAULT_PORT}`;
+    controlToken = seed.control_token;
+  }
+  try {
+    return await runModule({ url, runtimeId: values.runtime, deployedAppRid: values['deployed-app'], branch: values.branch, controlToken, command });
+  } catch (err) {
+    if (err instanceof RunModuleError) {
+      console.error(`platform-emulator run-module: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
 }
 
 function printHelp(): number {

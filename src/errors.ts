@@ -85,6 +85,16 @@ export const invalidScope = (description: string) => new OAuthError('invalid_sco
 export const unauthorizedClient = (description: string) => new OAuthError('unauthorized_client', description, 400);
 export const unsupportedGrantType = (description: string) => new OAuthError('unsupported_grant_type', description, 400);
 
+// Compute-module runtime and job routes (CONTRACTS §6) share the OAuth envelope.
+export const resourceNotFound = (description: string) => new OAuthError('not_found', description, 404);
+export const invalidModuleAuthToken = () => new OAuthError('invalid_module_auth_token', 'The Module-Auth-Token header is missing or wrong.', 401);
+export const jobNotReady = (description: string) => new OAuthError('job_not_ready', description, 409);
+export const jobFailed = (description: string) => new OAuthError('job_failed', description, 409);
+export const jobCanceled = (description: string) => new OAuthError('job_canceled', description, 409);
+export const jobTimeout = (description: string) => new OAuthError('job_timeout', description, 504);
+export const deployedAppInactive = (description: string) => new OAuthError('deployed_app_inactive', description, 409);
+export const temporarilyUnavailable = (description: string) => new OAuthError('temporarily_unavailable', description, 503);
+
 // ---- Bearer failures (their own fixed envelopes) ----
 
 /** Missing, unknown, revoked or expired bearer token: 401 {message}. */

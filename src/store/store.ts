@@ -8,6 +8,7 @@ import type { EnrollmentRepo } from './enrollment.js';
 import type { ConnectionRepo } from './connections.js';
 import type { OntologyRepo } from './ontologies.js';
 import type { ComputeModuleRepo } from './compute-modules.js';
+import type { ComputeModuleJobRepo } from './compute-module-jobs.js';
 
 export interface Store {
   users: UserRepo;
@@ -18,6 +19,7 @@ export interface Store {
   connections: ConnectionRepo;
   ontologies: OntologyRepo;
   computeModules: ComputeModuleRepo;
+  computeModuleJobs: ComputeModuleJobRepo;
   /** Forgets everything; the caller applies the seed again. */
   clear(): Promise<void>;
   close(): Promise<void>;
@@ -31,3 +33,4 @@ export type { EnrollmentRecord, EnrollmentRepo } from './enrollment.js';
 export type { ConnectionRecord, ConnectionRepo, DomainRecord, DomainAuthRecord, ApiKeyLocationRecord, WorkerRecord } from './connections.js';
 export type { OntologyRecord, OntologyRepo } from './ontologies.js';
 export type { RuntimeRecord, DeployedAppRecord, ComputeModuleRepo } from './compute-modules.js';
+export type { JobRecord, JobResult, JobState, ComputeModuleJobRepo, RequeueOutcome } from './compute-module-jobs.js';

@@ -4,27 +4,55 @@ const appKey = (rid: string, branch: string) => `${rid}\u0000${branch}`;
 
 export class MemoryComputeModules implements ComputeModuleRepo {
   private runtimes = new Map<string, RuntimeRecord>();
+  private schemaLists = new Map<string, unknown[]>();
   private apps = new Map<string, DeployedAppRecord>();
 
   async insertRuntime(runtime: RuntimeRecord): Promise<boolean> {
     if (this.runtimes.has(runtime.runtimeId)) return false;
-    this.runtimes.set(runtime.runtimeId, runtime);
+    this.runtimes.set(runtime.runtimeId, { ...runtime });
     return true;
   }
 
   async runtime(runtimeId: string): Promise<RuntimeRecord | undefined> {
-    return this.runtimes.get(runtimeId);
+    const runtime = this.runtimes.get(runtimeId);
+    return runtime && { ...runtime };
+  }
+
+  async openSession(runtime: RuntimeRecord): Promise<boolean> {
+    const created = !this.runtimes.has(runtime.runtimeId);
+    this.runtimes.set(runtime.runtimeId, { ...runtime });
+    this.schemaLists.delete(runtime.runtimeId);
+    return created;
+  }
+
+  async setSchemas(runtimeId: string, schemas: unknown[]): Promise<boolean> {
+    if (!this.runtimes.has(runtimeId)) return false;
+    this.schemaLists.set(runtimeId, schemas);
+    return true;
+  }
+
+  async schemas(runtimeId: string): Promise<unknown[]> {
+    return this.schemaLists.get(runtimeId) ?? [];
   }
 
   async insertDeployedApp(app: DeployedAppRecord): Promise<boolean> {
     const key = appKey(app.deployedAppRid, app.branch);
     if (this.apps.has(key)) return false;
-    this.apps.set(key, app);
+    this.apps.set(key, { ...app });
     return true;
   }
 
+  async upsertDeployedApp(app: DeployedAppRecord): Promise<void> {
+    this.apps.set(appKey(app.deployedAppRid, app.branch), { ...app });
+  }
+
   async deployedApp(deployedAppRid: string, branch: string): Promise<DeployedAppRecord | undefined> {
-    return this.apps.get(appKey(deployedAppRid, branch));
+    const app = this.apps.get(appKey(deployedAppRid, branch));
+    return app && { ...app };
+  }
+
+  async deployedAppsOf(runtimeId: string): Promise<DeployedAppRecord[]> {
+    return [...this.apps.values()].filter((a) => a.runtimeId === runtimeId).map((a) => ({ ...a }));
   }
 
   async countRuntimes(): Promise<number> {
@@ -37,6 +65,7 @@ export class MemoryComputeModules implements ComputeModuleRepo {
 
   clear(): void {
     this.runtimes.clear();
+    this.schemaLists.clear();
     this.apps.clear();
   }
 }

@@ -8,6 +8,7 @@ import { MemoryEnrollment } from './enrollment.js';
 import { MemoryConnections } from './connections.js';
 import { MemoryOntologies } from './ontologies.js';
 import { MemoryComputeModules } from './compute-modules.js';
+import { MemoryComputeModuleJobs } from './compute-module-jobs.js';
 
 export function createMemoryStore(): Store {
   const parts = {
@@ -19,6 +20,7 @@ export function createMemoryStore(): Store {
     connections: new MemoryConnections(),
     ontologies: new MemoryOntologies(),
     computeModules: new MemoryComputeModules(),
+    computeModuleJobs: new MemoryComputeModuleJobs(),
   };
   return {
     ...parts,

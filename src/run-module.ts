@@ -1,0 +1,112 @@
+// `platform-emulator run-module`: runs a user's compute module against a running emulator, the way the
+// platform would: it opens (or resets) the runtime's session, hands the module the URIs and a token file
+// through the environment variables the runtime SDK reads, forwards signals, and exits with the module's code.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+
+export const DEFAULT_EMULATOR_URL = 'http://localhost:4000';
+const SESSION_PATH = '/_emulate/platform/compute-modules/runtimes';
+
+export interface RunModuleOptions {
+  /** Base address of the running emulator. */
+  url: string;
+  runtimeId: string;
+  deployedAppRid?: string;
+  branch?: string;
+  /** Sent as a bearer token, for an emulator that listens off loopback with `control_token` set. */
+  controlToken?: string;
+  command: string[];
+  env?: NodeJS.ProcessEnv;
+  /** Where run-module's own lines go (the module's output is inherited, untouched). */
+  log?: (line: string) => void;
+}
+
+export interface Session {
+  runtimeId: string;
+  moduleAuthToken: string;
+  getJobUri: string;
+  postResultUri: string;
+  postSchemaUri: string;
+}
+
+export class RunModuleError extends Error {}
+
+export async function openSession(options: Pick<RunModuleOptions, 'url' | 'runtimeId' | 'deployedAppRid' | 'branch' | 'controlToken'>): Promise<Session> {
+  const target = `${options.url.replace(/\/+$/, '')}${SESSION_PATH}`;
+  let res: Response;
+  try {
+    res = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(options.controlToken ? { authorization: `Bearer ${options.controlToken}` } : {}) },
+      body: JSON.stringify({ runtimeId: options.runtimeId, deployedAppRid: options.deployedAppRid, branch: options.branch }),
+    });
+  } catch {
+    throw new RunModuleError(`cannot reach the emulator at ${options.url}; is it running (platform-emulator start)? Use --url or --config to point elsewhere.`);
+  }
+  const text = await res.text();
+  if (res.status !== 200) {
+    let detail = text;
+    try {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      detail = String(body.error_description ?? body.errorDescription ?? text);
+    } catch {
+      // not JSON: show it as it is
+    }
+    throw new RunModuleError(`the emulator at ${options.url} refused the runtime session (${res.status}): ${detail}`);
+  }
+  return JSON.parse(text) as Session;
+}
+
+/** The environment the runtime SDK (@palantir/compute-module) reads; MODULE_AUTH_TOKEN is a file path. */
+export function moduleEnv(session: Session, tokenFile: string): Record<string, string> {
+  return {
+    GET_JOB_URI: session.getJobUri,
+    POST_RESULT_URI: session.postResultUri,
+    POST_SCHEMA_URI: session.postSchemaUri,
+    MODULE_AUTH_TOKEN: tokenFile,
+  };
+}
+
+export async function runModule(options: RunModuleOptions): Promise<number> {
+  const log = options.log ?? ((line: string) => console.error(`run-module: ${line}`));
+  const env = options.env ?? process.env;
+  if (options.command.length === 0) throw new RunModuleError('no command given: run-module --runtime ID -- COMMAND [ARGS...]');
+  if (env.NODE_ENV === 'development') log('warning: NODE_ENV=development makes the runtime SDK stay inactive (it never polls)');
+
+  const session = await openSession(options);
+  // A private directory and file: the token is the module's credential.
+  const dir = mkdtempSync(join(tmpdir(), 'platform-emulator-module-'));
+  const tokenFile = join(dir, 'module-auth-token');
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', cleanup);
+  try {
+    writeFileSync(tokenFile, session.moduleAuthToken, { mode: 0o600 });
+    log(`runtime ${session.runtimeId}: polling ${session.getJobUri}; starting ${options.command.join(' ')}`);
+    return await runChild(options.command, { ...env, ...moduleEnv(session, tokenFile) }, log);
+  } finally {
+    cleanup();
+    process.removeListener('exit', cleanup);
+  }
+}
+
+/** Runs the command with inherited stdio, forwarding SIGINT and SIGTERM; resolves with its exit code. */
+function runChild(command: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env });
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+    for (const signal of signals) process.on(signal, forward);
+    const finish = (code: number) => {
+      for (const signal of signals) process.removeListener(signal, forward);
+      resolve(code);
+    };
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      log(`cannot start ${command[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}`);
+      finish(err.code === 'ENOENT' ? 127 : 126);
+    });
+    child.once('exit', (code, signal) => finish(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
+  });
+}

@@ -1,0 +1,43 @@
+// Compute modules (SPEC §4.5, §4.6; CONTRACTS §6): the runtime routes a module's SDK polls, and the job
+// routes an app calls, joined by one job lifecycle (jobs.ts) with event-driven waiting (wakeups.ts).
+//
+// Known deviations from the real platform:
+// - One in-process queue per runtime; no replicas, scaling, queue timeouts or job metadata/timing fields.
+// - A result posted for a job that is still queued (its earlier hand-out was re-queued by a session reset)
+//   completes it; the real runtime's behaviour there is unknown.
+// - Any valid bearer token may read or cancel any job (the platform limits this to the submitter).
+// - Session creation and inspection answer only on loopback or with the control token (the spec gives them
+//   no auth at all), because they reveal module auth tokens and job contents.
+// - Beyond CONTRACTS: DELETE {prefix}/jobs/{jobId} and GET {prefix}/schemas?rid&branch, as the platform's
+//   generated multiplexer client calls them.
+// - Waiting is in-process: a store shared by several emulator processes would also need a cross-process
+//   wake-up (e.g. PostgreSQL LISTEN/NOTIFY).
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../store/store.js';
+import type { Clock } from '../../clock.js';
+import type { Settings } from '../../settings.js';
+import { JobService } from './jobs.js';
+import { runtimeRoutes } from './runtime-routes.js';
+import { jobRoutes } from './job-routes.js';
+
+export interface ComputeModuleDeps {
+  store: Store;
+  clock: Clock;
+  settings: Readonly<Settings>;
+}
+
+/** Registers both route families in their own encapsulated scope. */
+export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps): Promise<void> {
+  const jobs = new JobService({ store: deps.store, clock: deps.clock, settings: deps.settings.computeModules });
+  // Held polls and executes answer at once on reset and on close, so neither waits for a timer.
+  app.onReset(() => jobs.interruptForReset());
+  app.addHook('preClose', async () => jobs.interruptForShutdown());
+  // conjure clients send `Content-Type: application/json` on bodiless calls (DELETE by id): empty means none.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
+  runtimeRoutes(app, { ...deps, jobs });
+  jobRoutes(app, { store: deps.store, jobs });
+}

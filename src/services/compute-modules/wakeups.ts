@@ -1,0 +1,74 @@
+// Event-driven waiting (DESIGN principle 7): a waiter registers interest in a key and sleeps until someone
+// notifies that key, its time runs out, its client goes away, the store is reset or the server closes.
+// No timer ever fires to look for work; the only timer is the end of the hold.
+
+export type Wake<T> =
+  | { kind: 'notified'; value: T }
+  | { kind: 'timeout' }
+  | { kind: 'aborted' }
+  | { kind: 'reset' }
+  | { kind: 'shutdown' };
+
+export interface Subscription<T> {
+  /** Resolves once, with the first thing that happens. */
+  readonly wake: Promise<Wake<T>>;
+  /** Stops waiting (resolves `wake` as aborted if it had not resolved). */
+  cancel(): void;
+}
+
+type Settle<T> = (wake: Wake<T>) => void;
+
+export class Wakeups<T> {
+  private waiting = new Map<string, Set<Settle<T>>>();
+  private closed = false;
+
+  /**
+   * Registers now, before the caller looks for work, so that nothing notified after that look is missed.
+   * `timeoutMs` bounds the wait; `signal` ends it when the client disconnects.
+   */
+  subscribe(key: string, timeoutMs: number, signal?: AbortSignal): Subscription<T> {
+    let settle!: Settle<T>;
+    const wake = new Promise<Wake<T>>((resolve) => (settle = resolve));
+    if (this.closed) {
+      settle({ kind: 'shutdown' });
+      return { wake, cancel: () => undefined };
+    }
+    let set = this.waiting.get(key);
+    if (!set) this.waiting.set(key, (set = new Set()));
+    const members = set;
+    const timer = setTimeout(() => done({ kind: 'timeout' }), Math.max(0, timeoutMs));
+    const onAbort = () => done({ kind: 'aborted' });
+    const done: Settle<T> = (result) => {
+      if (!members.delete(done)) return;
+      if (members.size === 0 && this.waiting.get(key) === members) this.waiting.delete(key);
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      settle(result);
+    };
+    members.add(done);
+    if (signal?.aborted) done({ kind: 'aborted' });
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    return { wake, cancel: () => done({ kind: 'aborted' }) };
+  }
+
+  /** Wakes every waiter of `key`; each looks again for itself (one of them may find nothing). */
+  notify(key: string, value: T): void {
+    const members = this.waiting.get(key);
+    if (!members) return;
+    for (const settle of [...members]) settle({ kind: 'notified', value });
+  }
+
+  /** Ends every wait: the store was reset (waiters answer at once) or the server is closing. */
+  interruptAll(kind: 'reset' | 'shutdown'): void {
+    if (kind === 'shutdown') this.closed = true;
+    for (const members of [...this.waiting.values()]) for (const settle of [...members]) settle({ kind });
+  }
+
+  /** How many requests are waiting; for tests and inspection. */
+  count(key?: string): number {
+    if (key !== undefined) return this.waiting.get(key)?.size ?? 0;
+    let total = 0;
+    for (const members of this.waiting.values()) total += members.size;
+    return total;
+  }
+}

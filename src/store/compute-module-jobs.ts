@@ -1,0 +1,63 @@
+// Compute-module jobs. Every state change is one atomic method, so that a PostgreSQL store can implement
+// each as a single statement (claimNext with FOR UPDATE SKIP LOCKED). Only src/services/compute-modules/jobs.ts
+// calls the methods that change state.
+
+export type JobState = 'queued' | 'inProgress' | 'succeeded' | 'failed' | 'canceled';
+export const FINISHED_STATES: readonly JobState[] = ['succeeded', 'failed', 'canceled'];
+
+export interface JobResult {
+  /** The bytes exactly as the module posted them. */
+  body: Buffer;
+  contentType?: string;
+}
+
+export interface JobRecord {
+  jobId: string;
+  runtimeId: string;
+  deployedAppRid: string;
+  branch: string;
+  queryType: string;
+  query: unknown;
+  /** Principal id of the submitter. */
+  submittedBy?: string;
+  state: JobState;
+  /** How many times a poll has been handed the job. */
+  handOuts: number;
+  submittedAt: number;
+  /** The latest hand-out. */
+  startedAt?: number;
+  finishedAt?: number;
+  result?: JobResult;
+  /** Why a failed job failed. */
+  failure?: string;
+}
+
+export interface RequeueOutcome {
+  requeued: JobRecord[];
+  failed: JobRecord[];
+}
+
+export interface ComputeModuleJobRepo {
+  /** Queues a new job (state `queued`, no hand-outs) behind the runtime's other queued jobs. */
+  insert(job: JobRecord): Promise<void>;
+  byId(jobId: string): Promise<JobRecord | undefined>;
+  /** Hands out the runtime's oldest queued job: `inProgress`, one more hand-out. */
+  claimNext(runtimeId: string, now: number): Promise<JobRecord | undefined>;
+  /**
+   * Takes back a claim whose response never reached the poller: back to `queued` at its old place and the
+   * hand-out not counted. Only while the job is in progress with exactly `handOuts` hand-outs.
+   */
+  unclaim(jobId: string, handOuts: number): Promise<boolean>;
+  /** `queued` or `inProgress` -> `succeeded` with the result; undefined (nothing changes) otherwise. */
+  complete(jobId: string, result: JobResult, now: number): Promise<JobRecord | undefined>;
+  /** `queued` or `inProgress` -> `canceled`; undefined (nothing changes) otherwise. */
+  cancel(jobId: string, now: number): Promise<JobRecord | undefined>;
+  /**
+   * Every `inProgress` job of the runtime goes back to the queue at its old place, except those already
+   * handed out `maxHandOuts` times, which fail with `failure`.
+   */
+  requeueInProgress(runtimeId: string, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome>;
+  /** Forgets the oldest finished jobs until at most `keep` remain; queued and running jobs are never dropped. */
+  pruneFinished(keep: number): Promise<number>;
+  countFinished(): Promise<number>;
+}

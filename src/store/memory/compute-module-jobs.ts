@@ -1,0 +1,110 @@
+import type { ComputeModuleJobRepo, JobRecord, JobResult, RequeueOutcome } from '../compute-module-jobs.js';
+
+interface Entry {
+  job: JobRecord;
+  /** Submission order; a queue keeps its jobs sorted by it. */
+  seq: number;
+}
+
+export class MemoryComputeModuleJobs implements ComputeModuleJobRepo {
+  private entries = new Map<string, Entry>();
+  /** Queued job ids per runtime, oldest first. */
+  private queues = new Map<string, Entry[]>();
+  /** Finished job ids in the order they finished: pruning takes from the front. */
+  private finished = new Set<string>();
+  private nextSeq = 0;
+
+  async insert(job: JobRecord): Promise<void> {
+    const entry = { job: { ...job, state: 'queued' as const, handOuts: 0 }, seq: this.nextSeq++ };
+    this.entries.set(job.jobId, entry);
+    this.enqueue(entry);
+  }
+
+  async byId(jobId: string): Promise<JobRecord | undefined> {
+    const entry = this.entries.get(jobId);
+    return entry && { ...entry.job };
+  }
+
+  async claimNext(runtimeId: string, now: number): Promise<JobRecord | undefined> {
+    const entry = this.queues.get(runtimeId)?.shift();
+    if (!entry) return undefined;
+    entry.job = { ...entry.job, state: 'inProgress', handOuts: entry.job.handOuts + 1, startedAt: now };
+    return { ...entry.job };
+  }
+
+  async unclaim(jobId: string, handOuts: number): Promise<boolean> {
+    const entry = this.entries.get(jobId);
+    if (!entry || entry.job.state !== 'inProgress' || entry.job.handOuts !== handOuts) return false;
+    entry.job = { ...entry.job, state: 'queued', handOuts: handOuts - 1, startedAt: undefined };
+    this.enqueue(entry);
+    return true;
+  }
+
+  async complete(jobId: string, result: JobResult, now: number): Promise<JobRecord | undefined> {
+    return this.finish(jobId, now, { state: 'succeeded', result });
+  }
+
+  async cancel(jobId: string, now: number): Promise<JobRecord | undefined> {
+    return this.finish(jobId, now, { state: 'canceled' });
+  }
+
+  async requeueInProgress(runtimeId: string, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    const outcome: RequeueOutcome = { requeued: [], failed: [] };
+    for (const entry of this.entries.values()) {
+      if (entry.job.runtimeId !== runtimeId || entry.job.state !== 'inProgress') continue;
+      if (entry.job.handOuts >= maxHandOuts) {
+        outcome.failed.push(this.finish(entry.job.jobId, now, { state: 'failed', failure })!);
+      } else {
+        entry.job = { ...entry.job, state: 'queued', startedAt: undefined };
+        this.enqueue(entry);
+        outcome.requeued.push({ ...entry.job });
+      }
+    }
+    return outcome;
+  }
+
+  async pruneFinished(keep: number): Promise<number> {
+    let dropped = 0;
+    for (const jobId of this.finished) {
+      if (this.finished.size <= keep) break;
+      this.finished.delete(jobId);
+      this.entries.delete(jobId);
+      dropped++;
+    }
+    return dropped;
+  }
+
+  async countFinished(): Promise<number> {
+    return this.finished.size;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.queues.clear();
+    this.finished.clear();
+  }
+
+  private finish(jobId: string, now: number, change: Pick<JobRecord, 'state'> & Partial<JobRecord>): JobRecord | undefined {
+    const entry = this.entries.get(jobId);
+    if (!entry || (entry.job.state !== 'queued' && entry.job.state !== 'inProgress')) return undefined;
+    if (entry.job.state === 'queued') this.dequeue(entry);
+    entry.job = { ...entry.job, ...change, finishedAt: now };
+    this.finished.add(jobId);
+    return { ...entry.job };
+  }
+
+  /** Inserts at the place its submission order gives it (the back, for a new job). */
+  private enqueue(entry: Entry): void {
+    let queue = this.queues.get(entry.job.runtimeId);
+    if (!queue) this.queues.set(entry.job.runtimeId, (queue = []));
+    let at = queue.length;
+    while (at > 0 && queue[at - 1]!.seq > entry.seq) at--;
+    queue.splice(at, 0, entry);
+  }
+
+  private dequeue(entry: Entry): void {
+    const queue = this.queues.get(entry.job.runtimeId);
+    const at = queue?.indexOf(entry) ?? -1;
+    if (at >= 0) queue!.splice(at, 1);
+  }
+}

@@ -1,0 +1,79 @@
+// The job repository's atomic steps, on the memory store (the reference behaviour for other backends).
+import { describe, expect, it } from 'vitest';
+import { MemoryComputeModuleJobs } from '../../src/store/memory/compute-module-jobs.js';
+import type { JobRecord } from '../../src/store/store.js';
+
+const job = (jobId: string, runtimeId = 'rt'): JobRecord => ({
+  jobId,
+  runtimeId,
+  deployedAppRid: 'ri.app',
+  branch: 'master',
+  queryType: 'q',
+  query: {},
+  state: 'queued',
+  handOuts: 0,
+  submittedAt: 0,
+});
+
+async function filled(...ids: string[]): Promise<MemoryComputeModuleJobs> {
+  const repo = new MemoryComputeModuleJobs();
+  for (const id of ids) await repo.insert(job(id));
+  return repo;
+}
+
+describe('memory compute-module jobs', () => {
+  it('claims in submission order, per runtime', async () => {
+    const repo = await filled('a', 'b');
+    await repo.insert(job('other', 'rt-2'));
+    expect((await repo.claimNext('rt', 1))?.jobId).toBe('a');
+    expect((await repo.claimNext('rt', 2))).toMatchObject({ jobId: 'b', state: 'inProgress', handOuts: 1, startedAt: 2 });
+    expect(await repo.claimNext('rt', 3)).toBeUndefined();
+    expect((await repo.claimNext('rt-2', 3))?.jobId).toBe('other');
+  });
+
+  it('unclaim puts the job back at its old place, uncounted, only for the matching hand-out', async () => {
+    const repo = await filled('a', 'b');
+    const a = (await repo.claimNext('rt', 1))!;
+    expect(await repo.unclaim('a', 2)).toBe(false);
+    expect(await repo.unclaim('a', a.handOuts)).toBe(true);
+    expect(await repo.unclaim('a', a.handOuts)).toBe(false); // already queued
+    expect(await repo.byId('a')).toMatchObject({ state: 'queued', handOuts: 0 });
+    expect((await repo.claimNext('rt', 2))?.jobId).toBe('a');
+  });
+
+  it('completes or cancels only queued or running jobs', async () => {
+    const repo = await filled('a', 'b');
+    await repo.claimNext('rt', 1);
+    expect(await repo.complete('a', { body: Buffer.from('x') }, 5)).toMatchObject({ state: 'succeeded', finishedAt: 5 });
+    expect(await repo.complete('a', { body: Buffer.from('y') }, 6)).toBeUndefined();
+    expect(await repo.cancel('a', 6)).toBeUndefined();
+    expect(await repo.cancel('b', 7)).toMatchObject({ state: 'canceled' });
+    expect(await repo.claimNext('rt', 8)).toBeUndefined(); // a canceled job leaves the queue
+    expect((await repo.byId('a'))?.result?.body.toString()).toBe('x');
+  });
+
+  it('requeues running jobs in order and fails those handed out the maximum number of times', async () => {
+    const repo = await filled('a', 'b', 'c');
+    await repo.claimNext('rt', 1);
+    await repo.claimNext('rt', 1);
+    let outcome = await repo.requeueInProgress('rt', 2, 'too many', 2);
+    expect(outcome.requeued.map((j) => j.jobId)).toEqual(['a', 'b']);
+    expect((await repo.claimNext('rt', 3))?.jobId).toBe('a'); // ahead of c again
+    outcome = await repo.requeueInProgress('rt', 2, 'too many', 4);
+    expect(outcome).toMatchObject({ requeued: [], failed: [{ jobId: 'a', state: 'failed', failure: 'too many' }] });
+  });
+
+  it('prunes the oldest finished jobs first and never a queued or running one', async () => {
+    const repo = await filled('a', 'b', 'c', 'd');
+    await repo.cancel('c', 1);
+    await repo.cancel('a', 2);
+    await repo.claimNext('rt', 3); // b is running
+    expect(await repo.pruneFinished(1)).toBe(1);
+    expect(await repo.byId('c')).toBeUndefined();
+    expect(await repo.pruneFinished(0)).toBe(1);
+    expect(await repo.byId('a')).toBeUndefined();
+    expect((await repo.byId('b'))?.state).toBe('inProgress');
+    expect((await repo.byId('d'))?.state).toBe('queued');
+    expect(await repo.countFinished()).toBe(0);
+  });
+});
