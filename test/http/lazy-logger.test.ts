@@ -16,7 +16,7 @@ function capture(): { stream: Writable; lines: () => Array<Record<string, unknow
 describe('per-request logger', () => {
   it('still binds the request id to what a request logs', async () => {
     const log = capture();
-    const { app } = await buildTestApp({ logLevel: 'info', logDestination: log.stream });
+    const { app } = await buildTestApp({ logLevel: 'debug', logDestination: log.stream });
     const res = await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', payload: { username: 'ghost' } });
     expect(res.statusCode).toBe(404);
     const line = log.lines().find((l) => l.msg === 'platform error');
@@ -33,10 +33,12 @@ describe('per-request logger', () => {
     expect(log.lines().some((l) => l.msg === 'request completed' && l.reqId === incoming!.reqId)).toBe(true);
   });
 
-  it('writes nothing for a served request at info', async () => {
+  it('writes nothing per request at info, whether served or refused', async () => {
     const log = capture();
     const { app } = await buildTestApp({ logLevel: 'info', logDestination: log.stream });
     await app.inject({ url: '/_emulate/health' });
+    await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', payload: { username: 'ghost' } });
+    await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', headers: { 'content-type': 'application/json' }, payload: '{bad' });
     expect(log.lines()).toEqual([]);
   });
 });
