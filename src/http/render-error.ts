@@ -45,7 +45,7 @@ export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply 
     .send({ error: err.error, error_description: err.errorDescription });
 }
 
-function renderBearer(reply: FastifyReply, err: Unauthenticated | DeactivatedUser): FastifyReply {
+export function renderBearer(reply: FastifyReply, err: Unauthenticated | DeactivatedUser): FastifyReply {
   const body = err instanceof Unauthenticated ? { message: 'Requires authentication' } : { error: 'invalid_token', error_description: err.errorDescription };
   return reply.code(401).headers(err.headers).type('application/json').send(body);
 }
