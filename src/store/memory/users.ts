@@ -5,11 +5,16 @@ export class MemoryUsers implements UserRepo {
   private byKey = new Map<string, UserRecord>();
   /** Automatic service principals, keyed by client id: a namespace of their own. */
   private principals = new Map<string, UserRecord>();
+  /** Seeded service users by the client they stand for (the first one inserted wins): a lookup, not a scan. */
+  private serviceUsers = new Map<string, UserRecord>();
 
   async insert(user: UserRecord): Promise<boolean> {
     if (this.byName.has(user.username)) return false;
     this.byName.set(user.username, user);
     this.byKey.set(user.id, user);
+    if (user.principalType === 'service' && user.oauthClientId !== undefined && !this.serviceUsers.has(user.oauthClientId)) {
+      this.serviceUsers.set(user.oauthClientId, user);
+    }
     return true;
   }
 
@@ -31,13 +36,13 @@ export class MemoryUsers implements UserRepo {
     const updated = { ...user, active };
     this.byName.set(username, updated);
     this.byKey.set(user.id, updated);
+    if (user.oauthClientId !== undefined && this.serviceUsers.get(user.oauthClientId) === user) this.serviceUsers.set(user.oauthClientId, updated);
     return updated;
   }
 
   async servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord> {
-    for (const user of this.byName.values()) {
-      if (user.principalType === 'service' && user.oauthClientId === clientId) return user;
-    }
+    const seeded = this.serviceUsers.get(clientId);
+    if (seeded) return seeded;
     let principal = this.principals.get(clientId);
     if (!principal) {
       principal = create();
@@ -55,5 +60,6 @@ export class MemoryUsers implements UserRepo {
     this.byName.clear();
     this.byKey.clear();
     this.principals.clear();
+    this.serviceUsers.clear();
   }
 }

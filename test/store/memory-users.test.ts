@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryUsers } from '../../src/store/memory/users.js';
+import type { UserRecord } from '../../src/store/store.js';
+
+const user = (username: string, extra: Partial<UserRecord> = {}): UserRecord => ({
+  id: `id-${username}`,
+  username,
+  displayName: username,
+  realm: 'r',
+  organizationRid: 'o',
+  principalType: 'human',
+  active: true,
+  attributes: {},
+  ...extra,
+});
+
+describe('MemoryUsers.servicePrincipalFor', () => {
+  it('finds the first seeded service user of a client, follows its activation, and forgets it on clear', async () => {
+    const users = new MemoryUsers();
+    const create = () => user('made', { principalType: 'service' });
+    await users.insert(user('human-bot', { oauthClientId: 'app' })); // a human never stands for a client
+    await users.insert(user('bot', { principalType: 'service', oauthClientId: 'app' }));
+    await users.insert(user('bot2', { principalType: 'service', oauthClientId: 'app' }));
+    expect((await users.servicePrincipalFor('app', create)).username).toBe('bot');
+
+    await users.setActive('bot', false);
+    expect(await users.servicePrincipalFor('app', create)).toMatchObject({ username: 'bot', active: false });
+
+    users.clear();
+    expect((await users.servicePrincipalFor('app', create)).username).toBe('made');
+  });
+
+  it('makes one principal per client when no service user names it', async () => {
+    const users = new MemoryUsers();
+    let made = 0;
+    const create = () => user(`p${++made}`, { principalType: 'service' });
+    const first = await users.servicePrincipalFor('other', create);
+    expect(await users.servicePrincipalFor('other', create)).toBe(first);
+    expect(made).toBe(1);
+  });
+});
