@@ -7,6 +7,8 @@ import { writeSeed, type SeedOptions } from './fixtures.js';
 export const startEmulator = (seed: SeedOptions = {}, extra: string[] = [], entry?: string[]): Promise<ServerProcess> =>
   startServer(emulatorCommand(writeSeed(seed), extra, entry));
 export const startBaseline = (): Promise<ServerProcess> => startServer(benchScript('baseline', 'bench/baseline/server.ts', '/_emulate/health'));
+/** Bare Fastify doing the baseline's work: a reference row with no target (what the framework alone costs). */
+export const startFastifyFloor = (): Promise<ServerProcess> => startServer(benchScript('fastify floor', 'bench/baseline/fastify.ts', '/_emulate/health'));
 
 export const PEERS = [
   { name: 'oauth2-mock-server', script: 'bench/peers/oauth2-mock-server.ts', tokenPath: '/token' },

@@ -4,7 +4,7 @@ import { interleave, type Subject } from '../lib/compare.js';
 import { basicAuth } from '../lib/http.js';
 import { check, newResult, no5xxCheck } from '../lib/report.js';
 import { ROUTE_MISSING, type Scenario } from '../lib/scenario.js';
-import { PEERS, routeAvailable, startBaseline, startEmulator, startPeer, stopAll } from '../lib/servers.js';
+import { PEERS, routeAvailable, startBaseline, startEmulator, startFastifyFloor, startPeer, stopAll } from '../lib/servers.js';
 import { settings } from '../lib/settings.js';
 import type { ServerProcess } from '../lib/processes.js';
 
@@ -28,10 +28,12 @@ export const tokenEndpoint: Scenario = {
       started.push(emulator);
       if (!(await routeAvailable(emulator, 'POST', TOKEN_PATH))) return { ...result, skipped: ROUTE_MISSING };
       const baseline = await startBaseline();
-      started.push(baseline);
+      const floor = await startFastifyFloor();
+      started.push(baseline, floor);
       const subjects: Subject[] = [
         { name: 'emulator', server: emulator, load: { requests: [clientCredentialsRequest(TOKEN_PATH)], connections: settings.connections } },
         { name: 'baseline', server: baseline, load: { requests: [clientCredentialsRequest(TOKEN_PATH)], connections: settings.connections } },
+        { name: floor.name, server: floor, load: { requests: [clientCredentialsRequest(TOKEN_PATH)], connections: settings.connections } },
       ];
       for (const peer of PEERS) {
         const server = await startPeer(peer);
