@@ -2,8 +2,8 @@
 // exchange at the token endpoint with Basic auth. Reported as flows per second and latency per flow.
 import { CLIENT_ID, CLIENT_SECRET, REDIRECT_URI } from '../lib/fixtures.js';
 import { basicAuth, postForm, request } from '../lib/http.js';
-import { closedLoop, sampleSequentially, stats } from '../lib/latency.js';
-import { cpuMicros } from '../lib/proc.js';
+import { sampleSequentially } from '../lib/latency.js';
+import { measureRoundTrips } from '../lib/round-trips.js';
 import { check, newResult } from '../lib/report.js';
 import { ROUTE_MISSING, type Scenario } from '../lib/scenario.js';
 import { routeAvailable, startEmulator } from '../lib/servers.js';
@@ -36,17 +36,14 @@ export const authCodeFlow: Scenario = {
         if (token.status !== 200) failures++;
       };
       await sampleSequentially(200, flow); // warm-up
-      const sequential = await sampleSequentially(Math.min(settings.samples, 1000), flow);
-      const cpuBefore = cpuMicros(emulator.pid);
-      const loop = await closedLoop(CALLERS, settings.durationS * settings.rounds, flow);
-      const cpu = cpuMicros(emulator.pid) - cpuBefore;
-      const concurrent = stats(loop.times);
-      result.metrics.push({ name: 'one flow at a time, p50', value: sequential.p50Ms, unit: 'ms' });
-      result.metrics.push({ name: 'one flow at a time, p99', value: sequential.p99Ms, unit: 'ms' });
-      result.metrics.push({ name: `${CALLERS} callers, flows per second`, value: loop.completed / loop.seconds, unit: 'flows/s' });
-      result.metrics.push({ name: `${CALLERS} callers, p50`, value: concurrent.p50Ms, unit: 'ms' });
-      result.metrics.push({ name: `${CALLERS} callers, p99`, value: concurrent.p99Ms, unit: 'ms' });
-      result.metrics.push({ name: 'server CPU per flow (2 requests)', value: cpu / loop.completed, unit: 'us' });
+      await measureRoundTrips(result, {
+        noun: 'flow',
+        samples: Math.min(settings.samples, 1000),
+        callers: CALLERS,
+        seconds: settings.durationS * settings.rounds,
+        task: flow,
+        cpuOf: { 'server (2 requests)': emulator.pid },
+      });
       check(result, 'failed flows', failures, 'max', 0, 'flows');
     } finally {
       await emulator.stop();

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEPLOYED_APP_RID, RUNTIME_ID } from '../lib/fixtures.js';
 import { postJson } from '../lib/http.js';
-import { closedLoop, sampleSequentially, stats } from '../lib/latency.js';
-import { cpuMicros } from '../lib/proc.js';
+import { sampleSequentially } from '../lib/latency.js';
+import { measureRoundTrips } from '../lib/round-trips.js';
 import { spawnNode, stopChild } from '../lib/processes.js';
 import { check, newResult } from '../lib/report.js';
 import { ROUTE_MISSING, type Scenario } from '../lib/scenario.js';
@@ -59,20 +59,14 @@ export const jobRoundTrip: Scenario = {
       await execute(); // waits until the module polls
       await sampleSequentially(200, execute); // warm-up
       failures = 0;
-      const sequential = await sampleSequentially(settings.samples, execute);
-      const cpuBefore = cpuMicros(emulator.pid);
-      const moduleCpuBefore = cpuMicros(module.pid!);
-      const loop = await closedLoop(CALLERS, settings.durationS * settings.rounds, execute);
-      const cpu = cpuMicros(emulator.pid) - cpuBefore;
-      const moduleCpu = cpuMicros(module.pid!) - moduleCpuBefore;
-      const concurrent = stats(loop.times);
-      result.metrics.push({ name: 'one job at a time, p50', value: sequential.p50Ms, unit: 'ms' });
-      result.metrics.push({ name: 'one job at a time, p99', value: sequential.p99Ms, unit: 'ms' });
-      result.metrics.push({ name: `${CALLERS} callers, jobs per second`, value: loop.completed / loop.seconds, unit: 'jobs/s' });
-      result.metrics.push({ name: `${CALLERS} callers, p50`, value: concurrent.p50Ms, unit: 'ms' });
-      result.metrics.push({ name: `${CALLERS} callers, p99`, value: concurrent.p99Ms, unit: 'ms' });
-      result.metrics.push({ name: 'server CPU per job (execute, poll, result)', value: cpu / loop.completed, unit: 'us' });
-      result.metrics.push({ name: 'module CPU per job', value: moduleCpu / loop.completed, unit: 'us' });
+      const sequential = await measureRoundTrips(result, {
+        noun: 'job',
+        samples: settings.samples,
+        callers: CALLERS,
+        seconds: settings.durationS * settings.rounds,
+        task: execute,
+        cpuOf: { 'server (execute, poll, result)': emulator.pid, module: module.pid! },
+      });
       check(result, 'sequential p50', sequential.p50Ms, 'max', 5, 'ms');
       check(result, 'sequential p99', sequential.p99Ms, 'max', 25, 'ms');
       check(result, 'failed or wrong answers', failures, 'max', 0, 'jobs');
