@@ -33,12 +33,16 @@ describe('per-request logger', () => {
     expect(log.lines().some((l) => l.msg === 'request completed' && l.reqId === incoming!.reqId)).toBe(true);
   });
 
-  it('writes nothing per request at info, whether served or refused', async () => {
+  it('at info, writes nothing for a served request and one line with the errorInstanceId for a refused one', async () => {
     const log = capture();
     const { app } = await buildTestApp({ logLevel: 'info', logDestination: log.stream });
     await app.inject({ url: '/_emulate/health' });
-    await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', payload: { username: 'ghost' } });
-    await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', headers: { 'content-type': 'application/json' }, payload: '{bad' });
     expect(log.lines()).toEqual([]);
+    const refused = await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', payload: { username: 'ghost' } });
+    const bad = await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', headers: { 'content-type': 'application/json' }, payload: '{bad' });
+    expect(log.lines().map((l) => [l.level, l.msg, l.errorInstanceId, typeof l.reqId])).toEqual([
+      [30, 'platform error', refused.json().errorInstanceId, 'string'],
+      [30, 'platform error', bad.json().errorInstanceId, 'string'],
+    ]);
   });
 });
