@@ -1,7 +1,7 @@
 // One hook enforces what each route declares in `config.auth` (src/http/route-config.ts).
 // Bearer order (CONTRACTS §1): token valid (401) -> user active (401 invalid_token) -> scope (403).
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import type { Settings } from '../settings.js';
@@ -42,32 +42,30 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (!auth) return;
     const hook: onRequestAsyncHookHandler =
       auth.kind === 'bearer'
-        ? (request, reply) => authenticateBearer(request, auth, deps).then(noAnswer, (err: unknown) => answerRefusal(reply, err))
+        ? (request, reply) => authenticateBearer(request, auth, deps).then((refusal) => (refusal ? renderBearer(reply, refusal) : undefined))
         : async (request) => checkControl(request, deps.settings);
     const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [hook, ...own];
   });
 }
 
-const noAnswer = (): undefined => undefined;
-
 /**
- * A refused token is answered here, by its envelope's renderer, instead of through the framework's error path
- * (error handler lookup, onError hooks): that path made a 401 cost more CPU than serving the request.
+ * A refused token is answered by the hook itself, through its envelope's renderer, and is returned rather than
+ * thrown: the framework's error path (error handler lookup, onError hooks) and a throw per request made a 401
+ * cost more CPU than serving the request. A missing or unknown token is the common refusal; one shared,
+ * immutable value stands for it.
  */
-function answerRefusal(reply: FastifyReply, err: unknown): FastifyReply {
-  if (err instanceof Unauthenticated || err instanceof DeactivatedUser) return renderBearer(reply, err);
-  throw err;
-}
+const UNAUTHENTICATED = new Unauthenticated();
+Object.freeze(UNAUTHENTICATED.headers);
 
-async function authenticateBearer(request: FastifyRequest, auth: Extract<RouteAuth, { kind: 'bearer' }>, deps: AuthDeps): Promise<void> {
+async function authenticateBearer(request: FastifyRequest, auth: Extract<RouteAuth, { kind: 'bearer' }>, deps: AuthDeps): Promise<Unauthenticated | DeactivatedUser | undefined> {
   const presented = bearerToken(request);
-  if (!presented) throw new Unauthenticated();
+  if (!presented) return UNAUTHENTICATED;
   const token = await deps.store.tokens.findAccess(presented);
-  if (!token || token.expiresAt <= deps.clock.now()) throw new Unauthenticated();
+  if (!token || token.expiresAt <= deps.clock.now()) return UNAUTHENTICATED;
   const user = await deps.store.users.byId(token.principalId);
-  if (!user) throw new Unauthenticated();
-  if (!user.active) throw new DeactivatedUser();
+  if (!user) return UNAUTHENTICATED;
+  if (!user.active) return new DeactivatedUser();
   if (auth.scope && !token.scopes.includes(auth.scope)) {
     const denied = auth.denied ?? { errorName: 'ApiUsageDenied' };
     const parameters = denied.parameters ? denied.parameters(request) : { missingScope: auth.scope };
@@ -75,6 +73,7 @@ async function authenticateBearer(request: FastifyRequest, auth: Extract<RouteAu
   }
   request.accessToken = token;
   request.principal = user;
+  return undefined;
 }
 
 /**

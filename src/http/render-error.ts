@@ -57,8 +57,11 @@ export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply 
     .send({ error: err.error, error_description: err.errorDescription });
 }
 
+/** The 401 body, serialized once: it never changes, and most bad requests end here. */
+const UNAUTHENTICATED_BODY = JSON.stringify({ message: 'Requires authentication' });
+
 export function renderBearer(reply: FastifyReply, err: Unauthenticated | DeactivatedUser): FastifyReply {
-  const body = err instanceof Unauthenticated ? { message: 'Requires authentication' } : { error: 'invalid_token', error_description: err.errorDescription };
+  const body = err instanceof Unauthenticated ? UNAUTHENTICATED_BODY : JSON.stringify({ error: 'invalid_token', error_description: err.errorDescription });
   return reply.code(401).headers(err.headers).type('application/json').send(body);
 }
 
