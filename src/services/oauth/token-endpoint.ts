@@ -13,5 +13,5 @@ export async function token(deps: { store: Store; clock: Clock }, authorization:
   if (!isGrantType(grantType)) throw unsupportedGrantType(`grant_type "${grantType}" is not supported.`);
   const { client } = await authenticateClient(deps.store, authorization, params);
   if (!client.grantTypes.includes(grantType)) throw unauthorizedClient(`The client "${client.clientId}" is not allowed the ${grantType} grant.`);
-  return GRANTS[grantType]({ ...deps, client, params });
+  return GRANTS[grantType]({ store: deps.store, clock: deps.clock, client, params });
 }
