@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { closeOnSignals, startServer } from './main.js';
 import { SeedError, loadSeedFile } from './seed/load.js';
 import { STARTER_CONFIG } from './seed/starter.js';
-import { DEFAULT_PORT, parsePort } from './settings.js';
+import { parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import type { SeedSummary } from './seed/apply.js';
 import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
@@ -131,9 +131,10 @@ async function runModuleCommand(args: string[]): Promise<number> {
   let url = values.url ?? (process.env.PLATFORM_EMULATOR_URL || DEFAULT_EMULATOR_URL);
   let controlToken: string | undefined;
   if (values.config) {
-    const seed = await loadSeedFile(values.config);
-    url = seed.base_url ?? `http://localhost:${seed.port ?? DEFAULT_PORT}`;
-    controlToken = seed.control_token;
+    // The same resolution as `start` (PORT over the config's port, base_url without a trailing slash).
+    const settings = resolveSettings(await loadSeedFile(values.config), {}, process.env);
+    url = settings.baseUrl ?? `http://localhost:${settings.port}`;
+    controlToken = settings.controlToken;
   }
   try {
     return await runModule({ url, runtimeId: values.runtime, deployedAppRid: values['deployed-app'], branch: values.branch, controlToken, command });

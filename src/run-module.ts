@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { RUNTIMES_PREFIX } from './services/compute-modules/runtime-routes.js';
 
 export const DEFAULT_EMULATOR_URL = 'http://localhost:4000';
-const SESSION_PATH = '/_emulate/platform/compute-modules/runtimes';
 
 export interface RunModuleOptions {
   /** Base address of the running emulator. */
@@ -35,7 +35,7 @@ export interface Session {
 export class RunModuleError extends Error {}
 
 export async function openSession(options: Pick<RunModuleOptions, 'url' | 'runtimeId' | 'deployedAppRid' | 'branch' | 'controlToken'>): Promise<Session> {
-  const target = `${options.url.replace(/\/+$/, '')}${SESSION_PATH}`;
+  const target = `${options.url.replace(/\/+$/, '')}${RUNTIMES_PREFIX}`;
   let res: Response;
   try {
     res = await fetch(target, {

@@ -6,8 +6,8 @@ import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import type { Settings } from '../settings.js';
 import { isLoopbackHost } from '../settings.js';
-import { DeactivatedUser, Unauthenticated, notFound, permissionDenied } from '../errors.js';
-import type { RouteAuth } from './route-config.js';
+import { DeactivatedUser, Unauthenticated, notFound, permissionDenied, resourceNotFound } from '../errors.js';
+import { errorFamily, type RouteAuth } from './route-config.js';
 import { renderBearer } from './render-error.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -85,5 +85,7 @@ function checkControl(request: FastifyRequest, settings: Readonly<Settings>): vo
   if (isLoopbackHost(settings.host)) return;
   const presented = bearerToken(request);
   if (settings.controlToken && presented && safeEqual(presented, settings.controlToken)) return;
-  throw notFound('NotFound', { path: request.url.split('?')[0] });
+  // The 404 an unknown route would get, in the URL's envelope (the compute-module runtime routes use OAuth's).
+  const path = request.url.split('?')[0]!;
+  throw errorFamily(request.url) === 'oauth' ? resourceNotFound(`No route ${request.method} ${path}.`) : notFound('NotFound', { path });
 }

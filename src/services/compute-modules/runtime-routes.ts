@@ -3,8 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, RuntimeRecord, Store } from '../../store/store.js';
 import type { Settings } from '../../settings.js';
-import { isLoopbackHost } from '../../settings.js';
-import { bearerToken, safeEqual } from '../../http/auth.js';
+import { safeEqual } from '../../http/auth.js';
 import { invalidModuleAuthToken, resourceNotFound } from '../../errors.js';
 import type { JobService } from './jobs.js';
 import { inspectionWire, pollWire } from './wire.js';
@@ -47,17 +46,10 @@ export function clientGone(reply: FastifyReply): AbortSignal {
 }
 
 /**
- * The unauthenticated runtime routes (session creation, inspection) hand out or reveal session state, so like
- * the control routes they answer only on loopback, or with the configured control token; otherwise 404.
+ * Session creation and inspection hand out or reveal session state, so like the control routes they answer only
+ * on loopback, or with the configured control token; otherwise 404 (src/http/auth.ts).
  */
-function localOrControlToken(settings: Readonly<Settings>) {
-  return async (request: FastifyRequest) => {
-    if (isLoopbackHost(settings.host)) return;
-    const presented = bearerToken(request);
-    if (settings.controlToken && presented && safeEqual(presented, settings.controlToken)) return;
-    throw resourceNotFound(`No route ${request.method} ${request.url.split('?')[0]}.`);
-  };
-}
+const CONTROL = { auth: { kind: 'control' } } as const;
 
 /** The runtime, and the job when one is named, or 404 not_found. */
 async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {
@@ -84,7 +76,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
   const { store, jobs } = deps;
   const uri = (runtimeId: string, tail: string) => `${app.publicUrl()}${RUNTIMES_PREFIX}/${encodeURIComponent(runtimeId)}/${tail}`;
 
-  app.post(RUNTIMES_PREFIX, { onRequest: localOrControlToken(deps.settings), schema: { body: SessionBody } }, async (request) => {
+  app.post(RUNTIMES_PREFIX, { config: CONTROL, schema: { body: SessionBody } }, async (request) => {
     const session = await jobs.openSession(request.body);
     request.log.info({ runtimeId: session.runtimeId, created: session.created }, 'compute-module session opened');
     return {
@@ -132,7 +124,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
 
   app.get(
     `${RUNTIMES_PREFIX}/:runtimeId/jobs/:jobId`,
-    { onRequest: localOrControlToken(deps.settings), schema: { params: JobParams } },
+    { config: CONTROL, schema: { params: JobParams } },
     async (request) => {
       const { runtimeId, jobId } = request.params;
       const { runtime, job } = await lookUp(store, runtimeId, jobId);

@@ -1,8 +1,7 @@
 // Looking up clients, with open mode (CONTRACTS §2): when no client is seeded, any client_id is a public
 // client that may use every grant, any absolute http(s) redirect URI and any scope.
 import type { ClientRecord, Store } from '../../store/store.js';
-
-export const ALL_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+import { ALL_GRANT_TYPES } from '../../seed/schema.js';
 
 export interface ResolvedClient {
   client: ClientRecord;

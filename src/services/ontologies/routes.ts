@@ -12,7 +12,6 @@ import { ontologyListWire, ontologyWire } from './shapes.js';
 import { ontologyNotFound, queryNotFound } from './errors.js';
 
 const READ = { auth: { kind: 'bearer', scope: 'api:ontologies-read' } } as const;
-const AnyQuery = Type.Object({}, { additionalProperties: true });
 const OntologyParams = Type.Object({ ontology: Type.String() });
 const QueryParams = Type.Object({ ontology: Type.String(), queryApiName: Type.String() });
 const ExecuteBody = Type.Object({ parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: false });
@@ -38,19 +37,18 @@ export function ontologyRoutes(parent: FastifyInstance, deps: { store: Store }):
 
     app.get('/api/v2/ontologies', {
       config: READ,
-      schema: { querystring: AnyQuery },
       handler: async () => ontologyListWire(await deps.store.ontologies.list()),
     });
 
     app.get('/api/v2/ontologies/:ontology', {
       config: READ,
-      schema: { querystring: AnyQuery, params: OntologyParams },
+      schema: { params: OntologyParams },
       handler: async (request) => ontologyWire(await ontology(request.params.ontology)),
     });
 
     app.post('/api/v2/ontologies/:ontology/queries/:queryApiName/execute', {
       config: READ,
-      schema: { querystring: AnyQuery, params: QueryParams, body: ExecuteBody },
+      schema: { params: QueryParams, body: ExecuteBody },
       // No body at all means no parameters; a body that is there (`null`, an array, text) is still checked.
       preValidation: async (request) => {
         if (request.body === undefined) request.body = {};

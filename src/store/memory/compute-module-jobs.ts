@@ -1,4 +1,4 @@
-import type { ComputeModuleJobRepo, JobRecord, JobResult, RequeueOutcome } from '../compute-module-jobs.js';
+import { FINISHED_STATES, type ComputeModuleJobRepo, type JobRecord, type JobResult, type RequeueOutcome } from '../compute-module-jobs.js';
 
 interface Entry {
   job: JobRecord;
@@ -86,7 +86,7 @@ export class MemoryComputeModuleJobs implements ComputeModuleJobRepo {
 
   private finish(jobId: string, now: number, change: Pick<JobRecord, 'state'> & Partial<JobRecord>): JobRecord | undefined {
     const entry = this.entries.get(jobId);
-    if (!entry || (entry.job.state !== 'queued' && entry.job.state !== 'inProgress')) return undefined;
+    if (!entry || FINISHED_STATES.includes(entry.job.state)) return undefined;
     if (entry.job.state === 'queued') this.dequeue(entry);
     entry.job = { ...entry.job, ...change, finishedAt: now };
     this.finished.add(jobId);
