@@ -34,7 +34,4 @@ export class ManualClock implements AdjustableClock {
   advance(ms: number): void {
     this.current += ms;
   }
-  set(ms: number): void {
-    this.current = ms;
-  }
 }

@@ -19,6 +19,9 @@ declare module 'fastify' {
   }
 }
 
+/** The route config of every control route: loopback, or the configured control token (src/http/auth.ts). */
+export const CONTROL_ROUTE = { auth: { kind: 'control' } } as const;
+
 /** Which error envelope a URL answers in (CONTRACTS §1). */
 export type ErrorFamily = 'platform' | 'oauth' | 'html';
 

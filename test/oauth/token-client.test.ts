@@ -144,7 +144,9 @@ describe('client_credentials grant', () => {
   it('refuses a client whose seeded service user is deactivated', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     await app.inject({ method: 'POST', url: '/_emulate/platform/users/pipeline-bot/deactivate' });
-    expectOAuthError(await postForm(app, TOKEN, cc(), basic('pipeline', 'p')), 400, 'unauthorized_client');
+    // invalid_grant, as the other grants answer for a deactivated user; unauthorized_client means only a grant
+    // type outside the client's grant_types (CONTRACTS §2).
+    expectOAuthError(await postForm(app, TOKEN, cc(), basic('pipeline', 'p')), 400, 'invalid_grant');
   });
 });
 

@@ -7,6 +7,7 @@ import { safeEqual } from '../../http/auth.js';
 import { invalidModuleAuthToken, resourceNotFound } from '../../errors.js';
 import type { JobService } from './jobs.js';
 import { inspectionWire, pollWire } from './wire.js';
+import { CONTROL_ROUTE } from '../../http/route-config.js';
 
 export const RUNTIMES_PREFIX = '/_emulate/platform/compute-modules/runtimes';
 
@@ -45,12 +46,6 @@ export function clientGone(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-/**
- * Session creation and inspection hand out or reveal session state, so like the control routes they answer only
- * on loopback, or with the configured control token; otherwise 404 (src/http/auth.ts).
- */
-const CONTROL = { auth: { kind: 'control' } } as const;
-
 /** The runtime, and the job when one is named, or 404 not_found. */
 async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {
   const runtime = await store.computeModules.runtime(runtimeId);
@@ -76,7 +71,9 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
   const { store, jobs } = deps;
   const uri = (runtimeId: string, tail: string) => `${app.publicUrl()}${RUNTIMES_PREFIX}/${encodeURIComponent(runtimeId)}/${tail}`;
 
-  app.post(RUNTIMES_PREFIX, { config: CONTROL, schema: { body: SessionBody } }, async (request) => {
+  // Session creation and inspection hand out or reveal session state, so like the control routes they answer
+  // only on loopback or with the configured control token; otherwise 404.
+  app.post(RUNTIMES_PREFIX, { config: CONTROL_ROUTE, schema: { body: SessionBody } }, async (request) => {
     const session = await jobs.openSession(request.body);
     request.log.info({ runtimeId: session.runtimeId, created: session.created }, 'compute-module session opened');
     return {
@@ -124,7 +121,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
 
   app.get(
     `${RUNTIMES_PREFIX}/:runtimeId/jobs/:jobId`,
-    { config: CONTROL, schema: { params: JobParams } },
+    { config: CONTROL_ROUTE, schema: { params: JobParams } },
     async (request) => {
       const { runtimeId, jobId } = request.params;
       const { runtime, job } = await lookUp(store, runtimeId, jobId);

@@ -7,8 +7,8 @@ import type { Store } from '../../store/store.js';
 import { isAdjustable, type Clock } from '../../clock.js';
 import { conflict } from '../../errors.js';
 import { sweepExpired } from '../oauth/sweeper.js';
+import { CONTROL_ROUTE } from '../../http/route-config.js';
 
-const control = { auth: { kind: 'control' } } as const;
 /** Ten years: far beyond any lifetime the service hands out, small enough that dates stay valid. */
 const MAX_ADVANCE_MS = 10 * 365 * 24 * 3600 * 1000;
 
@@ -16,12 +16,12 @@ export function clockRoutes(parent: FastifyInstance, deps: { store: Store; clock
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const now = () => new Date(deps.clock.now()).toISOString();
 
-  app.get('/_emulate/platform/clock', { config: control }, async () => ({ now: now() }));
+  app.get('/_emulate/platform/clock', { config: CONTROL_ROUTE }, async () => ({ now: now() }));
 
   app.post(
     '/_emulate/platform/clock',
     {
-      config: control,
+      config: CONTROL_ROUTE,
       schema: { body: Type.Object({ advanceMs: Type.Integer({ minimum: 0, maximum: MAX_ADVANCE_MS }) }, { additionalProperties: false }) },
     },
     async (request) => {

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.js';
 import { conflict, notFound } from '../../errors.js';
 import { mintAccessToken } from '../oauth/access-tokens.js';
 import { clockRoutes } from './clock.js';
+import { CONTROL_ROUTE } from '../../http/route-config.js';
 
 export interface ControlDeps {
   store: Store;
@@ -14,7 +15,6 @@ export interface ControlDeps {
   resetToSeed: () => Promise<unknown>;
 }
 
-const control = { auth: { kind: 'control' } } as const;
 const Username = Type.Object({ username: Type.String() });
 
 export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void {
@@ -22,7 +22,7 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
 
   app.get('/_emulate/health', async () => ({ status: 'ok' }));
 
-  app.post('/_emulate/platform/reset', { config: control }, async () => {
+  app.post('/_emulate/platform/reset', { config: CONTROL_ROUTE }, async () => {
     await deps.resetToSeed();
     return { status: 'ok' };
   });
@@ -30,7 +30,7 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   app.post(
     '/_emulate/platform/tokens',
     {
-      config: control,
+      config: CONTROL_ROUTE,
       schema: {
         body: Type.Object(
           { username: Type.String({ minLength: 1 }), scopes: Type.Array(Type.String(), { default: [] }) },
@@ -48,7 +48,7 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   );
 
   for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
-    app.post(`/_emulate/platform/users/:username/${action}`, { config: control, schema: { params: Username } }, async (request) => {
+    app.post(`/_emulate/platform/users/:username/${action}`, { config: CONTROL_ROUTE, schema: { params: Username } }, async (request) => {
       const user = await deps.store.users.setActive(request.params.username, active);
       if (!user) throw notFound('UserNotFound', { username: request.params.username });
       return { username: user.username, active: user.active };

@@ -1,6 +1,6 @@
 // grant_type=client_credentials (RFC 6749 §4.4): a token for the client's service principal, with the
 // requested scopes echoed and no refresh token.
-import { invalidScope, unauthorizedClient } from '../../../errors.js';
+import { invalidGrant, invalidScope } from '../../../errors.js';
 import { DEFAULT_REALM } from '../../../seed/schema.js';
 import { stableUuid } from '../../../ids.js';
 import type { ClientRecord, UserRecord } from '../../../store/store.js';
@@ -27,6 +27,6 @@ export const clientCredentialsGrant: Grant = async ({ store, clock, client, para
   const requested = checkScopes(client, params.scope);
   if ('problem' in requested) throw invalidScope(describeScopeProblem(requested.problem));
   const principal = await store.users.servicePrincipalFor(client.clientId, () => newServicePrincipal(client));
-  if (!principal.active) throw unauthorizedClient(`The service user of the client "${client.clientId}" is deactivated.`);
+  if (!principal.active) throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`);
   return mintAccessToken({ store, clock }, { principal, clientId: client.clientId, scopes: requested.scopes });
 };
