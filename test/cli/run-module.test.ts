@@ -2,7 +2,9 @@
 // signal forwarding, exit codes and its errors. A small node script stands in for COMMAND here; the real
 // runtime SDK runs through it in test/clients/compute-module-sdk.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEmulator, type Emulator } from '../../src/index.js';
 import { collect, runCli, spawnCli, waitForLine } from '../helpers/cli.js';
 
@@ -38,6 +40,22 @@ describe('run-module', () => {
     const poll = await fetch(`${prefix}/job`, { headers: { 'module-auth-token': seen.token } });
     expect(poll.status).toBe(204); // the token the module was given is the session's
     expect(result.stdout).not.toContain('seeded-token');
+  });
+
+  it('with --config, finds the server as start would: PORT over the config port, base_url over both', async () => {
+    const port = new URL(emulator.url).port;
+    const dir = mkdtempSync(join(tmpdir(), 'run-module-'));
+    const printUri = `console.log(process.env.GET_JOB_URI)`;
+    const portOnly = join(dir, 'port.yaml');
+    writeFileSync(portOnly, 'platform:\n  port: 1\n'); // nothing listens on port 1: only PORT can make this work
+    const viaPort = await runCli(['run-module', '--runtime', 'rt-cli', '--config', portOnly, '--', process.execPath, '-e', printUri], { env: { PORT: port } });
+    expect(viaPort.code).toBe(0);
+    expect(viaPort.stdout.trim()).toBe(`${emulator.url}/_emulate/platform/compute-modules/runtimes/rt-cli/job`);
+    const withBase = join(dir, 'base.yaml');
+    writeFileSync(withBase, `platform:\n  port: 1\n  base_url: http://127.0.0.1:${port}/\n`);
+    const viaBase = await runCli(['run-module', '--runtime', 'rt-cli', '--config', withBase, '--', process.execPath, '-e', printUri]);
+    expect(viaBase.code).toBe(0);
+    expect(viaBase.stdout.trim()).toMatch(/\/_emulate\/platform\/compute-modules\/runtimes\/rt-cli\/job$/);
   });
 
   it('forwards SIGTERM to the module and reports how it ended', async () => {
