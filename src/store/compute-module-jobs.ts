@@ -18,8 +18,6 @@ export interface JobRecord {
   branch: string;
   queryType: string;
   query: unknown;
-  /** Principal id of the submitter. */
-  submittedBy?: string;
   state: JobState;
   /** How many times a poll has been handed the job. */
   handOuts: number;

@@ -73,8 +73,8 @@ export class JobService {
   }
 
   /** Queues a job for the deployed app's runtime. */
-  async submit(request: JobRequest, submittedBy?: string): Promise<JobRecord> {
-    const job = await this.newJob(request, submittedBy);
+  async submit(request: JobRequest): Promise<JobRecord> {
+    const job = await this.newJob(request);
     await this.deps.store.computeModuleJobs.insert(job);
     this.polls.notify(job.runtimeId, 'job');
     return job;
@@ -84,8 +84,8 @@ export class JobService {
    * Queues a job and waits until it finishes. Resolves with the finished job; throws job_timeout after
    * `executeTimeoutMs` (the job stays), and undefined when the client went away (the job stays too).
    */
-  async execute(request: JobRequest, submittedBy: string | undefined, signal: AbortSignal): Promise<JobRecord | undefined> {
-    const job = await this.newJob(request, submittedBy);
+  async execute(request: JobRequest, signal: AbortSignal): Promise<JobRecord | undefined> {
+    const job = await this.newJob(request);
     // Subscribed before the job exists anywhere, so its result cannot slip past.
     const subscription = this.finishes.subscribe(job.jobId, this.deps.settings.executeTimeoutMs, signal);
     try {
@@ -172,7 +172,7 @@ export class JobService {
     return this.polls.count(runtimeId);
   }
 
-  private async newJob(request: JobRequest, submittedBy?: string): Promise<JobRecord> {
+  private async newJob(request: JobRequest): Promise<JobRecord> {
     const branch = request.deployedAppBranch ?? DEFAULT_BRANCH;
     const app = await this.deps.store.computeModules.deployedApp(request.deployedAppRid, branch);
     if (!app) throw resourceNotFound(`Deployed app ${request.deployedAppRid} on branch ${branch} was not found.`);
@@ -184,7 +184,6 @@ export class JobService {
       branch,
       queryType: request.queryType,
       query: request.query ?? {},
-      submittedBy,
       state: 'queued',
       handOuts: 0,
       submittedAt: this.deps.clock.now(),
