@@ -11,6 +11,7 @@ import { loggerOptions, logsRequests, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
 import { installAuth } from './http/auth.js';
 import { keepAliveAfterBadBodies } from './http/keep-alive.js';
+import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { startSweeper } from './services/oauth/sweeper.js';
 import { oauthRoutes } from './services/oauth/routes.js';
@@ -53,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
     // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
+    schemaErrorFormatter,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, validateSchema: false } },
   });
 
@@ -72,6 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorRendering(app);
   installAuth(app, deps);
   keepAliveAfterBadBodies(app);
+  useJsonBodies(app);
+  rejectOtherMediaTypes(app);
 
   const stopSweeper = startSweeper(deps.store, deps.clock);
   app.addHook('onClose', async () => stopSweeper());

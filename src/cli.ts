@@ -7,6 +7,7 @@ import { SeedError, loadSeedFile } from './seed/load.js';
 import { STARTER_CONFIG } from './seed/starter.js';
 import { parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { stdoutLines } from './log-sink.js';
 import type { SeedSummary } from './seed/apply.js';
 import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
@@ -81,6 +82,7 @@ async function start(args: string[]): Promise<number> {
   });
   // Handlers first: a supervisor that signals as soon as it reads the line below must get a graceful close.
   closeOnSignals(server);
+  stdoutLines.flush();
   console.log(`platform-emulator listening on ${server.url} (${describe(server.summary)})`);
   for (const warning of server.summary.warnings) console.log(`warning: ${warning}`);
   return new Promise<number>(() => undefined); // runs until a signal closes it

@@ -1,5 +1,6 @@
 // Logger options: pino through Fastify, with every place a credential could appear redacted.
 import type { FastifyServerOptions } from 'fastify';
+import { stdoutLines } from './log-sink.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -33,7 +34,7 @@ export function loggerOptions(level: LogLevel, destination?: NodeJS.WritableStre
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    ...(destination ? { stream: destination } : {}),
+    stream: destination ?? stdoutLines,
   } as FastifyServerOptions['logger'];
 }
 

@@ -19,6 +19,7 @@ import type { Settings } from '../../settings.js';
 import { JobService } from './jobs.js';
 import { runtimeRoutes } from './runtime-routes.js';
 import { jobRoutes } from './job-routes.js';
+import { useJsonBodies } from '../../http/body-parsers.js';
 
 export interface ComputeModuleDeps {
   store: Store;
@@ -33,11 +34,7 @@ export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeMod
   app.onReset(() => jobs.interruptForReset());
   app.addHook('preClose', async () => jobs.interruptForShutdown());
   // conjure clients send `Content-Type: application/json` on bodiless calls (DELETE by id): empty means none.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
+  useJsonBodies(app, { emptyIsNoBody: true });
   runtimeRoutes(app, { ...deps, jobs });
   jobRoutes(app, { store: deps.store, jobs });
 }

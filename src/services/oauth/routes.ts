@@ -19,6 +19,7 @@ import { CALLBACK_PATH, renderSignInPage, signInCsp } from './signin-page.js';
 import { token } from './token-endpoint.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
+import { rejectOtherMediaTypes } from '../../http/body-parsers.js';
 
 export interface OAuthDeps {
   store: Store;
@@ -60,6 +61,7 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
   app.register(async (scope) => {
     // Only forms here; any other content type is a 415, rendered as invalid_request (or the HTML page).
     scope.removeAllContentTypeParsers();
+    rejectOtherMediaTypes(scope);
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
       try {
         done(null, parseParams(request.url, body as string));

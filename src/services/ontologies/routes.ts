@@ -10,6 +10,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../store/store.js';
 import { ontologyListWire, ontologyWire } from './shapes.js';
 import { ontologyNotFound, queryNotFound } from './errors.js';
+import { useJsonBodies } from '../../http/body-parsers.js';
 
 const READ = { auth: { kind: 'bearer', scope: 'api:ontologies-read' } } as const;
 const OntologyParams = Type.Object({ ontology: Type.String() });
@@ -20,11 +21,7 @@ export function ontologyRoutes(parent: FastifyInstance, deps: { store: Store }):
   parent.register(async (scope) => {
     // The body of execute is optional (CONTRACTS §5); `curl -X POST -H 'content-type: application/json'` with no
     // data sends an empty one, which is read here as no body rather than as malformed JSON.
-    const json = scope.getDefaultJsonParser('error', 'error');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (body === '') return done(null, undefined);
-      json(request, body as string, done);
-    });
+    useJsonBodies(scope, { emptyIsNoBody: true });
 
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
