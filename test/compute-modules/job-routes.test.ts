@@ -127,7 +127,9 @@ describe('cancel', () => {
     const status = await h.status(job.id);
     expect(status).toMatchObject({ type: 'canceled', canceled: { exception: { errorType: { code: 'CONFLICT', name: 'ComputeModules:JobCanceled' }, message: 'The job was canceled.', args: [] } } });
     expect((await h.poll()).statusCode).toBe(204);
-    oauthError(await h.resultV2(job.id), 409, 'job_canceled');
+    expect(oauthError(await h.resultV2(job.id), 409, 'job_canceled').error_description).toContain(job.id);
+    const byId = await h.app.inject({ method: 'GET', url: `${MUX}/jobs/${job.id}/result`, headers: h.auth });
+    expect(oauthError(byId, 409, 'job_canceled').error_description).toContain(job.id);
   });
 
   it('cancels by id too, and leaves a finished job as it is', async () => {

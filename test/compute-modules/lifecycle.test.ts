@@ -74,7 +74,9 @@ describe('job lifecycle', () => {
     expect(status).toMatchObject({ type: 'failed', failed: { exception: { errorType: { code: 'INTERNAL', name: 'ComputeModules:JobFailed' }, message: 'The job was handed out 3 times without an answer.' } } });
     expect(status.failed).toEqual(await h.status(jobId).then((s) => s.failed)); // a stable errorInstanceId
     oauthError(await pending, 409, 'job_failed');
-    oauthError(await h.resultV2(jobId), 409, 'job_failed');
+    expect(oauthError(await h.resultV2(jobId), 409, 'job_failed').error_description).toContain('handed out 3 times');
+    const byId = await h.app.inject({ method: 'GET', url: `${MUX}/jobs/${jobId}/result`, headers: h.auth });
+    expect(oauthError(byId, 409, 'job_failed').error_description).toContain(jobId);
     expect((await h.inspect(jobId)).job.handOuts).toBe(3);
   });
 

@@ -1,6 +1,6 @@
 // Behaviour that needs a real socket: a poller that disconnects, and a chunked result body.
 import { afterEach, describe, expect, it } from 'vitest';
-import { request, type ClientRequest } from 'node:http';
+import { request, type ClientRequest, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ADDER, MUX, RUNTIME, RUNTIMES, TOKEN, harness, type Harness } from './helpers.js';
@@ -58,6 +58,32 @@ describe('a poller that disconnects takes no job with it', () => {
     expect(next.json().computeModuleJobV1.jobId).toBe(job.id);
     // Whether the vanished poll claimed it first or not, that claim was taken back and not counted.
     expect((await h.inspect(job.id)).job.handOuts).toBe(1);
+  });
+});
+
+describe('listeners on the response of a poll', () => {
+  it('a poll that hands out a job listens for close and finish once, as one that answers 204 does', async () => {
+    h = await harness({ pollTimeoutMs: 50 });
+    // Counted as the response finishes, before any once-listener for close has fired and gone.
+    const counts: Array<{ close: number; finish: number }> = [];
+    h.app.server.on('request', (_req, res: ServerResponse) =>
+      res.prependOnceListener('finish', () => counts.push({ close: res.listenerCount('close'), finish: res.listenerCount('finish') })),
+    );
+    const { port } = await listen();
+    const poll = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: `${RUNTIMES}/${RUNTIME}/job`, headers: { 'module-auth-token': TOKEN } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await poll()).toBe(204);
+    await h.submit();
+    expect(await poll()).toBe(200);
+    expect(counts).toHaveLength(2);
+    expect(counts[1]).toEqual(counts[0]);
   });
 });
 

@@ -37,12 +37,23 @@ export interface SessionRequest {
   displayName?: string;
 }
 
-/** What woke a waiting poll: a job was queued, or the runtime's session was reset (the old poll ends). */
+/** What woke a waiting poll: a job was queued, or the runtime's session was reset (the poll then ends). */
 type PollEvent = 'job' | 'session';
+
+/**
+ * One per runtime session: a poll keeps the one it started under and ends when it is replaced (a session
+ * or store reset). `queued` counts the jobs queued for the runtime since, so that a poll can tell whether
+ * one arrived while it was looking at the queue.
+ */
+interface PollSession {
+  queued: number;
+}
 
 export class JobService {
   private readonly polls = new Wakeups<PollEvent>();
   private readonly finishes = new Wakeups<JobRecord>();
+  /** Per runtime; bounded by the store's runtimes and emptied on reset. */
+  private readonly sessions = new Map<string, PollSession>();
 
   constructor(private readonly deps: JobServiceDeps) {}
 
@@ -63,12 +74,13 @@ export class JobService {
       });
     }
     // Polls of the previous session end first, so that they cannot take the jobs put back below.
+    this.sessions.set(request.runtimeId, { queued: 0 });
     this.polls.notify(request.runtimeId, 'session');
     const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
     const outcome = await store.computeModuleJobs.requeueInProgress(request.runtimeId, MAX_HAND_OUTS, failure, clock.now());
     for (const job of outcome.failed) this.finishes.notify(job.jobId, job);
     if (outcome.failed.length > 0) await this.prune();
-    if (outcome.requeued.length > 0) this.polls.notify(request.runtimeId, 'job');
+    if (outcome.requeued.length > 0) this.jobQueued(request.runtimeId);
     return { runtimeId: request.runtimeId, moduleAuthToken, created };
   }
 
@@ -76,7 +88,7 @@ export class JobService {
   async submit(request: JobRequest): Promise<JobRecord> {
     const job = await this.newJob(request);
     await this.deps.store.computeModuleJobs.insert(job);
-    this.polls.notify(job.runtimeId, 'job');
+    this.jobQueued(job.runtimeId);
     return job;
   }
 
@@ -94,7 +106,7 @@ export class JobService {
       subscription.cancel();
       throw err;
     }
-    this.polls.notify(job.runtimeId, 'job');
+    this.jobQueued(job.runtimeId);
     const wake = await subscription.wake;
     switch (wake.kind) {
       case 'notified':
@@ -113,28 +125,38 @@ export class JobService {
   /**
    * Long-poll: hands out the runtime's next queued job, waiting up to `pollTimeoutMs` for one. Undefined
    * when none came, the session was reset, or the client went away (then nothing is handed out).
+   *
+   * It looks at the queue first and subscribes only when the look found nothing, so a poll that gets a job
+   * never registers as waiting. No wake-up is lost in between: a job queued while the look was under way
+   * (the store is asynchronous) has moved the session's `queued` count, and then the poll looks again;
+   * the count is compared and the subscription made in one synchronous step, so nothing can be queued in
+   * between.
    */
   async poll(runtimeId: string, signal: AbortSignal): Promise<JobRecord | undefined> {
     const jobs = this.deps.store.computeModuleJobs;
     const deadline = performance.now() + this.deps.settings.pollTimeoutMs;
+    const session = this.session(runtimeId);
+    const current = () => this.sessions.get(runtimeId) === session;
     for (;;) {
-      if (signal.aborted) return undefined;
-      const subscription = this.polls.subscribe(runtimeId, deadline - performance.now(), signal);
+      if (signal.aborted || !current()) return undefined;
+      const queuedBefore = session.queued;
       const job = await jobs.claimNext(runtimeId, this.deps.clock.now());
       if (job) {
-        subscription.cancel();
-        if (!signal.aborted) return job;
+        if (!signal.aborted && current()) return job;
+        // Its client went away, or its session was reset while it looked: the job goes back.
         await this.undelivered(job);
         return undefined;
       }
-      const wake = await subscription.wake;
-      if (wake.kind !== 'notified' || wake.value === 'session') return undefined;
+      if (!current()) return undefined;
+      if (session.queued !== queuedBefore) continue;
+      const wake = await this.polls.subscribe(runtimeId, deadline - performance.now(), signal).wake;
+      if (wake.kind !== 'notified') return undefined;
     }
   }
 
   /** A handed-out job whose response never reached its poller goes back to the queue. */
   async undelivered(job: JobRecord): Promise<void> {
-    if (await this.deps.store.computeModuleJobs.unclaim(job.jobId, job.handOuts)) this.polls.notify(job.runtimeId, 'job');
+    if (await this.deps.store.computeModuleJobs.unclaim(job.jobId, job.handOuts)) this.jobQueued(job.runtimeId);
   }
 
   /** Stores a result. False when the job had already finished (canceled or answered): the result is discarded. */
@@ -158,6 +180,7 @@ export class JobService {
 
   /** The store was reset: every waiter answers at once. */
   interruptForReset(): void {
+    this.sessions.clear(); // a poll still looking at the queue ends too
     this.polls.interruptAll('reset');
     this.finishes.interruptAll('reset');
   }
@@ -170,6 +193,18 @@ export class JobService {
 
   waitingPolls(runtimeId?: string): number {
     return this.polls.count(runtimeId);
+  }
+
+  private session(runtimeId: string): PollSession {
+    let session = this.sessions.get(runtimeId);
+    if (!session) this.sessions.set(runtimeId, (session = { queued: 0 }));
+    return session;
+  }
+
+  /** Counted before anyone is woken, so that a poll between its look and its subscription sees it. */
+  private jobQueued(runtimeId: string): void {
+    this.session(runtimeId).queued++;
+    this.polls.notify(runtimeId, 'job');
   }
 
   private async newJob(request: JobRequest): Promise<JobRecord> {

@@ -10,6 +10,11 @@
 //   no auth at all), because they reveal module auth tokens and job contents.
 // - Beyond CONTRACTS: DELETE {prefix}/jobs/{jobId} and GET {prefix}/schemas?rid&branch, as the platform's
 //   generated multiplexer client calls them.
+// - Error names CONTRACTS §6 does not give (OAuth envelope): a job result asked of a failed job is 409
+//   `job_failed`, of a canceled one 409 `job_canceled` (the "409 with the status"; the description names the
+//   job, and a failure its reason); a synchronous execute whose job ends that way answers the same. An
+//   execute still waiting when the emulator is reset answers 404 `not_found` (its job is gone with the
+//   store), and one waiting when it shuts down 503 `temporarily_unavailable`.
 // - Waiting is in-process: a store shared by several emulator processes would also need a cross-process
 //   wake-up (e.g. PostgreSQL LISTEN/NOTIFY).
 import type { FastifyInstance } from 'fastify';

@@ -30,19 +30,17 @@ const SessionBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Calls `undelivered` when the connection closes before the whole response was handed to it. */
-export function onUndelivered(reply: FastifyReply, undelivered: () => void): void {
+/**
+ * An AbortSignal that fires when the client goes away before its response was handed to the connection:
+ * while a request waits, and after it answered but before that answer was written out.
+ */
+export function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
   let finished = false;
   reply.raw.once('finish', () => (finished = true));
   reply.raw.once('close', () => {
-    if (!finished) undelivered();
+    if (!finished) controller.abort();
   });
-}
-
-/** An AbortSignal that fires when the client goes away before its response was written. */
-export function clientGone(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  onUndelivered(reply, () => controller.abort());
   return controller.signal;
 }
 
@@ -86,10 +84,13 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
   });
 
   app.get(`${RUNTIMES_PREFIX}/:runtimeId/job`, { onRequest: moduleAuth(store), schema: { params: RuntimeParams } }, async (request, reply) => {
-    const job = await jobs.poll(request.params.runtimeId, clientGone(reply));
+    const gone = clientGone(reply);
+    const job = await jobs.poll(request.params.runtimeId, gone);
     if (!job) return reply.code(204).send();
-    // Written but never flushed to the client: the job goes back to the queue.
-    onUndelivered(reply, () => jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job')));
+    // The same signal, still listening: if the answer is never written out to the module, the job goes back
+    // to the queue. (poll returned the job only if the signal had not fired, and no event can run since.)
+    const requeue = () => jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job'));
+    gone.addEventListener('abort', requeue, { once: true });
     return pollWire(job);
   });
 

@@ -23,7 +23,8 @@ export class Wakeups<T> {
   private closed = false;
 
   /**
-   * Registers now, before the caller looks for work, so that nothing notified after that look is missed.
+   * Registers now: whatever is notified from here on wakes this waiter; anything notified earlier is the
+   * caller's to have seen (an execute subscribes before its job exists; a poll checks a count, see jobs.ts).
    * `timeoutMs` bounds the wait; `signal` ends it when the client disconnects.
    */
   subscribe(key: string, timeoutMs: number, signal?: AbortSignal): Subscription<T> {
