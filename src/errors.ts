@@ -19,6 +19,20 @@ export abstract class EmulatorError extends Error {
   }
 }
 
+/**
+ * Runs `make` with stack capture off: for errors that are expected answers (a malformed body, a bad percent
+ * escape), built by code that is not ours, whose stacks nothing shows. A stack costs ~5 us per error.
+ */
+export function withoutStack<T>(make: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 // ---- Platform API envelope: {errorCode, errorName, errorDescription, errorInstanceId, parameters} ----
 
 export const platformStatus = {

@@ -4,17 +4,7 @@
 // per schema failure), which made a bad request cost ~1.5x the CPU of a good one. Nothing logs or renders
 // those stacks; the errors keep the framework's codes, so src/http/render-error.ts maps them as before.
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
-
-/** Runs `make` with stack capture off, for errors that are expected answers. */
-export function withoutStack<T>(make: () => T): T {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return make();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
+import { withoutStack } from '../errors.js';
 
 type Done = (err: Error | null, body?: unknown) => void;
 type JsonParser = (request: FastifyRequest, body: string, done: Done) => void;
@@ -83,6 +73,7 @@ interface SchemaProblem {
  * nothing here reads more than its message and the fields the framework adds.
  */
 export function schemaErrorFormatter(problems: SchemaProblem[], dataVar: string): Error {
-  const message = problems.map((p) => `${dataVar}${p.instancePath ?? ''} ${p.message ?? ''}`).join(', ');
-  return Object.create(Error.prototype, { message: { value: message, writable: true, configurable: true } }) as Error;
+  const error = Object.create(Error.prototype) as Error;
+  error.message = problems.map((p) => `${dataVar}${p.instancePath ?? ''} ${p.message ?? ''}`).join(', ');
+  return error;
 }
