@@ -14,7 +14,7 @@ import {
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
 import { errorPage } from './html.js';
-import { fieldPath, pointerSegments } from './field-path.js';
+import { fieldPath, pointerSegments } from '../field-path.js';
 
 /**
  * The logger of the platform-error line. Its fields are fixed and carry no request data, so it skips the

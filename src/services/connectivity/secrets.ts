@@ -4,7 +4,7 @@
 import type { ConnectionRecord, DomainAuthRecord } from '../../store/store.js';
 import { isBlank, type Path } from './check.js';
 import { propertyCannotBeBlank } from './errors.js';
-import { fieldPath } from '../../http/field-path.js';
+import { fieldPath } from '../../field-path.js';
 
 export const domainSecretName = (domainIndex: number, field: string): string => `domains[${domainIndex}].auth.${field}`;
 
