@@ -83,10 +83,10 @@ export async function applySeed(seed: Seed, store: Store, clock: Clock): Promise
   }
 
   for (const [i, o] of seed.ontologies.entries()) {
-    const queries = new Map<string, unknown>();
+    const queries = new Map<string, Buffer>();
     for (const [j, q] of o.queries.entries()) {
       if (queries.has(q.api_name)) skipped(`platform.ontologies[${i}].queries[${j}]`, `api_name "${q.api_name}"`);
-      else queries.set(q.api_name, q.result);
+      else queries.set(q.api_name, Buffer.from(JSON.stringify(q.result) ?? '')); // serialized once: execute sends these bytes
     }
     const inserted = await store.ontologies.insert({
       rid: o.rid ?? `ri.ontology.main.ontology.${stableUuid(`ontology:${o.api_name}`)}`,
