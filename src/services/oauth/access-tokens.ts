@@ -1,7 +1,7 @@
 // Minting access tokens: shared by the token endpoint's grants and the control route that mints for tests.
 import type { Clock } from '../../clock.js';
 import type { Store, UserRecord } from '../../store/store.js';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../../store/tokens.js';
+import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenRecord } from '../../store/tokens.js';
 import { randomSecret } from '../../ids.js';
 
 export const ACCESS_TOKEN_PREFIX = 'platform_';
@@ -22,6 +22,9 @@ export interface MintRequest {
   grantId?: string;
 }
 
+/** When the token was issued: every access token lives exactly ACCESS_TOKEN_TTL_SECONDS. */
+export const accessIssuedAt = (token: Pick<AccessTokenRecord, 'expiresAt'>): number => token.expiresAt - ACCESS_TOKEN_TTL_SECONDS * 1000;
+
 export async function mintAccessToken(deps: { store: Store; clock: Clock }, request: MintRequest): Promise<TokenResponse> {
   const now = deps.clock.now();
   const token = ACCESS_TOKEN_PREFIX + randomSecret();
@@ -30,7 +33,6 @@ export async function mintAccessToken(deps: { store: Store; clock: Clock }, requ
     principalId: request.principal.id,
     clientId: request.clientId,
     scopes: request.scopes,
-    issuedAt: now,
     expiresAt: now + ACCESS_TOKEN_TTL_SECONDS * 1000,
     grantId: request.grantId,
   });
