@@ -9,7 +9,7 @@ export interface SafeHtml {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const NEEDS_ESCAPE = /[&<>"']/;
 /** Escapes the five HTML-special characters; most values have none, so that case returns at once. */
-export const escapeHtml = (text: string): string => (NEEDS_ESCAPE.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text);
+const escapeHtml = (text: string): string => (NEEDS_ESCAPE.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text);
 
 const isSafe = (v: unknown): v is SafeHtml => typeof v === 'object' && v !== null && SAFE in v;
 
@@ -31,7 +31,7 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   return { [SAFE]: true, value: out };
 }
 
-export interface PageOptions {
+interface PageOptions {
   /** The page's own style sheet, in place of the plain one. */
   style?: string;
   /** A script run at the end of the body. */

@@ -16,7 +16,7 @@ export interface SeedSummary {
   warnings: string[];
 }
 
-export const DEFAULT_ADMIN: UserSeed = {
+const DEFAULT_ADMIN: UserSeed = {
   username: 'admin',
   display_name: 'Admin',
   given_name: 'Admin',
@@ -28,7 +28,7 @@ export const DEFAULT_ADMIN: UserSeed = {
   attributes: {},
 };
 
-export function userFromSeed(u: UserSeed): UserRecord {
+function userFromSeed(u: UserSeed): UserRecord {
   return {
     id: stableUuid(`user:${u.username}`),
     username: u.username,

@@ -9,7 +9,7 @@ import { fieldPath } from '../../field-path.js';
 export const domainSecretName = (domainIndex: number, field: string): string => `domains[${domainIndex}].auth.${field}`;
 
 /** The secret names a domain's auth refers to. */
-export function authSecretNames(auth: DomainAuthRecord | undefined): string[] {
+function authSecretNames(auth: DomainAuthRecord | undefined): string[] {
   switch (auth?.type) {
     case 'bearerToken':
       return [auth.bearerToken];

@@ -4,7 +4,7 @@ import type { Store, UserRecord } from '../../store/store.js';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenRecord } from '../../store/tokens.js';
 import { randomSecret } from '../../ids.js';
 
-export const ACCESS_TOKEN_PREFIX = 'platform_';
+const ACCESS_TOKEN_PREFIX = 'platform_';
 
 /** The token endpoint's success body (SPEC §2.3, CONTRACTS §2). */
 export interface TokenResponse {
@@ -15,7 +15,7 @@ export interface TokenResponse {
   refresh_token?: string;
 }
 
-export interface MintRequest {
+interface MintRequest {
   principal: UserRecord;
   clientId: string | null;
   scopes: string[];

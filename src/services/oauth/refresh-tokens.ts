@@ -6,7 +6,7 @@ import type { RefreshTokenRecord, Store } from '../../store/store.js';
 import { randomSecret } from '../../ids.js';
 import { invalidGrant } from '../../errors.js';
 
-export const REFRESH_TOKEN_PREFIX = 'platform_refresh_';
+const REFRESH_TOKEN_PREFIX = 'platform_refresh_';
 export const REFRESH_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function newRefreshToken(clock: Clock, of: Pick<RefreshTokenRecord, 'clientId' | 'userId' | 'scopes' | 'grantId'>): RefreshTokenRecord {

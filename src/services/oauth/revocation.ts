@@ -32,7 +32,7 @@ export async function revoke(deps: Deps, authorization: string | undefined, para
   if (refresh && refresh.clientId === client.clientId) await revokeAuthorization(deps, refresh.grantId);
 }
 
-export type Introspection = { active: false } | {
+type Introspection = { active: false } | {
   active: true;
   scope: string;
   client_id?: string;

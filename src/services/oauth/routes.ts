@@ -20,7 +20,7 @@ import { token } from './token-endpoint.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
 
-export interface OAuthDeps {
+interface OAuthDeps {
   store: Store;
   clock: Clock;
 }

@@ -6,7 +6,7 @@ import { html, page, type SafeHtml } from '../../http/html.js';
 
 export const CALLBACK_PATH = '/idp/api/oauth2/authorize/callback';
 
-export interface SignInView {
+interface SignInView {
   request: AuthorizeRequestRecord;
   clientName: string;
   users: UserRecord[];
