@@ -28,6 +28,7 @@ function initials(user: UserRecord): string {
   return word ? firstLetter(word).toUpperCase() : '?';
 }
 
+/** One line of markup per account: each trailing backslash continues the template's line. */
 function userButton(user: UserRecord): SafeHtml {
   const detail = user.email ? html`${user.username} · ${user.email}` : user.username;
   return html`<li><button type="submit" name="username" value="${user.username}">\
