@@ -16,7 +16,11 @@ const isSafe = (v: unknown): v is SafeHtml => typeof v === 'object' && v !== nul
 function toHtml(value: unknown): string {
   if (typeof value === 'string') return escapeHtml(value); // the common case first: pages interpolate thousands
   if (value === undefined || value === null || value === false) return '';
-  if (Array.isArray(value)) return value.map(toHtml).join('');
+  if (Array.isArray(value)) {
+    let out = '';
+    for (const item of value) out += toHtml(item);
+    return out;
+  }
   if (isSafe(value)) return value.value;
   return escapeHtml(String(value));
 }
