@@ -8,7 +8,7 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock that a running service can be told to move forward (POST /_emulate/platform/clock). */
-export interface AdjustableClock extends Clock {
+interface AdjustableClock extends Clock {
   advance(ms: number): void;
 }
 

@@ -11,7 +11,7 @@ import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
 import type { LogLevel } from './logger.js';
 
-export interface ServerOptions {
+interface ServerOptions {
   /** Path of a YAML seed file. */
   configFile?: string;
   /** A seed given inline: YAML text, or the parsed document with its root key `platform`. */
@@ -36,7 +36,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function readSeed(options: Pick<ServerOptions, 'configFile' | 'seed'>): Promise<Seed> {
+async function readSeed(options: Pick<ServerOptions, 'configFile' | 'seed'>): Promise<Seed> {
   if (options.configFile !== undefined) return loadSeedFile(options.configFile);
   if (typeof options.seed === 'string') return validateSeed(parse(options.seed) ?? {}, '<seed>');
   return validateSeed(options.seed ?? {}, '<seed>');

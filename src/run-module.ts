@@ -10,7 +10,7 @@ import { RUNTIMES_PREFIX } from './services/compute-modules/runtime-routes.js';
 
 export const DEFAULT_EMULATOR_URL = 'http://localhost:4000';
 
-export interface RunModuleOptions {
+interface RunModuleOptions {
   /** Base address of the running emulator. */
   url: string;
   runtimeId: string;
@@ -61,7 +61,7 @@ export async function openSession(options: Pick<RunModuleOptions, 'url' | 'runti
 }
 
 /** The environment the runtime SDK (@palantir/compute-module) reads; MODULE_AUTH_TOKEN is a file path. */
-export function moduleEnv(session: Session, tokenFile: string): Record<string, string> {
+function moduleEnv(session: Session, tokenFile: string): Record<string, string> {
   return {
     GET_JOB_URI: session.getJobUri,
     POST_RESULT_URI: session.postResultUri,

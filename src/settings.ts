@@ -19,9 +19,9 @@ export interface Settings {
   computeModules: ComputeModuleSettings;
 }
 
-export const DEFAULT_PORT = 4000;
-export const DEFAULT_HOST = '127.0.0.1';
-export const MIB = 1024 * 1024;
+const DEFAULT_PORT = 4000;
+const DEFAULT_HOST = '127.0.0.1';
+const MIB = 1024 * 1024;
 
 export interface SettingOverrides {
   port?: number;

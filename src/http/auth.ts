@@ -28,7 +28,7 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(left, right);
 }
 
-export interface AuthDeps {
+interface AuthDeps {
   store: Store;
   clock: Clock;
   settings: Readonly<Settings>;

@@ -9,13 +9,18 @@ export interface SafeHtml {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const NEEDS_ESCAPE = /[&<>"']/;
 /** Escapes the five HTML-special characters; most values have none, so that case returns at once. */
-export const escapeHtml = (text: string): string => (NEEDS_ESCAPE.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text);
+const escapeHtml = (text: string): string => (NEEDS_ESCAPE.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text);
 
 const isSafe = (v: unknown): v is SafeHtml => typeof v === 'object' && v !== null && SAFE in v;
 
 function toHtml(value: unknown): string {
+  if (typeof value === 'string') return escapeHtml(value); // the common case first: pages interpolate thousands
   if (value === undefined || value === null || value === false) return '';
-  if (Array.isArray(value)) return value.map(toHtml).join('');
+  if (Array.isArray(value)) {
+    let out = '';
+    for (const item of value) out += toHtml(item);
+    return out;
+  }
   if (isSafe(value)) return value.value;
   return escapeHtml(String(value));
 }
@@ -30,21 +35,37 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   return { [SAFE]: true, value: out };
 }
 
-/** A whole page in the emulator's look. */
-export function page(title: string, body: SafeHtml): string {
+interface PageOptions {
+  /** The page's own style sheet, in place of the plain one. */
+  style?: string;
+  /** A script run at the end of the body. */
+  script?: string;
+  /** The per-response CSP nonce that allows the style and the script. */
+  nonce?: string;
+  /** Sends no Referer when a link or form leaves the page. */
+  noReferrer?: boolean;
+}
+
+const NO_REFERRER = raw('<meta name="referrer" content="no-referrer">\n');
+
+/** A whole page in the emulator's look: `body` goes inside the card. */
+export function page(title: string, body: SafeHtml, options: PageOptions = {}): string {
+  const { style = STYLE, script, nonce, noReferrer } = options;
+  const nonceAttribute = nonce === undefined ? '' : html` nonce="${nonce}"`;
+  const scriptTag = script === undefined ? '' : html`<script${nonceAttribute}>${raw(script)}</script>\n`;
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<style>${raw(STYLE)}</style>
+${noReferrer && NO_REFERRER}<title>${title}</title>
+<style${nonceAttribute}>${raw(style)}</style>
 </head>
 <body>
 <main class="card">
 ${body}
 </main>
-</body>
+${scriptTag}</body>
 </html>`.value;
 }
 

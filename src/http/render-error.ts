@@ -14,7 +14,7 @@ import {
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
 import { errorPage } from './html.js';
-import { fieldPath, pointerSegments } from './field-path.js';
+import { fieldPath, pointerSegments } from '../field-path.js';
 
 /**
  * The logger of the platform-error line. Its fields are fixed and carry no request data, so it skips the
@@ -84,7 +84,7 @@ function fromFramework(err: FastifyError, url: string): EmulatorError | undefine
     case 'platform':
       return tooLarge
         ? new PlatformError('REQUEST_ENTITY_TOO_LARGE', 'RequestEntityTooLarge', {}, detail)
-        : invalidArgument('InvalidArgument', err.validation ? { field: invalidField(err), problems: detail } : {}, detail);
+        : invalidArgument('InvalidArgument', err.validation ? { field: validationField(err), problems: detail } : {}, detail);
     case 'oauth': {
       const e = invalidRequest(detail);
       return tooLarge ? new OAuthError(e.error, e.errorDescription, 413) : e;
@@ -95,7 +95,7 @@ function fromFramework(err: FastifyError, url: string): EmulatorError | undefine
 }
 
 /** The field the first schema problem is about: `secrets.token`, `configuration.type`; `body` for the whole body. */
-function invalidField(err: FastifyError): string {
+function validationField(err: FastifyError): string {
   const first = err.validation?.[0];
   const context = err.validationContext ?? 'body';
   if (!first) return context;

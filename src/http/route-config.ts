@@ -23,7 +23,7 @@ declare module 'fastify' {
 export const CONTROL_ROUTE = { auth: { kind: 'control' } } as const;
 
 /** Which error envelope a URL answers in (CONTRACTS §1). */
-export type ErrorFamily = 'platform' | 'oauth' | 'html';
+type ErrorFamily = 'platform' | 'oauth' | 'html';
 
 const OAUTH_PREFIXES = ['/idp/api/oauth2/', '/_emulate/platform/compute-modules/', '/analytics-backend-multiplexer/'];
 const HTML_PREFIX = '/idp/api/oauth2/authorize';

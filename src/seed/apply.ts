@@ -16,7 +16,7 @@ export interface SeedSummary {
   warnings: string[];
 }
 
-export const DEFAULT_ADMIN: UserSeed = {
+const DEFAULT_ADMIN: UserSeed = {
   username: 'admin',
   display_name: 'Admin',
   given_name: 'Admin',
@@ -28,7 +28,7 @@ export const DEFAULT_ADMIN: UserSeed = {
   attributes: {},
 };
 
-export function userFromSeed(u: UserSeed): UserRecord {
+function userFromSeed(u: UserSeed): UserRecord {
   return {
     id: stableUuid(`user:${u.username}`),
     username: u.username,
@@ -83,10 +83,10 @@ export async function applySeed(seed: Seed, store: Store, clock: Clock): Promise
   }
 
   for (const [i, o] of seed.ontologies.entries()) {
-    const queries = new Map<string, unknown>();
+    const queries = new Map<string, Buffer>();
     for (const [j, q] of o.queries.entries()) {
       if (queries.has(q.api_name)) skipped(`platform.ontologies[${i}].queries[${j}]`, `api_name "${q.api_name}"`);
-      else queries.set(q.api_name, q.result);
+      else queries.set(q.api_name, Buffer.from(JSON.stringify(q.result) ?? '')); // serialized once: execute sends these bytes
     }
     const inserted = await store.ontologies.insert({
       rid: o.rid ?? `ri.ontology.main.ontology.${stableUuid(`ontology:${o.api_name}`)}`,

@@ -6,6 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import { ConfigDocument, type Seed } from './schema.js';
+import { fieldPath, pointerSegments } from '../field-path.js';
 
 export class SeedError extends Error {
   constructor(
@@ -57,7 +58,7 @@ function describeErrors(value: unknown): string[] {
   const seen = new Set<string>();
   const problems: string[] = [];
   for (const error of Value.Errors(ConfigDocument, value)) {
-    const path = dotted(error.path);
+    const path = fieldPath(pointerSegments(error.path));
     if (seen.has(path)) continue; // one message per path: the first is the most specific
     seen.add(path);
     problems.push(`${path}: ${explain(error.type, error.path, error.schema, error.message)}`);
@@ -94,7 +95,7 @@ function explain(type: ValueErrorType, pointer: string, schema: TSchema, message
 
 /** `unknown key` plus the nearest known key at that place, when one is close. */
 function unknownKey(pointer: string): string {
-  const segments = pointer.split('/').slice(1);
+  const segments = pointerSegments(pointer);
   const key = segments.pop() ?? '';
   const known = knownKeysAt(segments);
   const atRoot = segments.length === 0;
@@ -133,13 +134,4 @@ function editDistance(a: string, b: string): number {
     }
   }
   return row[b.length]!;
-}
-
-/** `/platform/users/2/username` -> `platform.users[2].username` */
-function dotted(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
 }

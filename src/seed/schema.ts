@@ -28,7 +28,7 @@ export const UserSeed = Type.Object(
 
 export const GrantType = Type.Union(ALL_GRANT_TYPES.map((g) => Type.Literal(g)));
 
-export const OAuthClientSeed = Type.Object(
+const OAuthClientSeed = Type.Object(
   {
     client_id: NonEmpty,
     // SPEC marks it required; CONTRACTS §2 accepts a missing or empty secret as a public client.
@@ -41,7 +41,7 @@ export const OAuthClientSeed = Type.Object(
   closed,
 );
 
-export const EnrollmentSeed = Type.Object(
+const EnrollmentSeed = Type.Object(
   {
     rid: Type.String({ default: 'ri.enrollment..enrollment.default' }),
     name: Type.String({ default: 'Default Enrollment' }),
@@ -49,7 +49,7 @@ export const EnrollmentSeed = Type.Object(
   closed,
 );
 
-export const DomainSeed = Type.Object(
+const DomainSeed = Type.Object(
   {
     host: NonEmpty,
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
@@ -58,7 +58,7 @@ export const DomainSeed = Type.Object(
   closed,
 );
 
-export const ConnectionSeed = Type.Object(
+const ConnectionSeed = Type.Object(
   {
     rid: Type.Optional(NonEmpty),
     display_name: NonEmpty,
@@ -68,7 +68,7 @@ export const ConnectionSeed = Type.Object(
   closed,
 );
 
-export const QuerySeed = Type.Object(
+const QuerySeed = Type.Object(
   {
     api_name: NonEmpty,
     // Any JSON value, returned as it is on execution. Required: `null` is allowed, absence is not.
@@ -77,7 +77,7 @@ export const QuerySeed = Type.Object(
   { ...closed, required: ['api_name', 'result'] },
 );
 
-export const OntologySeed = Type.Object(
+const OntologySeed = Type.Object(
   {
     rid: Type.Optional(NonEmpty),
     api_name: NonEmpty,
@@ -88,7 +88,7 @@ export const OntologySeed = Type.Object(
   closed,
 );
 
-export const RuntimeSeed = Type.Object(
+const RuntimeSeed = Type.Object(
   {
     runtime_id: NonEmpty,
     module_auth_token: Type.Optional(NonEmpty),
@@ -96,7 +96,7 @@ export const RuntimeSeed = Type.Object(
   closed,
 );
 
-export const DeployedAppSeed = Type.Object(
+const DeployedAppSeed = Type.Object(
   {
     deployed_app_rid: NonEmpty,
     runtime_id: NonEmpty,
@@ -109,7 +109,7 @@ export const DeployedAppSeed = Type.Object(
 
 const PositiveMs = Type.Integer({ minimum: 1 });
 
-export const ComputeModulesSeed = Type.Object(
+const ComputeModulesSeed = Type.Object(
   {
     runtimes: Type.Array(RuntimeSeed, { default: [] }),
     deployed_apps: Type.Array(DeployedAppSeed, { default: [] }),
@@ -121,7 +121,7 @@ export const ComputeModulesSeed = Type.Object(
   closed,
 );
 
-export const PlatformConfig = Type.Object(
+const PlatformConfig = Type.Object(
   {
     port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
     host: Type.Optional(NonEmpty),
@@ -140,10 +140,10 @@ export const PlatformConfig = Type.Object(
 export const ConfigDocument = Type.Object({ platform: Type.Object(PlatformConfig.properties, { ...closed, default: {} }) }, closed);
 
 export type UserSeed = Static<typeof UserSeed>;
-export type OAuthClientSeed = Static<typeof OAuthClientSeed>;
-export type ConnectionSeed = Static<typeof ConnectionSeed>;
-export type OntologySeed = Static<typeof OntologySeed>;
-export type PlatformConfig = Static<typeof PlatformConfig>;
+type OAuthClientSeed = Static<typeof OAuthClientSeed>;
+type ConnectionSeed = Static<typeof ConnectionSeed>;
+type OntologySeed = Static<typeof OntologySeed>;
+type PlatformConfig = Static<typeof PlatformConfig>;
 export type ConfigDocument = Static<typeof ConfigDocument>;
 /** The validated, defaulted `platform` section: settings and entities together. */
 export type Seed = PlatformConfig;

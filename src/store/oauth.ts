@@ -44,7 +44,7 @@ export interface RefreshTokenRecord {
   /** The scopes of the original authorization; a refresh may narrow the access token, never these. */
   scopes: string[];
   grantId: string;
-  issuedAt: number;
+  /** Issued one fixed lifetime (REFRESH_TOKEN_TTL_MS) before this, so the issue time is not stored. */
   expiresAt: number;
   /** Set when rotated away or revoked; kept until expiry so that a reuse is recognised. */
   retired?: boolean;

@@ -5,8 +5,8 @@ export interface OntologyRecord {
   apiName: string;
   displayName: string;
   description: string;
-  /** Query api name to the seeded result, in seed order. */
-  queries: Map<string, unknown>;
+  /** Query api name to the seeded result as JSON bytes, serialized once when seeded; in seed order. */
+  queries: Map<string, Buffer>;
 }
 
 export interface OntologyRepo {

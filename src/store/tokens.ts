@@ -9,7 +9,7 @@ export interface AccessTokenRecord {
   /** Null for tokens minted by the control routes. */
   clientId: string | null;
   scopes: string[];
-  issuedAt: number;
+  /** Issued ACCESS_TOKEN_TTL_SECONDS before this (one fixed lifetime), so the issue time is not stored. */
   expiresAt: number;
   /** Tokens from one authorization (a code and its refresh chain) share a grant id, so they can be revoked together. */
   grantId?: string;

@@ -73,7 +73,11 @@ describe('introspection', () => {
       iss: 'http://localhost:4000/idp',
     });
     const refresh = (await postForm(app, INTROSPECT, { token: t.refresh_token }, auth)).json();
-    expect(refresh).toMatchObject({ active: true, token_type: 'refresh_token', exp: iat + 24 * 3600 });
+    expect(refresh).toMatchObject({ active: true, token_type: 'refresh_token', iat, exp: iat + 24 * 3600 });
+    // iat is the issue time, not the time of asking.
+    clock.advance(60_000);
+    expect((await postForm(app, INTROSPECT, { token: t.access_token }, auth)).json()).toMatchObject({ iat, exp: iat + 3600 });
+    expect((await postForm(app, INTROSPECT, { token: t.refresh_token }, auth)).json()).toMatchObject({ iat, exp: iat + 24 * 3600 });
   });
 
   it('says only active:false for unknown, expired, revoked or deactivated-user tokens', async () => {

@@ -96,7 +96,7 @@ platform:
     expect(o1!.rid).toMatch(/^ri\.ontology\.main\.ontology\.[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect((await second.store.ontologies.list())[0]!.rid).toBe(o1!.rid);
     expect(o1!.description).toBe('');
-    expect([...o1!.queries]).toEqual([['q', { value: 1 }]]);
+    expect([...o1!.queries]).toEqual([['q', Buffer.from('{"value":1}')]]);
     expect(first.summary.warnings).toContain('platform.ontologies[0].queries[1]: duplicate api_name "q" skipped (the first definition wins)');
     const given = await first.store.connections.byRid('ri.magritte..source.given');
     expect(given).toMatchObject({ displayName: 'B', domains: [{ host: 'h', port: 443, scheme: 'HTTPS' }], secrets: {} });

@@ -87,6 +87,12 @@ platform:
     expect(problemsOf(() => parseSeed('platform:\n  zzzzzzzz: 1\n'))[0]).toMatch(/^platform.zzzzzzzz: unknown key \(known keys: port, host, base_url/);
   });
 
+  it('names a key that is not an identifier in brackets, as the API errors do', () => {
+    expect(problemsOf(() => parseSeed('platform:\n  users:\n    - username: a\n      "user name": b\n'))).toEqual([
+      'platform.users[0]["user name"]: unknown key (did you mean `username`?)',
+    ]);
+  });
+
   it('reports YAML syntax errors with their line', () => {
     const problems = problemsOf(() => parseSeed('platform:\n  users: [\n', 'bad.yaml'));
     expect(problems).toHaveLength(1);

@@ -1,7 +1,7 @@
 // Wire shapes of the admin API (SPEC §2.1, CONTRACTS §3).
 import type { EnrollmentRecord, UserRecord } from '../../store/store.js';
 
-export interface UserWire {
+interface UserWire {
   id: string;
   username: string;
   givenName?: string;

@@ -4,7 +4,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { invalidArgument } from '../../errors.js';
-import { fieldPath, pointerSegments } from '../../http/field-path.js';
+import { fieldPath, pointerSegments } from '../../field-path.js';
 
 export type Path = ReadonlyArray<string | number>;
 

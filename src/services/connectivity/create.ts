@@ -2,7 +2,7 @@
 // Secret values go into `secrets`; the record's domains refer to them by name only.
 import type { Static } from '@sinclair/typebox';
 import type { ApiKeyLocationRecord, ConnectionRecord, DomainAuthRecord, DomainRecord, WorkerRecord } from '../../store/store.js';
-import { fieldPath } from '../../http/field-path.js';
+import { fieldPath } from '../../field-path.js';
 import { check, invalidField, isBlank, tagOf, type Path } from './check.js';
 import {
   ApiKeyAuth,

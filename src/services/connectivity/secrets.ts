@@ -4,12 +4,12 @@
 import type { ConnectionRecord, DomainAuthRecord } from '../../store/store.js';
 import { isBlank, type Path } from './check.js';
 import { propertyCannotBeBlank } from './errors.js';
-import { fieldPath } from '../../http/field-path.js';
+import { fieldPath } from '../../field-path.js';
 
 export const domainSecretName = (domainIndex: number, field: string): string => `domains[${domainIndex}].auth.${field}`;
 
 /** The secret names a domain's auth refers to. */
-export function authSecretNames(auth: DomainAuthRecord | undefined): string[] {
+function authSecretNames(auth: DomainAuthRecord | undefined): string[] {
   switch (auth?.type) {
     case 'bearerToken':
       return [auth.bearerToken];

@@ -1,10 +1,10 @@
 // Minting access tokens: shared by the token endpoint's grants and the control route that mints for tests.
 import type { Clock } from '../../clock.js';
 import type { Store, UserRecord } from '../../store/store.js';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../../store/tokens.js';
+import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenRecord } from '../../store/tokens.js';
 import { randomSecret } from '../../ids.js';
 
-export const ACCESS_TOKEN_PREFIX = 'platform_';
+const ACCESS_TOKEN_PREFIX = 'platform_';
 
 /** The token endpoint's success body (SPEC §2.3, CONTRACTS §2). */
 export interface TokenResponse {
@@ -15,12 +15,15 @@ export interface TokenResponse {
   refresh_token?: string;
 }
 
-export interface MintRequest {
+interface MintRequest {
   principal: UserRecord;
   clientId: string | null;
   scopes: string[];
   grantId?: string;
 }
+
+/** When the token was issued: every access token lives exactly ACCESS_TOKEN_TTL_SECONDS. */
+export const accessIssuedAt = (token: Pick<AccessTokenRecord, 'expiresAt'>): number => token.expiresAt - ACCESS_TOKEN_TTL_SECONDS * 1000;
 
 export async function mintAccessToken(deps: { store: Store; clock: Clock }, request: MintRequest): Promise<TokenResponse> {
   const now = deps.clock.now();
@@ -30,7 +33,6 @@ export async function mintAccessToken(deps: { store: Store; clock: Clock }, requ
     principalId: request.principal.id,
     clientId: request.clientId,
     scopes: request.scopes,
-    issuedAt: now,
     expiresAt: now + ACCESS_TOKEN_TTL_SECONDS * 1000,
     grantId: request.grantId,
   });

@@ -35,7 +35,7 @@ function fromBasic(header: string): { clientId: string; secret: string } {
 }
 
 /** Who the request says it is; throws invalid_request for a missing client_id or two methods at once. */
-export function presentedClient(authorization: string | undefined, params: Params): Presented {
+function presentedClient(authorization: string | undefined, params: Params): Presented {
   if (authorization !== undefined && /^Basic(\s|$)/i.test(authorization)) {
     const basic = fromBasic(authorization);
     if (params.client_secret !== undefined) {

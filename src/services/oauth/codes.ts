@@ -5,7 +5,7 @@ import type { AuthorizationParameters, Store, UserRecord } from '../../store/sto
 import { randomSecret, randomUuid } from '../../ids.js';
 import { redirectWith } from './redirect-uris.js';
 
-export const CODE_TTL_MS = 10 * 60 * 1000;
+const CODE_TTL_MS = 10 * 60 * 1000;
 
 /** Stores a fresh code for `user` and returns where to send the browser. */
 export async function issueCode(deps: { store: Store; clock: Clock }, source: AuthorizationParameters, user: UserRecord): Promise<string> {

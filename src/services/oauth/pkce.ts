@@ -8,7 +8,7 @@ const UNRESERVED_43_128 = /^[A-Za-z0-9\-._~]{43,128}$/;
 /** A base64url SHA-256 digest without padding is exactly 43 characters. */
 const S256_CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 
-export type ChallengeCheck = { challenge?: PkceChallenge } | { problem: string };
+type ChallengeCheck = { challenge?: PkceChallenge } | { problem: string };
 
 /** Validates the authorize parameters; the method defaults to `plain` when a challenge comes alone (§4.3). */
 export function checkChallenge(challenge: string | undefined, method: string | undefined): ChallengeCheck {

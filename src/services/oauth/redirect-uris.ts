@@ -26,7 +26,7 @@ function matchesRegistered(registered: string, presented: string): boolean {
   return a !== undefined && a === withoutLoopbackPort(presented);
 }
 
-export type RedirectCheck = { redirectUri: string } | { problem: string };
+type RedirectCheck = { redirectUri: string } | { problem: string };
 
 /** Picks the redirect URI of an authorize request, or says why there is none. */
 export function checkRedirectUri(resolved: ResolvedClient, presented: string | undefined): RedirectCheck {

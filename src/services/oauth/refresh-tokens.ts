@@ -6,13 +6,16 @@ import type { RefreshTokenRecord, Store } from '../../store/store.js';
 import { randomSecret } from '../../ids.js';
 import { invalidGrant } from '../../errors.js';
 
-export const REFRESH_TOKEN_PREFIX = 'platform_refresh_';
+const REFRESH_TOKEN_PREFIX = 'platform_refresh_';
 export const REFRESH_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function newRefreshToken(clock: Clock, of: Pick<RefreshTokenRecord, 'clientId' | 'userId' | 'scopes' | 'grantId'>): RefreshTokenRecord {
   const now = clock.now();
-  return { ...of, token: REFRESH_TOKEN_PREFIX + randomSecret(), issuedAt: now, expiresAt: now + REFRESH_TOKEN_TTL_MS };
+  return { ...of, token: REFRESH_TOKEN_PREFIX + randomSecret(), expiresAt: now + REFRESH_TOKEN_TTL_MS };
 }
+
+/** When the token was issued: every refresh token lives exactly REFRESH_TOKEN_TTL_MS. */
+export const refreshIssuedAt = (token: Pick<RefreshTokenRecord, 'expiresAt'>): number => token.expiresAt - REFRESH_TOKEN_TTL_MS;
 
 /** Revokes everything one authorization produced: its refresh family and its access tokens. */
 export async function revokeAuthorization(deps: { store: Store; clock: Clock }, grantId: string): Promise<void> {

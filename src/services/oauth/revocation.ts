@@ -6,7 +6,8 @@ import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
 import { invalidRequest } from '../../errors.js';
 import { authenticateClient } from './client-auth.js';
-import { revokeAuthorization } from './refresh-tokens.js';
+import { refreshIssuedAt, revokeAuthorization } from './refresh-tokens.js';
+import { accessIssuedAt } from './access-tokens.js';
 import type { Params } from './params.js';
 
 interface Deps {
@@ -31,7 +32,7 @@ export async function revoke(deps: Deps, authorization: string | undefined, para
   if (refresh && refresh.clientId === client.clientId) await revokeAuthorization(deps, refresh.grantId);
 }
 
-export type Introspection = { active: false } | {
+type Introspection = { active: false } | {
   active: true;
   scope: string;
   client_id?: string;
@@ -52,9 +53,9 @@ export async function introspect(deps: Deps, issuer: string, authorization: stri
   const access = await deps.store.tokens.findAccess(token);
   const refresh = access ? undefined : await deps.store.oauth.findRefreshToken(token);
   const found = access
-    ? { principalId: access.principalId, clientId: access.clientId ?? undefined, scopes: access.scopes, issuedAt: access.issuedAt, expiresAt: access.expiresAt, type: 'Bearer' as const }
+    ? { principalId: access.principalId, clientId: access.clientId ?? undefined, scopes: access.scopes, issuedAt: accessIssuedAt(access), expiresAt: access.expiresAt, type: 'Bearer' as const }
     : refresh && !refresh.retired
-      ? { principalId: refresh.userId, clientId: refresh.clientId, scopes: refresh.scopes, issuedAt: refresh.issuedAt, expiresAt: refresh.expiresAt, type: 'refresh_token' as const }
+      ? { principalId: refresh.userId, clientId: refresh.clientId, scopes: refresh.scopes, issuedAt: refreshIssuedAt(refresh), expiresAt: refresh.expiresAt, type: 'refresh_token' as const }
       : undefined;
   if (!found || found.expiresAt <= now) return { active: false };
   const user = await deps.store.users.byId(found.principalId);

@@ -21,7 +21,7 @@ import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
 import { rejectOtherMediaTypes } from '../../http/body-parsers.js';
 
-export interface OAuthDeps {
+interface OAuthDeps {
   store: Store;
   clock: Clock;
 }

@@ -16,17 +16,17 @@ export const KNOWN_SCOPES = [
 // scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
-export type ScopeProblem = { kind: 'malformed'; scope: string } | { kind: 'not-allowed'; scopes: string[] };
+type ScopeProblem = { kind: 'malformed'; scope: string } | { kind: 'not-allowed'; scopes: string[] };
 
 /** Splits a space-separated scope parameter into distinct scopes, in the order given. */
-export function parseScopes(value: string | undefined): { scopes: string[] } | { problem: ScopeProblem } {
+function parseScopes(value: string | undefined): { scopes: string[] } | { problem: ScopeProblem } {
   const scopes = [...new Set((value ?? '').split(' ').filter((s) => s !== ''))];
   const bad = scopes.find((s) => !SCOPE_TOKEN.test(s));
   return bad === undefined ? { scopes } : { problem: { kind: 'malformed', scope: bad } };
 }
 
 /** The scopes outside a client's non-empty allowed_scopes. */
-export function disallowedScopes(client: ClientRecord, scopes: string[]): string[] {
+function disallowedScopes(client: ClientRecord, scopes: string[]): string[] {
   if (client.allowedScopes.length === 0) return [];
   return scopes.filter((s) => !client.allowedScopes.includes(s));
 }

@@ -11,7 +11,7 @@ import { issueCode } from './codes.js';
 import type { Params } from './params.js';
 
 /** How long a sign-in page stays usable. */
-export const SIGN_IN_TTL_MS = 30 * 60 * 1000;
+const SIGN_IN_TTL_MS = 30 * 60 * 1000;
 
 interface Deps {
   store: Store;

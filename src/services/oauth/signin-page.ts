@@ -1,12 +1,12 @@
-// The sign-in page: every active human user as one button of a single form. Built with plain string joins
-// of escaped values, so that a page of 10,000 users stays cheap to render. Works without JavaScript; a
-// small script, allowed by a per-response CSP nonce, adds a filter box.
+// The sign-in page: every active human user as one button of a single form, built with the escaping `html`
+// template (a page of 10,000 users renders in a few tens of milliseconds; see bench sign-in-page). Works
+// without JavaScript; a small script, allowed by a per-response CSP nonce, adds a filter box.
 import type { AuthorizeRequestRecord, UserRecord } from '../../store/store.js';
-import { escapeHtml as e } from '../../http/html.js';
+import { html, page, type SafeHtml } from '../../http/html.js';
 
 export const CALLBACK_PATH = '/idp/api/oauth2/authorize/callback';
 
-export interface SignInView {
+interface SignInView {
   request: AuthorizeRequestRecord;
   clientName: string;
   users: UserRecord[];
@@ -28,14 +28,13 @@ function initials(user: UserRecord): string {
   return word ? firstLetter(word).toUpperCase() : '?';
 }
 
-function userButton(user: UserRecord): string {
-  const detail = user.email ? `${e(user.username)} · ${e(user.email)}` : e(user.username);
-  return (
-    `<li><button type="submit" name="username" value="${e(user.username)}">` +
-    `<span class="avatar" aria-hidden="true">${e(initials(user))}</span>` +
-    `<span class="who"><span class="name">${e(user.displayName)}</span><span class="detail">${detail}</span></span>` +
-    `</button></li>`
-  );
+/** One line of markup per account: each trailing backslash continues the template's line. */
+function userButton(user: UserRecord): SafeHtml {
+  const detail = user.email ? html`${user.username} · ${user.email}` : user.username;
+  return html`<li><button type="submit" name="username" value="${user.username}">\
+<span class="avatar" aria-hidden="true">${initials(user)}</span>\
+<span class="who"><span class="name">${user.displayName}</span><span class="detail">${detail}</span></span>\
+</button></li>`;
 }
 
 function destination(redirectUri: string): string {
@@ -49,27 +48,16 @@ function destination(redirectUri: string): string {
 export function renderSignInPage(view: SignInView): string {
   const { request, users, nonce } = view;
   const scopes = request.scopes.length
-    ? `<ul class="scopes" aria-label="Requested scopes">${request.scopes.map((s) => `<li>${e(s)}</li>`).join('')}</ul>`
-    : '<p class="muted small">No scopes requested.</p>';
+    ? html`<ul class="scopes" aria-label="Requested scopes">${request.scopes.map((s) => html`<li>${s}</li>`)}</ul>`
+    : html`<p class="muted small">No scopes requested.</p>`;
   const list = users.length
-    ? `<ul class="users" id="users">${users.map(userButton).join('')}</ul>`
-    : '<p class="empty">There are no active users to sign in as. Add users under <code>platform.users</code> in the seed file.</p>';
+    ? html`<ul class="users" id="users">${users.map(userButton)}</ul>`
+    : html`<p class="empty">There are no active users to sign in as. Add users under <code>platform.users</code> in the seed file.</p>`;
   const count = `${users.length} ${users.length === 1 ? 'account' : 'accounts'}`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Sign in · Platform Emulator</title>
-<style nonce="${nonce}">${STYLE}</style>
-</head>
-<body>
-<main class="card">
-<header>
+  const body = html`<header>
 <div class="brand"><span class="mark" aria-hidden="true"></span>Platform Emulator</div>
 <h1>Choose an account</h1>
-<p class="lead">to continue to <strong>${e(view.clientName)}</strong></p>
+<p class="lead">to continue to <strong>${view.clientName}</strong></p>
 </header>
 <section class="request">
 <div class="muted small">Requested access</div>
@@ -80,15 +68,12 @@ ${scopes}
 <p class="muted small" id="no-match" hidden>No account matches.</p>
 </div>
 <form method="post" action="${CALLBACK_PATH}">
-<input type="hidden" name="request_id" value="${e(request.id)}">
-<input type="hidden" name="csrf_token" value="${e(request.csrfToken)}">
+<input type="hidden" name="request_id" value="${request.id}">
+<input type="hidden" name="csrf_token" value="${request.csrfToken}">
 ${list}
 </form>
-<footer class="muted small">Local emulator: no password is needed. You will return to <strong>${e(destination(request.redirectUri))}</strong>.</footer>
-</main>
-<script nonce="${nonce}">${SCRIPT}</script>
-</body>
-</html>`;
+<footer class="muted small">Local emulator: no password is needed. You will return to <strong>${destination(request.redirectUri)}</strong>.</footer>`;
+  return page('Sign in · Platform Emulator', body, { style: STYLE, script: SCRIPT, nonce, noReferrer: true });
 }
 
 const STYLE = `

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
 
-export const SWEEP_INTERVAL_MS = 30_000;
+const SWEEP_INTERVAL_MS = 30_000;
 
 export function startSweeper(store: Store, clock: Clock, intervalMs = SWEEP_INTERVAL_MS): () => void {
   let running = false;
@@ -34,7 +34,7 @@ export async function sweepExpired(store: Store, clock: Clock): Promise<{ tokens
  * After a sweep this big (an hour of more than ~14 tokens a second) we ask for that collection at once; it
  * pauses the service for tens of milliseconds, and returns the memory.
  */
-export const BIG_SWEEP = 50_000;
+const BIG_SWEEP = 50_000;
 let fullCollection: (() => void) | null | undefined;
 
 function collectGarbage(): void {

@@ -54,8 +54,8 @@ export function ontologyRoutes(parent: FastifyInstance, deps: { store: Store }):
         const found = await ontology(request.params.ontology);
         const { queryApiName } = request.params;
         if (!found.queries.has(queryApiName)) throw queryNotFound(queryApiName);
-        // Serialized here: a seeded string or number must go out as JSON, not as text/plain.
-        return reply.type('application/json; charset=utf-8').send(JSON.stringify(found.queries.get(queryApiName)));
+        // JSON bytes from the seed: a seeded string or number goes out as JSON, not as text/plain.
+        return reply.type('application/json; charset=utf-8').send(found.queries.get(queryApiName));
       },
     });
   });

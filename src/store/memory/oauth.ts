@@ -6,23 +6,14 @@ import type {
   RefreshTokenRecord,
   RotateResult,
 } from '../oauth.js';
-
-/** Deletes the leading entries of an insertion-ordered map that expired; stops at the first live one. */
-function sweepOrdered<T extends { expiresAt: number }>(map: Map<string, T>, now: number, forget: (key: string, value: T) => void): number {
-  let swept = 0;
-  for (const [key, value] of map) {
-    if (value.expiresAt > now) break;
-    forget(key, value);
-    swept++;
-  }
-  return swept;
-}
+import { GrantIndex, sweepOrdered } from './ordered-expiry.js';
 
 export class MemoryOAuth implements OAuthRepo {
   private requests = new Map<string, AuthorizeRequestRecord>();
   private codes = new Map<string, AuthorizationCodeRecord>();
   private refresh = new Map<string, RefreshTokenRecord>();
-  private families = new Map<string, Set<string>>();
+  /** Refresh tokens by grant: a grant's family. */
+  private families = new GrantIndex();
   private revoked = new Map<string, { expiresAt: number }>();
 
   async saveAuthorizeRequest(request: AuthorizeRequestRecord): Promise<void> {
@@ -53,9 +44,7 @@ export class MemoryOAuth implements OAuthRepo {
 
   async insertRefreshToken(token: RefreshTokenRecord): Promise<void> {
     this.refresh.set(token.token, token);
-    let family = this.families.get(token.grantId);
-    if (!family) this.families.set(token.grantId, (family = new Set()));
-    family.add(token.token);
+    this.families.add(token.grantId, token.token);
   }
 
   async findRefreshToken(token: string): Promise<RefreshTokenRecord | undefined> {
@@ -74,7 +63,7 @@ export class MemoryOAuth implements OAuthRepo {
   async revokeGrant(grantId: string, rememberUntil: number): Promise<void> {
     // A grant revoked twice keeps its first mark, so the map stays in expiry order.
     if (!this.revoked.has(grantId)) this.revoked.set(grantId, { expiresAt: rememberUntil });
-    for (const token of this.families.get(grantId) ?? []) {
+    for (const token of this.families.members(grantId)) {
       const record = this.refresh.get(token);
       if (record) record.retired = true;
     }
@@ -90,9 +79,7 @@ export class MemoryOAuth implements OAuthRepo {
       sweepOrdered(this.codes, now, (key) => this.codes.delete(key)) +
       sweepOrdered(this.refresh, now, (key, value) => {
         this.refresh.delete(key);
-        const family = this.families.get(value.grantId);
-        family?.delete(key);
-        if (family?.size === 0) this.families.delete(value.grantId);
+        this.families.remove(value.grantId, key);
       }) +
       sweepOrdered(this.revoked, now, (key) => this.revoked.delete(key))
     );

@@ -1,17 +1,14 @@
 import type { AccessTokenRecord, TokenRepo } from '../tokens.js';
+import { GrantIndex, sweepOrdered } from './ordered-expiry.js';
 
 export class MemoryTokens implements TokenRepo {
   /** Insertion order is expiry order (one fixed lifetime), which the sweep relies on. */
   private access = new Map<string, AccessTokenRecord>();
-  private grants = new Map<string, Set<string>>();
+  private grants = new GrantIndex();
 
   async insertAccess(token: AccessTokenRecord): Promise<void> {
     this.access.set(token.token, token);
-    if (token.grantId) {
-      let members = this.grants.get(token.grantId);
-      if (!members) this.grants.set(token.grantId, (members = new Set()));
-      members.add(token.token);
-    }
+    if (token.grantId) this.grants.add(token.grantId, token.token);
   }
 
   async findAccess(token: string): Promise<AccessTokenRecord | undefined> {
@@ -26,21 +23,13 @@ export class MemoryTokens implements TokenRepo {
   }
 
   async revokeGrant(grantId: string): Promise<number> {
-    const members = this.grants.get(grantId);
-    if (!members) return 0;
-    this.grants.delete(grantId);
+    const members = this.grants.take(grantId);
     for (const token of members) this.access.delete(token);
     return members.size;
   }
 
   async sweepExpired(now: number): Promise<number> {
-    let swept = 0;
-    for (const record of this.access.values()) {
-      if (record.expiresAt > now) break; // everything after this one expires later
-      this.forget(record);
-      swept++;
-    }
-    return swept;
+    return sweepOrdered(this.access, now, (_, record) => this.forget(record));
   }
 
   async countAccess(): Promise<number> {
@@ -49,10 +38,7 @@ export class MemoryTokens implements TokenRepo {
 
   private forget(record: AccessTokenRecord): void {
     this.access.delete(record.token);
-    if (!record.grantId) return;
-    const members = this.grants.get(record.grantId);
-    members?.delete(record.token);
-    if (members?.size === 0) this.grants.delete(record.grantId);
+    if (record.grantId) this.grants.remove(record.grantId, record.token);
   }
 
   clear(): void {

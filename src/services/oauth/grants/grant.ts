@@ -4,7 +4,7 @@ import type { ClientRecord, Store } from '../../../store/store.js';
 import type { TokenResponse } from '../access-tokens.js';
 import type { Params } from '../params.js';
 
-export interface GrantContext {
+interface GrantContext {
   store: Store;
   clock: Clock;
   /** The authenticated client. */

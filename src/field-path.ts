@@ -1,6 +1,7 @@
 // Field paths as a user reads them (`configuration.domains[0].host`), built from JSON pointers or segments,
 // so that every INVALID_ARGUMENT names its field the same way whoever found the problem (the route schema
-// or a service's own checks).
+// or a service's own checks), and a seed file's problems name theirs the same way too. Neutral (no HTTP), so
+// that the seed loader and the HTTP layer can both use it.
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
