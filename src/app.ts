@@ -9,8 +9,9 @@ import type { Seed } from './seed/schema.js';
 import { applySeed, type SeedSummary } from './seed/apply.js';
 import { loggerOptions, logsRequests, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
+import { errorLineWriter } from './http/error-log.js';
+import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
-import { keepAliveAfterBadBodies } from './http/keep-alive.js';
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { startSweeper } from './services/oauth/sweeper.js';
@@ -44,8 +45,9 @@ declare module 'fastify' {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const level = deps.logLevel ?? 'silent';
+  const destination = deps.logDestination ?? stdoutLines;
   const app = Fastify({
-    logger: loggerOptions(level, deps.logDestination),
+    logger: loggerOptions(level, destination),
     logController: new LogController({ disableRequestLogging: !logsRequests(level) }),
     childLoggerFactory: lazyChildLogger,
     bodyLimit: deps.settings.bodyLimitBytes,
@@ -71,9 +73,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return applySeed(deps.seed, deps.store, deps.clock);
   });
 
-  installErrorRendering(app);
+  installErrorRendering(app, errorLineWriter(level, destination));
   installAuth(app, deps);
-  keepAliveAfterBadBodies(app);
   useJsonBodies(app);
   rejectOtherMediaTypes(app);
 

@@ -8,10 +8,9 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 /** `'/configuration/domains/0/host'` to `['configuration', '0', 'host']` (RFC 6901 unescaping). */
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointer.split('/').slice(1);
+  // Escapes are rare; every bad request with a schema problem comes through here.
+  return pointer.includes('~') ? segments.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : segments;
 }
 
 /** Joins segments: identifiers with dots, indexes and odd names in brackets (`secrets["my key"]`). */

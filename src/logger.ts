@@ -1,9 +1,13 @@
 // Logger options: pino through Fastify, with every place a credential could appear redacted.
 import type { FastifyServerOptions } from 'fastify';
-import { stdoutLines } from './log-sink.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** What pino and the platform-error line write to: one serialized line per call, newline included. */
+export interface LogDestination {
+  write(line: string): unknown;
+}
 
 const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -29,12 +33,13 @@ const REDACTED_PATHS = [
   '*.additionalSecrets',
 ];
 
-export function loggerOptions(level: LogLevel, destination?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+/** `destination`: where lines go (src/log-sink.ts's batched stdout, or a test's capture). */
+export function loggerOptions(level: LogLevel, destination: LogDestination): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    stream: destination ?? stdoutLines,
+    stream: destination,
   } as FastifyServerOptions['logger'];
 }
 

@@ -1,5 +1,5 @@
 // The renderers: one per envelope of CONTRACTS §1, and the only places that write an error body.
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type DeactivatedUser,
   EmulatorError,
@@ -14,26 +14,22 @@ import {
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
 import { errorPage } from './html.js';
+import { keepAliveAfterReadBody } from './keep-alive.js';
+import type { ErrorLineWriter } from './error-log.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
 
-/**
- * The logger of the platform-error line. Its fields are fixed and carry no request data, so it skips the
- * service-wide redaction, whose wildcard paths cost ~15 us a line (five times the line itself; the bench's
- * bad-input run showed it), and it is not the request's child logger, which would be made for this line alone.
- */
-const errorLogs = new WeakMap<object, FastifyBaseLogger>();
-function errorLog(reply: FastifyReply): FastifyBaseLogger {
-  let log = errorLogs.get(reply.server);
-  if (!log) errorLogs.set(reply.server, (log = reply.server.log.child({}, { redact: { paths: ['parameters'], censor: '[redacted]' } })));
-  return log;
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Logs a platform error's errorInstanceId (src/http/error-log.ts). */
+    logPlatformError: ErrorLineWriter;
+  }
 }
 
 export function renderPlatform(reply: FastifyReply, err: PlatformError): FastifyReply {
   const errorInstanceId = randomUuid();
   // CONTRACTS §1: every errorInstanceId is logged, at the default level, so a user can find the line an SDK
   // error points to.
-  const level = err.status >= 500 ? 'error' : 'info';
-  errorLog(reply)[level]({ reqId: reply.request.id, errorInstanceId, errorCode: err.errorCode, errorName: err.errorName }, 'platform error');
+  reply.server.logPlatformError(err.status >= 500 ? 'error' : 'info', { reqId: reply.request.id, errorInstanceId, errorCode: err.errorCode, errorName: err.errorName });
   return reply
     .code(err.status)
     .headers(err.headers)
@@ -149,8 +145,10 @@ function renderInternal(request: FastifyRequest, reply: FastifyReply, err: unkno
   }
 }
 
-export function installErrorRendering(app: FastifyInstance): void {
+export function installErrorRendering(app: FastifyInstance, logPlatformError: ErrorLineWriter): void {
+  app.decorate('logPlatformError', logPlatformError);
   app.setErrorHandler((err: FastifyError | EmulatorError, request, reply) => {
+    keepAliveAfterReadBody(request, reply);
     if (err instanceof EmulatorError) return render(reply, err);
     const mapped = fromFramework(err, request.url);
     if (mapped) return render(reply, mapped);

@@ -14,13 +14,46 @@ export class RepeatedParameter extends Error {
 /** Parses `a=1&b=2` into single values; throws RepeatedParameter for a repeated name. */
 export function singleValued(encoded: string): Params {
   const out: Record<string, string> = Object.create(null);
-  // Node decodes a bad percent escape (`%E0%A4%A`) by catching a URIError, whose stack was most of the cost
-  // of such a request; the parse itself is lenient and never throws.
-  for (const [name, value] of withoutStack(() => new URLSearchParams(encoded))) {
-    if (name in out) throw new RepeatedParameter(name);
+  for (const pair of encoded.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = decodeFormComponent(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? '' : decodeFormComponent(pair.slice(eq + 1));
+    if (name in out) throw withoutStack(() => new RepeatedParameter(name));
     if (value !== '') out[name] = value;
   }
   return out;
+}
+
+/**
+ * One name or value of application/x-www-form-urlencoded, as the WHATWG URL standard (and so URLSearchParams)
+ * decodes it: `+` is a space, each `%XX` is a byte, a `%` without two hex digits stays as it is, and the bytes
+ * are read as UTF-8 with U+FFFD for what is not. Written out because Node's own decoder handles a bad escape
+ * by catching a URIError, which made a request with one cost ~1.2x a good token request.
+ */
+function decodeFormComponent(text: string): string {
+  const spaced = text.includes('+') ? text.replaceAll('+', ' ') : text;
+  if (!spaced.includes('%')) return spaced;
+  const bytes = Buffer.from(spaced, 'utf8');
+  let length = 0;
+  for (let i = 0; i < bytes.length; i++, length++) {
+    const high = bytes[i] === 0x25 && i + 2 < bytes.length ? hexValue(bytes[i + 1]!) : -1;
+    const low = high >= 0 ? hexValue(bytes[i + 2]!) : -1;
+    if (low >= 0) {
+      bytes[length] = high * 16 + low;
+      i += 2;
+    } else {
+      bytes[length] = bytes[i]!;
+    }
+  }
+  return bytes.toString('utf8', 0, length);
+}
+
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
+  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
+  return -1;
 }
 
 /** The query string of a request URL (without the leading `?`). */

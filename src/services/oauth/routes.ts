@@ -97,10 +97,10 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
       return noStore(reply).redirect(location, 302);
     });
 
-    scope.post(`${OAUTH_BASE}/token`, async (request, reply) => {
-      const response = await token(deps, request.headers.authorization, formOf(request));
-      return noStore(reply).send(response);
-    });
+    // Not async: a request refused before any store call throws synchronously (see token()).
+    scope.post(`${OAUTH_BASE}/token`, (request, reply) =>
+      token(deps, request.headers.authorization, formOf(request)).then((response) => noStore(reply).send(response)),
+    );
 
     scope.post(`${OAUTH_BASE}/revoke_token`, async (request, reply) => {
       await revoke(deps, request.headers.authorization, formOf(request));
