@@ -127,11 +127,12 @@ describe('POST schemas', () => {
     expect(listed.json()).toEqual([{ issues: [], ...schema }]);
   });
 
-  it('rejects a body that is not an array, an unknown runtime and a wrong token', async () => {
+  it('rejects a body that is not an array of objects, an unknown runtime and a wrong token', async () => {
     h = await harness();
     const post = (runtimeId: string, token: string, payload: unknown) =>
       h.app.inject({ method: 'POST', url: `${RUNTIMES}/${runtimeId}/schemas`, headers: { 'module-auth-token': token }, payload: payload as object });
     oauthError(await post(RUNTIME, TOKEN, { not: 'an array' }), 400, 'invalid_request');
+    oauthError(await post(RUNTIME, TOKEN, [{ functionName: 'ok' }, 'not a schema', 5, null]), 400, 'invalid_request');
     oauthError(await post('nope', TOKEN, []), 404, 'not_found');
     oauthError(await post(RUNTIME, 'wrong', []), 401, 'invalid_module_auth_token');
   });

@@ -98,7 +98,7 @@ export function jobRoutes(parent: FastifyInstance, deps: { store: Store; jobs: J
       const deployed = await store.computeModules.deployedApp(request.query.rid, branch);
       if (!deployed) throw resourceNotFound(`Deployed app ${request.query.rid} on branch ${branch} was not found.`);
       const schemas = await store.computeModules.schemas(deployed.runtimeId);
-      return schemas.map((s) => ({ issues: [], ...(s as object) }));
+      return schemas.map((s) => ({ issues: [], ...(s as Record<string, unknown>) }));
     },
   );
 }

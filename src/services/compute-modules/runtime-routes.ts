@@ -94,9 +94,12 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
     return pollWire(job);
   });
 
+  // Each function schema is an object (the runtime SDK posts one per function); anything else is a broken
+  // module's post, refused rather than stored and served garbled by the multiplexer's schemas route.
+  const FunctionSchemas = Type.Array(Type.Object({}, { additionalProperties: true }));
   app.post(
     `${RUNTIMES_PREFIX}/:runtimeId/schemas`,
-    { onRequest: moduleAuth(store), schema: { params: RuntimeParams, body: Type.Array(Type.Unknown()) } },
+    { onRequest: moduleAuth(store), schema: { params: RuntimeParams, body: FunctionSchemas } },
     async (request) => {
       await store.computeModules.setSchemas(request.params.runtimeId, request.body);
       return {};
