@@ -80,7 +80,7 @@ function fromFramework(err: FastifyError, url: string): EmulatorError | undefine
     case 'platform':
       return tooLarge
         ? new PlatformError('REQUEST_ENTITY_TOO_LARGE', 'RequestEntityTooLarge', {}, detail)
-        : invalidArgument('InvalidArgument', err.validation ? { field: validationField(err), problems: detail } : {}, detail);
+        : invalidArgument('InvalidArgument', err.validation ? { field: validationField(err) } : {}, detail);
     case 'oauth': {
       const e = invalidRequest(detail);
       return tooLarge ? new OAuthError(e.error, e.errorDescription, 413) : e;

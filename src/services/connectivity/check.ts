@@ -10,7 +10,7 @@ export type Path = ReadonlyArray<string | number>;
 
 export function invalidField(at: Path, problem: string) {
   const field = fieldPath(at);
-  return invalidArgument('InvalidArgument', { field, problems: `${field} ${problem}` }, `Invalid request body: ${field} ${problem}`);
+  return invalidArgument('InvalidArgument', { field }, `Invalid request body: ${field} ${problem}`);
 }
 
 export function check<T extends TSchema>(schema: T, value: unknown, at: Path): Static<T> {
