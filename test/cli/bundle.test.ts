@@ -19,7 +19,7 @@ describe('bundled build', () => {
     expect(res.status).toBe(400);
     const { errorInstanceId, errorDescription } = (await res.json()) as { errorInstanceId: string; errorDescription: string };
     expect(errorDescription).toContain('scopes must be array');
-    child.kill('SIGTERM'); // the error line was written (synchronously) before the answer
+    child.kill('SIGTERM'); // pending log lines are written at exit (src/log-sink.ts)
     const { code, stdout } = await done;
     expect(code).toBe(0);
     const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
