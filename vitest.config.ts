@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/setup/bundle.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Conformance and browser tests start real servers; two workers suit the 2-core machines we run on.

@@ -14,6 +14,7 @@ import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
+import { deferredValidation } from './http/deferred-validation.js';
 import { startSweeper } from './services/oauth/sweeper.js';
 import { oauthRoutes } from './services/oauth/routes.js';
 import { adminRoutes } from './services/admin/routes.js';
@@ -40,12 +41,15 @@ declare module 'fastify' {
     resetToSeed(): Promise<SeedSummary>;
     /** Services that keep state beside the store (waiters, timers) register here to be reset too. */
     onReset(hook: () => void | Promise<void>): void;
+    /** Compiles now every route validator that would otherwise compile on its first request. */
+    compileValidators(): void;
   }
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const level = deps.logLevel ?? 'silent';
   const destination = deps.logDestination ?? stdoutLines;
+  const validation = deferredValidation();
   const app = Fastify({
     logger: loggerOptions(level, destination),
     logController: new LogController({ disableRequestLogging: !logsRequests(level) }),
@@ -58,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
     schemaErrorFormatter,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, validateSchema: false } },
+    schemaController: { compilersFactory: { buildValidator: validation.buildValidator } },
   });
 
   const resetHooks: Array<() => void | Promise<void>> = [];
@@ -66,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const address = app.server.address() as AddressInfo | null;
     return `http://localhost:${address?.port ?? deps.settings.port}`;
   });
+  app.decorate('compileValidators', validation.compileAll);
   app.decorate('onReset', (hook: () => void | Promise<void>) => void resetHooks.push(hook));
   app.decorate('resetToSeed', async () => {
     for (const hook of resetHooks) await hook();

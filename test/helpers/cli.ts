@@ -1,9 +1,13 @@
-// Runs the real command-line front (TypeScript source through tsx) as a child process.
+// Runs the real command-line front as a child process: the bundled dist/cli.js as `npm run build` makes it,
+// built from the current sources by the global setup (test/setup/bundle.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = ['--import', 'tsx', 'src/cli.ts'];
+export const BUNDLE_DIR = inject('bundleDir');
+const CLI = [join(BUNDLE_DIR, 'cli.js')];
 
 export interface CliResult {
   code: number | null;
