@@ -24,7 +24,10 @@ export function startSweeper(store: Store, clock: Clock, intervalMs = SWEEP_INTE
 export async function sweepExpired(store: Store, clock: Clock): Promise<{ tokens: number; oauth: number }> {
   const now = clock.now();
   const [tokens, oauth] = await Promise.all([store.tokens.sweepExpired(now), store.oauth.sweepExpired(now)]);
-  if (tokens + oauth >= BIG_SWEEP) collectGarbage();
+  if (tokens + oauth >= BIG_SWEEP) {
+    collectGarbage();
+    collectAgainWhenQuiet();
+  }
   return { tokens, oauth };
 }
 
@@ -36,6 +39,20 @@ export async function sweepExpired(store: Store, clock: Clock): Promise<{ tokens
  */
 const BIG_SWEEP = 50_000;
 let fullCollection: (() => void) | null | undefined;
+
+/**
+ * V8 shrinks its young generation (grown to 32 MB by the burst that issued the tokens) only at a collection
+ * that sees a low allocation rate over the last 5 s, which the one right after the sweep never does. A second
+ * collection once that window has passed gives back those 32 MB: in a probe of 1,000,000 tokens, RSS went
+ * from +40 MB over its start to +3 MB. Unreferenced: it never keeps the process alive.
+ */
+const QUIET_AFTER_MS = 6_000;
+let again: NodeJS.Timeout | undefined;
+
+function collectAgainWhenQuiet(): void {
+  clearTimeout(again);
+  again = setTimeout(collectGarbage, QUIET_AFTER_MS).unref();
+}
 
 function collectGarbage(): void {
   if (fullCollection === undefined) {
