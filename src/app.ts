@@ -7,7 +7,7 @@ import type { Clock } from './clock.js';
 import type { Settings } from './settings.js';
 import type { Seed } from './seed/schema.js';
 import { applySeed, type SeedSummary } from './seed/apply.js';
-import { loggerOptions, logsRequests, type LogLevel } from './logger.js';
+import { loggerOptions, logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
@@ -30,7 +30,7 @@ export interface AppDeps {
   seed: Seed;
   logLevel?: LogLevel;
   /** Where log lines go (stdout when omitted); tests capture them here. */
-  logDestination?: NodeJS.WritableStream;
+  logDestination?: LogDestination;
 }
 
 declare module 'fastify' {

@@ -9,7 +9,7 @@ import { resolveSettings, type Settings } from './settings.js';
 import { createMemoryStore } from './store/memory/index.js';
 import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
-import type { LogLevel } from './logger.js';
+import type { LogDestination, LogLevel } from './logger.js';
 
 interface ServerOptions {
   /** Path of a YAML seed file. */
@@ -22,7 +22,7 @@ interface ServerOptions {
   host?: string;
   clock?: Clock;
   logLevel?: LogLevel;
-  logDestination?: NodeJS.WritableStream;
+  logDestination?: LogDestination;
   /** Environment for PORT; the programmatic API passes none so that a test suite is not steered by it. */
   env?: NodeJS.ProcessEnv;
 }

@@ -8,7 +8,7 @@ import { applySeed, type SeedSummary } from '../../src/seed/apply.js';
 import { resolveSettings, type SettingOverrides } from '../../src/settings.js';
 import { createMemoryStore } from '../../src/store/memory/index.js';
 import type { Store } from '../../src/store/store.js';
-import type { LogLevel } from '../../src/logger.js';
+import type { LogDestination, LogLevel } from '../../src/logger.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -21,7 +21,7 @@ export interface TestAppOptions extends SettingOverrides {
   /** YAML text or a parsed document with root `platform`. */
   seed?: string | Record<string, unknown>;
   logLevel?: LogLevel;
-  logDestination?: NodeJS.WritableStream;
+  logDestination?: LogDestination;
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {

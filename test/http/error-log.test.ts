@@ -15,7 +15,7 @@ describe('platform-error log line', () => {
     const ours = capture();
     errorLineWriter('info', ours)('info', FIELDS);
     const pinos = capture();
-    const { app } = await buildTestApp({ logLevel: 'info', logDestination: { write: pinos.write } as unknown as NodeJS.WritableStream });
+    const { app } = await buildTestApp({ logLevel: 'info', logDestination: pinos });
     app.log.info(FIELDS, 'platform error');
     const [mine] = ours.parsed();
     const [theirs] = pinos.parsed().filter((l) => l.msg === 'platform error');
