@@ -33,8 +33,7 @@ Commands:
 Options for start:
   -c, --config FILE   YAML seed file, root key \`platform\` (also PLATFORM_EMULATOR_CONFIG).
                       Without one: in-memory store with a default admin user, open OAuth mode.
-  -p, --port N        Port (default: the config's \`port\`, else PORT, else 4000; 0 picks a free port).
-                      Precedence: --port, then PORT, then the config file.
+  -p, --port N        Port; without it PORT, else the config's \`port\`, else 4000 (0 picks a free port).
       --host H        Address to bind (default 127.0.0.1). Control routes answer off loopback only
                       with the config's \`control_token\`.
       --log-level L   fatal, error, warn, info (default), debug (adds a line per request), trace, silent.

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { interleave } from '../../bench/lib/compare.js';
 import { ADMIN_SCOPE } from '../../bench/lib/fixtures.js';
 import { request } from '../../bench/lib/http.js';
+import { stats } from '../../bench/lib/latency.js';
 import { runLoad } from '../../bench/lib/load.js';
 import { cpuMicros, rssBytes } from '../../bench/lib/proc.js';
 import { FROM_SOURCE, type ServerProcess } from '../../bench/lib/processes.js';
@@ -53,6 +54,11 @@ describe('bench harness', () => {
     expect(text).toMatch(/^emulator\s/m);
     expect(text).toMatch(/^baseline\s/m);
     expect(text).toContain('PASS  always passes');
+  });
+
+  it('summarises more latency samples than a spread into Math.max could take', () => {
+    const times = Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 300_000);
+    expect(stats(times)).toEqual({ samples: 300_000, p50Ms: 149_999, p99Ms: 296_999, maxMs: 299_999 });
   });
 
   it('tells a missing route from one that exists', async () => {

@@ -51,11 +51,11 @@ export function ontologyRoutes(parent: FastifyInstance, deps: { store: Store }):
         if (request.body === undefined) request.body = {};
       },
       handler: async (request, reply) => {
-        const found = await ontology(request.params.ontology);
         const { queryApiName } = request.params;
-        if (!found.queries.has(queryApiName)) throw queryNotFound(queryApiName);
+        const result = (await ontology(request.params.ontology)).queries.get(queryApiName);
+        if (result === undefined) throw queryNotFound(queryApiName);
         // JSON bytes from the seed: a seeded string or number goes out as JSON, not as text/plain.
-        return reply.type('application/json; charset=utf-8').send(found.queries.get(queryApiName));
+        return reply.type('application/json; charset=utf-8').send(result);
       },
     });
   });

@@ -5,15 +5,15 @@ export class MemoryUsers implements UserRepo {
   private byKey = new Map<string, UserRecord>();
   /** Automatic service principals, keyed by client id: a namespace of their own. */
   private principals = new Map<string, UserRecord>();
-  /** Seeded service users by the client they stand for (the first one inserted wins): a lookup, not a scan. */
-  private serviceUsers = new Map<string, UserRecord>();
+  /** Username of the seeded service user each client stands for (the first one inserted wins): a lookup, not a scan. */
+  private serviceUsers = new Map<string, string>();
 
   async insert(user: UserRecord): Promise<boolean> {
     if (this.byName.has(user.username)) return false;
     this.byName.set(user.username, user);
     this.byKey.set(user.id, user);
     if (user.principalType === 'service' && user.oauthClientId !== undefined && !this.serviceUsers.has(user.oauthClientId)) {
-      this.serviceUsers.set(user.oauthClientId, user);
+      this.serviceUsers.set(user.oauthClientId, user.username);
     }
     return true;
   }
@@ -36,12 +36,12 @@ export class MemoryUsers implements UserRepo {
     const updated = { ...user, active };
     this.byName.set(username, updated);
     this.byKey.set(user.id, updated);
-    if (user.oauthClientId !== undefined && this.serviceUsers.get(user.oauthClientId) === user) this.serviceUsers.set(user.oauthClientId, updated);
     return updated;
   }
 
   async servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord> {
-    const seeded = this.serviceUsers.get(clientId);
+    const username = this.serviceUsers.get(clientId);
+    const seeded = username === undefined ? undefined : this.byName.get(username);
     if (seeded) return seeded;
     let principal = this.principals.get(clientId);
     if (!principal) {
