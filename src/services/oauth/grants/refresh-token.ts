@@ -3,7 +3,7 @@
 // the original scopes, or a subset named by `scope`; the new refresh token keeps the original scopes.
 import { invalidGrant, invalidRequest, invalidScope } from '../../../errors.js';
 import { mintAccessToken } from '../access-tokens.js';
-import { checkScopes, describeScopeProblem } from '../scopes.js';
+import { checkScopes } from '../scopes.js';
 import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
 import type { Store } from '../../../store/store.js';
 import type { Clock } from '../../../clock.js';
@@ -26,7 +26,7 @@ export const refreshTokenGrant: Grant = async ({ store, clock, client, params })
   let scopes = current.scopes;
   if (params.scope !== undefined) {
     const requested = checkScopes(client, params.scope);
-    if ('problem' in requested) throw invalidScope(describeScopeProblem(requested.problem));
+    if ('problem' in requested) throw invalidScope(requested.problem);
     const wider = requested.scopes.filter((s) => !current.scopes.includes(s));
     if (wider.length > 0) throw invalidScope(`A refresh cannot add scopes the original authorization did not grant: ${wider.join(' ')}.`);
     scopes = requested.scopes;
