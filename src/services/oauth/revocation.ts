@@ -2,25 +2,19 @@
 // token ends its whole authorization (RFC 7009 §2.1). Introspection answers for any token, to an
 // authenticated client, and says only `active: false` for anything unknown, expired, revoked or of a
 // deactivated user.
-import type { Clock } from '../../clock.js';
-import type { Store } from '../../store/store.js';
 import { invalidRequest } from '../../errors.js';
 import { authenticateClient } from './client-auth.js';
 import { refreshIssuedAt, revokeAuthorization } from './refresh-tokens.js';
 import { accessIssuedAt } from './access-tokens.js';
 import type { Params } from './params.js';
-
-interface Deps {
-  store: Store;
-  clock: Clock;
-}
+import type { OAuthDeps } from './deps.js';
 
 function tokenParam(params: Params): string {
   if (params.token === undefined) throw invalidRequest('The token parameter is required.');
   return params.token;
 }
 
-export async function revoke(deps: Deps, authorization: string | undefined, params: Params): Promise<void> {
+export async function revoke(deps: OAuthDeps, authorization: string | undefined, params: Params): Promise<void> {
   const { client } = await authenticateClient(deps.store, authorization, params);
   const token = tokenParam(params);
   const access = await deps.store.tokens.findAccess(token);
@@ -46,7 +40,7 @@ type Introspection = { active: false } | {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-export async function introspect(deps: Deps, issuer: string, authorization: string | undefined, params: Params): Promise<Introspection> {
+export async function introspect(deps: OAuthDeps, issuer: string, authorization: string | undefined, params: Params): Promise<Introspection> {
   await authenticateClient(deps.store, authorization, params);
   const token = tokenParam(params);
   const now = deps.clock.now();

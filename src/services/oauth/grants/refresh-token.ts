@@ -5,13 +5,12 @@ import { invalidGrant, invalidRequest, invalidScope } from '../../../errors.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { checkScopes } from '../scopes.js';
 import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
-import type { Store } from '../../../store/store.js';
-import type { Clock } from '../../../clock.js';
 import type { Grant } from './grant.js';
+import type { OAuthDeps } from '../deps.js';
 
 const INVALID = 'The refresh token is invalid, expired or revoked.';
 
-async function reused(deps: { store: Store; clock: Clock }, grantId: string): Promise<never> {
+async function reused(deps: OAuthDeps, grantId: string): Promise<never> {
   await revokeAuthorization(deps, grantId);
   throw invalidGrant('The refresh token was already used; every token of this authorization is revoked.');
 }
