@@ -1,7 +1,7 @@
 // A real browser (Debian's chromium through playwright-core, pinned) signs in on the sign-in page: it sees
 // the seeded users, filters them, clicks one, lands on a redirect target served here with code and state,
 // and the test exchanges the code (PKCE) and calls getCurrent with the token.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { startEmulator, type Emulator } from '../../src/index.js';
+import { s256 } from '../oauth/flow.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -76,7 +77,7 @@ async function exchange(code: string, verifier: string): Promise<{ access_token:
 describe('sign-in page in a real browser', () => {
   it('lists the users, filters them, and signs in with a click', async () => {
     const verifier = randomBytes(32).toString('base64url');
-    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const challenge = s256(verifier);
     const state = '<b>state</b> & "quotes"';
     const context = await launch();
     try {
@@ -122,7 +123,7 @@ describe('sign-in page in a real browser', () => {
 
   it('works without JavaScript', async () => {
     const verifier = randomBytes(32).toString('base64url');
-    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const challenge = s256(verifier);
     const context = await launch(false);
     try {
       const page = await context.newPage();

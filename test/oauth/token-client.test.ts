@@ -55,6 +55,8 @@ describe('client authentication', () => {
     expectOAuthError(await postForm(app, TOKEN, cc({ client_id: 'ci' })), 401, 'invalid_client');
     expectOAuthError(await postForm(app, TOKEN, cc(), { authorization: 'Basic !!!' }), 401, 'invalid_client');
     expectOAuthError(await postForm(app, TOKEN, cc(), { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` }), 401, 'invalid_client');
+    // A bad escape decodes as the form body's would (kept as it is), so it is simply not the secret.
+    expectOAuthError(await postForm(app, TOKEN, cc(), { authorization: `Basic ${Buffer.from('ci:s3cret%zz').toString('base64')}` }), 401, 'invalid_client');
   });
 
   it('a public client presents its client_id alone, never a secret', async () => {

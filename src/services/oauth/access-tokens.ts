@@ -1,8 +1,8 @@
 // Minting access tokens: shared by the token endpoint's grants and the control route that mints for tests.
-import type { Clock } from '../../clock.js';
-import type { Store, UserRecord } from '../../store/store.js';
+import type { UserRecord } from '../../store/store.js';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenRecord } from '../../store/tokens.js';
 import { randomSecret } from '../../ids.js';
+import type { OAuthDeps } from './deps.js';
 
 const ACCESS_TOKEN_PREFIX = 'platform_';
 
@@ -25,7 +25,7 @@ interface MintRequest {
 /** When the token was issued: every access token lives exactly ACCESS_TOKEN_TTL_SECONDS. */
 export const accessIssuedAt = (token: Pick<AccessTokenRecord, 'expiresAt'>): number => token.expiresAt - ACCESS_TOKEN_TTL_SECONDS * 1000;
 
-export async function mintAccessToken(deps: { store: Store; clock: Clock }, request: MintRequest): Promise<TokenResponse> {
+export async function mintAccessToken(deps: OAuthDeps, request: MintRequest): Promise<TokenResponse> {
   const now = deps.clock.now();
   const token = ACCESS_TOKEN_PREFIX + randomSecret();
   await deps.store.tokens.insertAccess({

@@ -5,7 +5,7 @@ import type { AuthorizationParameters, Store } from '../../store/store.js';
 import { HtmlError } from '../../errors.js';
 import { resolveClient } from './clients.js';
 import { checkRedirectUri } from './redirect-uris.js';
-import { checkScopes, describeScopeProblem } from './scopes.js';
+import { checkScopes } from './scopes.js';
 import { checkChallenge } from './pkce.js';
 import type { Params } from './params.js';
 
@@ -34,7 +34,7 @@ export async function validateAuthorizeRequest(store: Store, params: Params): Pr
   }
 
   const scopes = checkScopes(resolved.client, params.scope);
-  if ('problem' in scopes) throw new HtmlError('Invalid scope', describeScopeProblem(scopes.problem));
+  if ('problem' in scopes) throw new HtmlError('Invalid scope', scopes.problem);
 
   const pkce = checkChallenge(params.code_challenge, params.code_challenge_method);
   if ('problem' in pkce) throw new HtmlError('Invalid PKCE parameters', pkce.problem);

@@ -5,7 +5,7 @@ import type { Store } from '../../store/store.js';
 import { invalidClient, invalidRequest } from '../../errors.js';
 import { safeEqual } from '../../http/auth.js';
 import { resolveClient, type ResolvedClient } from './clients.js';
-import type { Params } from './params.js';
+import { decodeFormComponent, type Params } from './params.js';
 
 interface Presented {
   clientId: string;
@@ -15,23 +15,13 @@ interface Presented {
 
 const BASIC = /^Basic[ \t]+([A-Za-z0-9+/=]*)[ \t]*$/i;
 
-/** application/x-www-form-urlencoded decoding, as RFC 6749 §2.3.1 asks for Basic credentials. */
-function formDecode(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
-}
-
 function fromBasic(header: string): { clientId: string; secret: string } {
   const match = BASIC.exec(header);
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
-  const clientId = colon > 0 ? formDecode(decoded.slice(0, colon)) : undefined;
-  const secret = colon > 0 ? formDecode(decoded.slice(colon + 1)) : undefined;
-  if (!clientId || secret === undefined) throw invalidClient('The Basic authorization header is malformed.', true);
-  return { clientId, secret };
+  if (colon <= 0) throw invalidClient('The Basic authorization header is malformed.', true);
+  // Id and secret are form-encoded inside the base64 (RFC 6749 §2.3.1), decoded as the body's parameters are.
+  return { clientId: decodeFormComponent(decoded.slice(0, colon)), secret: decodeFormComponent(decoded.slice(colon + 1)) };
 }
 
 /** Who the request says it is; throws invalid_request for a missing client_id or two methods at once. */

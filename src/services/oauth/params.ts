@@ -31,7 +31,7 @@ export function singleValued(encoded: string): Params {
  * are read as UTF-8 with U+FFFD for what is not. Written out because Node's own decoder handles a bad escape
  * by catching a URIError, which made a request with one cost ~1.2x a good token request.
  */
-function decodeFormComponent(text: string): string {
+export function decodeFormComponent(text: string): string {
   const spaced = text.includes('+') ? text.replaceAll('+', ' ') : text;
   if (!spaced.includes('%')) return spaced;
   const bytes = Buffer.from(spaced, 'utf8');

@@ -2,7 +2,8 @@
 // port (RFC 8252 §7.3); in open mode any absolute http(s) URI without a fragment.
 import type { ResolvedClient } from './clients.js';
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** A loopback origin and its optional port, up to where the path, query or end begins. */
+const LOOPBACK_ORIGIN = /^(https?:\/\/(?:127\.0\.0\.1|\[::1\]|localhost))(?::\d{1,5})?(?=[/?]|$)/;
 
 function parseAbsolute(uri: string): URL | undefined {
   try {
@@ -13,11 +14,13 @@ function parseAbsolute(uri: string): URL | undefined {
   }
 }
 
-/** The registered URI with the port taken out, for loopback hosts; undefined for other hosts. */
+/**
+ * The URI with the port taken out, for loopback hosts; undefined for other URIs. Textual, so that everything
+ * but the port still matches exactly (no case folding of the host, no resolving of `..` in the path).
+ */
 function withoutLoopbackPort(uri: string): string | undefined {
-  const url = parseAbsolute(uri);
-  if (!url || !LOOPBACK_HOSTS.has(url.hostname) || url.username || url.password) return undefined;
-  return `${url.protocol}//${url.hostname}${url.pathname}${url.search}`;
+  const origin = LOOPBACK_ORIGIN.exec(uri);
+  return origin ? origin[1] + uri.slice(origin[0].length) : undefined;
 }
 
 function matchesRegistered(registered: string, presented: string): boolean {

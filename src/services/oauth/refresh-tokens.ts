@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.js';
 import type { RefreshTokenRecord, Store } from '../../store/store.js';
 import { randomSecret } from '../../ids.js';
 import { invalidGrant } from '../../errors.js';
+import type { OAuthDeps } from './deps.js';
 
 const REFRESH_TOKEN_PREFIX = 'platform_refresh_';
 export const REFRESH_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -18,7 +19,7 @@ export function newRefreshToken(clock: Clock, of: Pick<RefreshTokenRecord, 'clie
 export const refreshIssuedAt = (token: Pick<RefreshTokenRecord, 'expiresAt'>): number => token.expiresAt - REFRESH_TOKEN_TTL_MS;
 
 /** Revokes everything one authorization produced: its refresh family and its access tokens. */
-export async function revokeAuthorization(deps: { store: Store; clock: Clock }, grantId: string): Promise<void> {
+export async function revokeAuthorization(deps: OAuthDeps, grantId: string): Promise<void> {
   // Remembered as long as any token of the grant could still be presented.
   await deps.store.oauth.revokeGrant(grantId, deps.clock.now() + REFRESH_TOKEN_TTL_MS);
   await deps.store.tokens.revokeGrant(grantId);

@@ -2,25 +2,19 @@
 // token ends its whole authorization (RFC 7009 §2.1). Introspection answers for any token, to an
 // authenticated client, and says only `active: false` for anything unknown, expired, revoked or of a
 // deactivated user.
-import type { Clock } from '../../clock.js';
-import type { Store } from '../../store/store.js';
 import { invalidRequest } from '../../errors.js';
 import { authenticateClient } from './client-auth.js';
 import { refreshIssuedAt, revokeAuthorization } from './refresh-tokens.js';
 import { accessIssuedAt } from './access-tokens.js';
 import type { Params } from './params.js';
-
-interface Deps {
-  store: Store;
-  clock: Clock;
-}
+import type { OAuthDeps } from './deps.js';
 
 function tokenParam(params: Params): string {
   if (params.token === undefined) throw invalidRequest('The token parameter is required.');
   return params.token;
 }
 
-export async function revoke(deps: Deps, authorization: string | undefined, params: Params): Promise<void> {
+export async function revoke(deps: OAuthDeps, authorization: string | undefined, params: Params): Promise<void> {
   const { client } = await authenticateClient(deps.store, authorization, params);
   const token = tokenParam(params);
   const access = await deps.store.tokens.findAccess(token);
@@ -46,18 +40,23 @@ type Introspection = { active: false } | {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-export async function introspect(deps: Deps, issuer: string, authorization: string | undefined, params: Params): Promise<Introspection> {
+/** A live-looking token as introspection describes it; a retired refresh token is none. */
+async function lookUp(store: OAuthDeps['store'], token: string) {
+  const access = await store.tokens.findAccess(token);
+  if (access) {
+    const { principalId, clientId, scopes, expiresAt } = access;
+    return { principalId, clientId: clientId ?? undefined, scopes, issuedAt: accessIssuedAt(access), expiresAt, type: 'Bearer' as const };
+  }
+  const refresh = await store.oauth.findRefreshToken(token);
+  if (!refresh || refresh.retired) return undefined;
+  const { userId, clientId, scopes, expiresAt } = refresh;
+  return { principalId: userId, clientId, scopes, issuedAt: refreshIssuedAt(refresh), expiresAt, type: 'refresh_token' as const };
+}
+
+export async function introspect(deps: OAuthDeps, issuer: string, authorization: string | undefined, params: Params): Promise<Introspection> {
   await authenticateClient(deps.store, authorization, params);
-  const token = tokenParam(params);
-  const now = deps.clock.now();
-  const access = await deps.store.tokens.findAccess(token);
-  const refresh = access ? undefined : await deps.store.oauth.findRefreshToken(token);
-  const found = access
-    ? { principalId: access.principalId, clientId: access.clientId ?? undefined, scopes: access.scopes, issuedAt: accessIssuedAt(access), expiresAt: access.expiresAt, type: 'Bearer' as const }
-    : refresh && !refresh.retired
-      ? { principalId: refresh.userId, clientId: refresh.clientId, scopes: refresh.scopes, issuedAt: refreshIssuedAt(refresh), expiresAt: refresh.expiresAt, type: 'refresh_token' as const }
-      : undefined;
-  if (!found || found.expiresAt <= now) return { active: false };
+  const found = await lookUp(deps.store, tokenParam(params));
+  if (!found || found.expiresAt <= deps.clock.now()) return { active: false };
   const user = await deps.store.users.byId(found.principalId);
   if (!user?.active) return { active: false };
   return {

@@ -6,8 +6,6 @@
 // - Refresh tokens live 24 hours (the spec leaves this open); stored state is in memory unless another
 //   store is configured.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../../clock.js';
-import type { Store } from '../../store/store.js';
 import { HtmlError, invalidRequest } from '../../errors.js';
 import { errorFamily } from '../../http/route-config.js';
 import { randomSecret } from '../../ids.js';
@@ -20,11 +18,7 @@ import { token } from './token-endpoint.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
 import { rejectOtherMediaTypes } from '../../http/body-parsers.js';
-
-interface OAuthDeps {
-  store: Store;
-  clock: Clock;
-}
+import type { OAuthDeps } from './deps.js';
 
 /** Binds a sign-in form to the browser that loaded the page. */
 const SIGN_IN_COOKIE = 'platform_signin';

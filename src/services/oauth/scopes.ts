@@ -16,13 +16,13 @@ export const KNOWN_SCOPES = [
 // scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
-type ScopeProblem = { kind: 'malformed'; scope: string } | { kind: 'not-allowed'; scopes: string[] };
+type ScopeCheck = { scopes: string[] } | { problem: string };
 
 /** Splits a space-separated scope parameter into distinct scopes, in the order given. */
-function parseScopes(value: string | undefined): { scopes: string[] } | { problem: ScopeProblem } {
+function parseScopes(value: string | undefined): ScopeCheck {
   const scopes = [...new Set((value ?? '').split(' ').filter((s) => s !== ''))];
   const bad = scopes.find((s) => !SCOPE_TOKEN.test(s));
-  return bad === undefined ? { scopes } : { problem: { kind: 'malformed', scope: bad } };
+  return bad === undefined ? { scopes } : { problem: `The scope "${bad}" contains characters a scope may not contain.` };
 }
 
 /** The scopes outside a client's non-empty allowed_scopes. */
@@ -31,16 +31,11 @@ function disallowedScopes(client: ClientRecord, scopes: string[]): string[] {
   return scopes.filter((s) => !client.allowedScopes.includes(s));
 }
 
-export function describeScopeProblem(problem: ScopeProblem): string {
-  return problem.kind === 'malformed'
-    ? `The scope "${problem.scope}" contains characters a scope may not contain.`
-    : `The client is not allowed the scope${problem.scopes.length > 1 ? 's' : ''} ${problem.scopes.map((s) => `"${s}"`).join(', ')}.`;
-}
-
 /** Parses and checks scopes against the client; returns the scopes or what is wrong. */
-export function checkScopes(client: ClientRecord, value: string | undefined): { scopes: string[] } | { problem: ScopeProblem } {
+export function checkScopes(client: ClientRecord, value: string | undefined): ScopeCheck {
   const parsed = parseScopes(value);
   if ('problem' in parsed) return parsed;
   const outside = disallowedScopes(client, parsed.scopes);
-  return outside.length > 0 ? { problem: { kind: 'not-allowed', scopes: outside } } : parsed;
+  if (outside.length === 0) return parsed;
+  return { problem: `The client is not allowed the scope${outside.length > 1 ? 's' : ''} ${outside.map((s) => `"${s}"`).join(', ')}.` };
 }

@@ -1,7 +1,6 @@
 // The interactive part of the code flow: a validated authorize request is stored and the sign-in page
 // refers to it by id; the form comes back with that id, the chosen username and a CSRF token, from the
 // browser that holds the matching sign-in cookie.
-import type { Clock } from '../../clock.js';
 import type { AuthorizeRequestRecord, Store, UserRecord } from '../../store/store.js';
 import { HtmlError } from '../../errors.js';
 import { randomSecret } from '../../ids.js';
@@ -9,14 +8,10 @@ import { safeEqual } from '../../http/auth.js';
 import type { ValidAuthorizeRequest } from './authorize-request.js';
 import { issueCode } from './codes.js';
 import type { Params } from './params.js';
+import type { OAuthDeps } from './deps.js';
 
 /** How long a sign-in page stays usable. */
 const SIGN_IN_TTL_MS = 30 * 60 * 1000;
-
-interface Deps {
-  store: Store;
-  clock: Clock;
-}
 
 /** A user who may sign in: seeded, active and human (service users never pick an identity on a page). */
 export async function signInUser(store: Store, username: string): Promise<UserRecord> {
@@ -26,7 +21,7 @@ export async function signInUser(store: Store, username: string): Promise<UserRe
   return user;
 }
 
-export async function startSignIn(deps: Deps, request: ValidAuthorizeRequest, browserId: string): Promise<AuthorizeRequestRecord> {
+export async function startSignIn(deps: OAuthDeps, request: ValidAuthorizeRequest, browserId: string): Promise<AuthorizeRequestRecord> {
   const { clientId, redirectUri, scopes, state, codeChallenge } = request;
   const record: AuthorizeRequestRecord = {
     clientId,
@@ -47,7 +42,7 @@ const EXPIRED = new HtmlError('Sign-in expired', 'This sign-in page has expired 
 const FORGED = new HtmlError('Sign-in rejected', 'The sign-in form did not come from this browser’s sign-in page. Go back to the application and sign in again.');
 
 /** Checks a submitted sign-in form and returns the redirect carrying the new code. */
-export async function finishSignIn(deps: Deps, form: Params, browserId: string | undefined): Promise<string> {
+export async function finishSignIn(deps: OAuthDeps, form: Params, browserId: string | undefined): Promise<string> {
   const { request_id: requestId, csrf_token: csrfToken, username } = form;
   if (requestId === undefined || csrfToken === undefined || username === undefined) {
     throw new HtmlError('Incomplete sign-in form', 'The sign-in form must carry request_id, csrf_token and username.');

@@ -3,8 +3,9 @@
 // without JavaScript; a small script, allowed by a per-response CSP nonce, adds a filter box.
 import type { AuthorizeRequestRecord, UserRecord } from '../../store/store.js';
 import { html, page, type SafeHtml } from '../../http/html.js';
+import { OAUTH_BASE } from './metadata.js';
 
-export const CALLBACK_PATH = '/idp/api/oauth2/authorize/callback';
+export const CALLBACK_PATH = `${OAUTH_BASE}/authorize/callback`;
 
 interface SignInView {
   request: AuthorizeRequestRecord;

@@ -1,25 +1,25 @@
 // POST /token: grant_type -> client authentication -> the client's grant types -> the grant module.
-import type { Clock } from '../../clock.js';
-import type { GrantType, Store } from '../../store/store.js';
+import type { GrantType } from '../../store/store.js';
 import { invalidRequest, unauthorizedClient, unsupportedGrantType } from '../../errors.js';
 import type { TokenResponse } from './access-tokens.js';
 import { authenticateClient } from './client-auth.js';
 import { GRANTS, isGrantType } from './grants/index.js';
 import type { Params } from './params.js';
+import type { OAuthDeps } from './deps.js';
 
 /**
  * Not async at its top: a missing or unknown grant_type throws before any promise exists. An async function
  * that rejects before its caller awaits it goes through Node's unhandled-rejection bookkeeping (~2 us), and the
  * route handler calling this is not async either, so the framework catches the throw directly.
  */
-export function token(deps: { store: Store; clock: Clock }, authorization: string | undefined, params: Params): Promise<TokenResponse> {
+export function token(deps: OAuthDeps, authorization: string | undefined, params: Params): Promise<TokenResponse> {
   const grantType = params.grant_type;
   if (grantType === undefined) throw invalidRequest('The grant_type parameter is required.');
   if (!isGrantType(grantType)) throw unsupportedGrantType(`grant_type "${grantType}" is not supported.`);
   return grant(deps, grantType, authorization, params);
 }
 
-async function grant(deps: { store: Store; clock: Clock }, grantType: GrantType, authorization: string | undefined, params: Params): Promise<TokenResponse> {
+async function grant(deps: OAuthDeps, grantType: GrantType, authorization: string | undefined, params: Params): Promise<TokenResponse> {
   const { client } = await authenticateClient(deps.store, authorization, params);
   if (!client.grantTypes.includes(grantType)) throw unauthorizedClient(`The client "${client.clientId}" is not allowed the ${grantType} grant.`);
   return GRANTS[grantType]({ store: deps.store, clock: deps.clock, client, params });

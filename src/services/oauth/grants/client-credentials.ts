@@ -5,7 +5,7 @@ import { DEFAULT_REALM } from '../../../seed/schema.js';
 import { stableUuid } from '../../../ids.js';
 import type { ClientRecord, UserRecord } from '../../../store/store.js';
 import { mintAccessToken } from '../access-tokens.js';
-import { checkScopes, describeScopeProblem } from '../scopes.js';
+import { checkScopes } from '../scopes.js';
 import type { Grant } from './grant.js';
 
 /** The principal made once per client when no seeded service user names it (username = client_id). */
@@ -25,7 +25,7 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
 
 export const clientCredentialsGrant: Grant = async ({ store, clock, client, params }) => {
   const requested = checkScopes(client, params.scope);
-  if ('problem' in requested) throw invalidScope(describeScopeProblem(requested.problem));
+  if ('problem' in requested) throw invalidScope(requested.problem);
   const principal = await store.users.servicePrincipalFor(client.clientId, () => newServicePrincipal(client));
   if (!principal.active) throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`);
   return mintAccessToken({ store, clock }, { principal, clientId: client.clientId, scopes: requested.scopes });

@@ -1,12 +1,10 @@
 // The shape every grant module shares; the token endpoint picks one from a table by grant_type.
-import type { Clock } from '../../../clock.js';
-import type { ClientRecord, Store } from '../../../store/store.js';
+import type { ClientRecord } from '../../../store/store.js';
 import type { TokenResponse } from '../access-tokens.js';
 import type { Params } from '../params.js';
+import type { OAuthDeps } from '../deps.js';
 
-interface GrantContext {
-  store: Store;
-  clock: Clock;
+interface GrantContext extends OAuthDeps {
   /** The authenticated client. */
   client: ClientRecord;
   params: Params;

@@ -3,15 +3,14 @@
 // the original scopes, or a subset named by `scope`; the new refresh token keeps the original scopes.
 import { invalidGrant, invalidRequest, invalidScope } from '../../../errors.js';
 import { mintAccessToken } from '../access-tokens.js';
-import { checkScopes, describeScopeProblem } from '../scopes.js';
+import { checkScopes } from '../scopes.js';
 import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
-import type { Store } from '../../../store/store.js';
-import type { Clock } from '../../../clock.js';
 import type { Grant } from './grant.js';
+import type { OAuthDeps } from '../deps.js';
 
 const INVALID = 'The refresh token is invalid, expired or revoked.';
 
-async function reused(deps: { store: Store; clock: Clock }, grantId: string): Promise<never> {
+async function reused(deps: OAuthDeps, grantId: string): Promise<never> {
   await revokeAuthorization(deps, grantId);
   throw invalidGrant('The refresh token was already used; every token of this authorization is revoked.');
 }
@@ -26,7 +25,7 @@ export const refreshTokenGrant: Grant = async ({ store, clock, client, params })
   let scopes = current.scopes;
   if (params.scope !== undefined) {
     const requested = checkScopes(client, params.scope);
-    if ('problem' in requested) throw invalidScope(describeScopeProblem(requested.problem));
+    if ('problem' in requested) throw invalidScope(requested.problem);
     const wider = requested.scopes.filter((s) => !current.scopes.includes(s));
     if (wider.length > 0) throw invalidScope(`A refresh cannot add scopes the original authorization did not grant: ${wider.join(' ')}.`);
     scopes = requested.scopes;
