@@ -5,7 +5,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, Store } from '../../store/store.js';
 import { jobCanceled, jobFailed, jobNotReady, resourceNotFound } from '../../errors.js';
 import { DEFAULT_BRANCH, type JobService } from './jobs.js';
-import { clientGone } from './runtime-routes.js';
+import { clientGone } from './client-gone.js';
 import { jobStatusWire, jobWire } from './wire.js';
 
 export const MULTIPLEXER_PREFIX = '/analytics-backend-multiplexer/api/module-group-multiplexer';
