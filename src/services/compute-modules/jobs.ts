@@ -24,7 +24,8 @@ export interface JobServiceDeps {
 
 export interface JobRequest {
   deployedAppRid: string;
-  deployedAppBranch?: string;
+  /** Absent or null: the default branch. */
+  deployedAppBranch?: string | null;
   queryType: string;
   query?: unknown;
 }
