@@ -4,12 +4,9 @@ import { MUX, RUNTIME, TOKEN, harness, oauthError, type Harness } from './helper
 
 /** A poll held on rt-2 and an execute waiting for its (handed-out) job, both sure to be waiting. */
 async function holdPollAndExecute() {
-  const marker = await h.submit({ deployedAppRid: 'ri.foundry.main.deployed-app.adder', deployedAppBranch: 'feature', queryType: 'marker' });
-  await h.poll('module-token-2', 'rt-2'); // a handed-out job on rt-2, so that rt-2 can be inspected
-  const poll = h.poll('module-token-2', 'rt-2');
+  const { poll } = await h.heldPoll('rt-2');
   const execute = h.execute();
   await h.poll(); // hands out the execute's job: it is queued, so its request is waiting
-  await h.untilWaitingPolls(marker.id, 1, 'rt-2');
   return { poll, execute };
 }
 
@@ -82,10 +79,7 @@ describe('job lifecycle', () => {
 
   it('a poll of the previous session ends (204) when the session is reset', async () => {
     h = await harness({ pollTimeoutMs: 60_000 });
-    const marker = await h.submit();
-    await h.poll();
-    const old = h.poll();
-    await h.untilWaitingPolls(marker.id, 1);
+    const { poll: old } = await h.heldPoll();
     await h.openSession({ runtimeId: RUNTIME });
     expect((await old).statusCode).toBe(204);
   });
