@@ -192,7 +192,7 @@ export class JobService {
     this.finishes.interruptAll('shutdown');
   }
 
-  waitingPolls(runtimeId?: string): number {
+  waitingPolls(runtimeId: string): number {
     return this.polls.count(runtimeId);
   }
 
