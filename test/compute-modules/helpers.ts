@@ -14,6 +14,8 @@ export interface SeedOptions {
   retainedJobs?: number;
   maxResultBytes?: number;
   baseUrl?: string;
+  /** Where the service logs at info level; silent without it. */
+  logDestination?: NodeJS.WritableStream;
 }
 
 export function seed(o: SeedOptions = {}) {
@@ -63,7 +65,7 @@ export interface Harness extends TestApp {
 }
 
 export async function harness(o: SeedOptions = {}): Promise<Harness> {
-  const t = await buildTestApp({ seed: seed(o) });
+  const t = await buildTestApp({ seed: seed(o), ...(o.logDestination ? { logLevel: 'info', logDestination: o.logDestination } : {}) });
   const { app } = t;
   const auth = bearer(await mintToken(app));
   const jobBody = { deployedAppRid: ADDER, deployedAppBranch: 'master', queryType: 'add', query: { a: 2, b: 3 } };

@@ -1,4 +1,5 @@
 // Each transition of the job lifecycle (CONTRACTS §6), in process.
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MUX, RUNTIME, TOKEN, harness, oauthError, type Harness } from './helpers.js';
 
@@ -23,8 +24,9 @@ describe('job lifecycle', () => {
     expect((await h.resultV2(job.id)).body).toBe('early');
   });
 
-  it('a result for a canceled job is accepted (200) and discarded', async () => {
-    h = await harness();
+  it('a result for a canceled job is accepted (200), discarded and logged', async () => {
+    const logged: string[] = [];
+    h = await harness({ logDestination: new Writable({ write: (chunk, _enc, done) => done(void logged.push(String(chunk))) }) });
     const job = await h.submit();
     await h.poll();
     await h.app.inject({ method: 'DELETE', url: `${MUX}/jobs`, headers: h.auth, payload: { id: job.id } });
@@ -33,6 +35,9 @@ describe('job lifecycle', () => {
     expect(res.json()).toEqual({});
     expect((await h.status(job.id)).type).toBe('canceled');
     expect((await h.inspect(job.id)).job.result).toBeNull();
+    const lines = logged.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l.msg === 'result for a job no longer in progress discarded')).toEqual([expect.objectContaining({ jobId: job.id })]);
+    expect(logged.join('')).not.toContain(TOKEN); // the module's credential never reaches the log
   });
 
   it('a second result for an answered job is accepted and discarded; the first one stays', async () => {
