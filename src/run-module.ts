@@ -3,8 +3,7 @@
 // through the environment variables the runtime SDK reads, forwards signals, and exits with the module's code.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { constants } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RUNTIMES_PREFIX } from './services/compute-modules/runtime-routes.js';
 

@@ -14,6 +14,8 @@ export interface SeedOptions {
   retainedJobs?: number;
   maxResultBytes?: number;
   baseUrl?: string;
+  /** Where the service logs at info level; silent without it. */
+  logDestination?: NodeJS.WritableStream;
 }
 
 export function seed(o: SeedOptions = {}) {
@@ -55,14 +57,19 @@ export interface Harness extends TestApp {
   openSession(body: Record<string, unknown>): Reply;
   /** Waits (bounded event-loop turns, no timer) until the runtime of `jobId` holds `count` polls. */
   untilWaitingPolls(jobId: string, count: number, runtimeId?: string): Promise<void>;
+  /**
+   * Starts a poll and resolves once the server holds it (its queue empty). A marker job is submitted and
+   * handed out first, because a runtime's waiting polls are read through the inspection of one of its jobs.
+   */
+  heldPoll(runtimeId?: typeof RUNTIME | 'rt-2'): Promise<{ poll: Reply }>;
 }
 
 export async function harness(o: SeedOptions = {}): Promise<Harness> {
-  const t = await buildTestApp({ seed: seed(o) });
+  const t = await buildTestApp({ seed: seed(o), ...(o.logDestination ? { logLevel: 'info', logDestination: o.logDestination } : {}) });
   const { app } = t;
   const auth = bearer(await mintToken(app));
   const jobBody = { deployedAppRid: ADDER, deployedAppBranch: 'master', queryType: 'add', query: { a: 2, b: 3 } };
-  return {
+  const self: Harness = {
     ...t,
     auth,
     poll: (token = TOKEN, runtimeId = RUNTIME) => app.inject({ method: 'GET', url: `${RUNTIMES}/${runtimeId}/job`, headers: { 'module-auth-token': token } }),
@@ -90,7 +97,16 @@ export async function harness(o: SeedOptions = {}): Promise<Harness> {
       }
       throw new Error(`never saw ${count} waiting polls`);
     },
+    async heldPoll(runtimeId = RUNTIME) {
+      const [token, branch] = runtimeId === RUNTIME ? [TOKEN, 'master'] : ['module-token-2', 'feature'];
+      const marker = await self.submit({ deployedAppRid: ADDER, deployedAppBranch: branch, queryType: 'marker' });
+      await self.poll(token, runtimeId);
+      const poll = self.poll(token, runtimeId);
+      await self.untilWaitingPolls(marker.id, 1, runtimeId);
+      return { poll };
+    },
   };
+  return self;
 }
 
 /** Asserts the OAuth envelope exactly and returns it. */

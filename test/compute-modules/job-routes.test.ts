@@ -55,11 +55,13 @@ describe('submit and follow a job', () => {
     expect(byId.body).toBe('5');
   });
 
-  it('defaults the branch to master and the query to {}', async () => {
+  it('defaults the branch (absent or null) to master and the query to {}', async () => {
     h = await harness();
     const job = await h.submit({ deployedAppRid: ADDER, queryType: 'ping' });
     const poll = await h.poll();
     expect(poll.json().computeModuleJobV1).toEqual({ jobId: job.id, queryType: 'ping', query: {} });
+    const nullBranch = await h.submit({ deployedAppRid: ADDER, deployedAppBranch: null, queryType: 'ping' }); // as conjure clients send it
+    expect((await h.poll()).json().computeModuleJobV1.jobId).toBe(nullBranch.id);
   });
 
   it('answers 404 not_found for unknown apps, branches and jobs; 409 for an inactive app; 400 for a malformed body', async () => {

@@ -1,15 +1,13 @@
 // Each transition of the job lifecycle (CONTRACTS §6), in process.
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MUX, RUNTIME, TOKEN, harness, oauthError, type Harness } from './helpers.js';
 
 /** A poll held on rt-2 and an execute waiting for its (handed-out) job, both sure to be waiting. */
 async function holdPollAndExecute() {
-  const marker = await h.submit({ deployedAppRid: 'ri.foundry.main.deployed-app.adder', deployedAppBranch: 'feature', queryType: 'marker' });
-  await h.poll('module-token-2', 'rt-2'); // a handed-out job on rt-2, so that rt-2 can be inspected
-  const poll = h.poll('module-token-2', 'rt-2');
+  const { poll } = await h.heldPoll('rt-2');
   const execute = h.execute();
   await h.poll(); // hands out the execute's job: it is queued, so its request is waiting
-  await h.untilWaitingPolls(marker.id, 1, 'rt-2');
   return { poll, execute };
 }
 
@@ -26,8 +24,9 @@ describe('job lifecycle', () => {
     expect((await h.resultV2(job.id)).body).toBe('early');
   });
 
-  it('a result for a canceled job is accepted (200) and discarded', async () => {
-    h = await harness();
+  it('a result for a canceled job is accepted (200), discarded and logged', async () => {
+    const logged: string[] = [];
+    h = await harness({ logDestination: new Writable({ write: (chunk, _enc, done) => done(void logged.push(String(chunk))) }) });
     const job = await h.submit();
     await h.poll();
     await h.app.inject({ method: 'DELETE', url: `${MUX}/jobs`, headers: h.auth, payload: { id: job.id } });
@@ -36,6 +35,9 @@ describe('job lifecycle', () => {
     expect(res.json()).toEqual({});
     expect((await h.status(job.id)).type).toBe('canceled');
     expect((await h.inspect(job.id)).job.result).toBeNull();
+    const lines = logged.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l.msg === 'result for a job no longer in progress discarded')).toEqual([expect.objectContaining({ jobId: job.id })]);
+    expect(logged.join('')).not.toContain(TOKEN); // the module's credential never reaches the log
   });
 
   it('a second result for an answered job is accepted and discarded; the first one stays', async () => {
@@ -82,10 +84,7 @@ describe('job lifecycle', () => {
 
   it('a poll of the previous session ends (204) when the session is reset', async () => {
     h = await harness({ pollTimeoutMs: 60_000 });
-    const marker = await h.submit();
-    await h.poll();
-    const old = h.poll();
-    await h.untilWaitingPolls(marker.id, 1);
+    const { poll: old } = await h.heldPoll();
     await h.openSession({ runtimeId: RUNTIME });
     expect((await old).statusCode).toBe(204);
   });

@@ -97,10 +97,7 @@ describe('GET job: the long-poll', () => {
 
   it('wakes a waiting poll when a job is submitted (long before the hold ends)', async () => {
     h = await harness({ pollTimeoutMs: 60_000 });
-    const marker = await h.submit();
-    await h.poll();
-    const waiting = h.poll();
-    await h.untilWaitingPolls(marker.id, 1);
+    const { poll: waiting } = await h.heldPoll();
     const job = await h.submit();
     const res = await waiting; // a 60 s hold: only the wake-up can answer this within the test's timeout
     expect(res.statusCode).toBe(200);

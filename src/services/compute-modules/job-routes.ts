@@ -5,7 +5,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, Store } from '../../store/store.js';
 import { jobCanceled, jobFailed, jobNotReady, resourceNotFound } from '../../errors.js';
 import { DEFAULT_BRANCH, type JobService } from './jobs.js';
-import { clientGone } from './runtime-routes.js';
+import { clientGone } from './client-gone.js';
 import { jobStatusWire, jobWire } from './wire.js';
 
 export const MULTIPLEXER_PREFIX = '/analytics-backend-multiplexer/api/module-group-multiplexer';
@@ -46,24 +46,17 @@ export function jobRoutes(parent: FastifyInstance, deps: { store: Store; jobs: J
     return job;
   }
 
-  const toRequest = (body: { deployedAppRid: string; deployedAppBranch?: string | null; queryType: string; query?: unknown }) => ({
-    deployedAppRid: body.deployedAppRid,
-    deployedAppBranch: body.deployedAppBranch ?? DEFAULT_BRANCH,
-    queryType: body.queryType,
-    query: body.query,
-  });
-
   // Synchronous: holds the request until the module has answered (or execute_timeout_ms has passed).
   for (const path of ['/compute-modules/jobs/execute', '/deployed-apps/jobs/execute']) {
     app.post(`${MULTIPLEXER_PREFIX}${path}`, { config: bearer, schema: { body: JobRequestBody } }, async (request, reply) => {
-      const job = await jobs.execute(toRequest(request.body), clientGone(reply));
+      const job = await jobs.execute(request.body, clientGone(reply));
       if (!job) return reply.code(204).send(); // the client went away (nobody reads this); the job stays
       return sendResult(reply, job);
     });
   }
 
   app.post(`${MULTIPLEXER_PREFIX}/deployed-apps/jobs`, { config: bearer, schema: { body: JobRequestBody } }, async (request) =>
-    jobWire(await jobs.submit(toRequest(request.body))),
+    jobWire(await jobs.submit(request.body)),
   );
 
   app.get(`${MULTIPLEXER_PREFIX}/jobs/:jobId/status`, { config: bearer, schema: { params: JobIdParams } }, async (request) =>

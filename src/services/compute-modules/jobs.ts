@@ -24,7 +24,8 @@ export interface JobServiceDeps {
 
 export interface JobRequest {
   deployedAppRid: string;
-  deployedAppBranch?: string;
+  /** Absent or null: the default branch. */
+  deployedAppBranch?: string | null;
   queryType: string;
   query?: unknown;
 }
@@ -191,7 +192,7 @@ export class JobService {
     this.finishes.interruptAll('shutdown');
   }
 
-  waitingPolls(runtimeId?: string): number {
+  waitingPolls(runtimeId: string): number {
     return this.polls.count(runtimeId);
   }
 

@@ -1,11 +1,12 @@
 // Runtime routes (SPEC §4.5, CONTRACTS §6): what a module's runtime SDK talks to. Errors use the OAuth envelope.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, RuntimeRecord, Store } from '../../store/store.js';
 import type { Settings } from '../../settings.js';
 import { safeEqual } from '../../http/auth.js';
 import { invalidModuleAuthToken, resourceNotFound } from '../../errors.js';
 import type { JobService } from './jobs.js';
+import { clientGone } from './client-gone.js';
 import { inspectionWire, pollWire } from './wire.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
@@ -29,20 +30,6 @@ const SessionBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/**
- * An AbortSignal that fires when the client goes away before its response was handed to the connection:
- * while a request waits, and after it answered but before that answer was written out.
- */
-export function clientGone(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  let finished = false;
-  reply.raw.once('finish', () => (finished = true));
-  reply.raw.once('close', () => {
-    if (!finished) controller.abort();
-  });
-  return controller.signal;
-}
 
 /** The runtime, and the job when one is named, or 404 not_found. */
 async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {

@@ -65,11 +65,8 @@ export class Wakeups<T> {
     for (const members of [...this.waiting.values()]) for (const settle of [...members]) settle({ kind });
   }
 
-  /** How many requests are waiting; for tests and inspection. */
-  count(key?: string): number {
-    if (key !== undefined) return this.waiting.get(key)?.size ?? 0;
-    let total = 0;
-    for (const members of this.waiting.values()) total += members.size;
-    return total;
+  /** How many requests are waiting on `key`; for inspection. */
+  count(key: string): number {
+    return this.waiting.get(key)?.size ?? 0;
   }
 }

@@ -1,5 +1,6 @@
 // Control routes beyond the spec (CONTRACTS §7): health, reset, minting tokens and switching users on and
-// off, so that test suites can arrange state without the browser flow. Errors use the platform envelope.
+// off, and moving the clock (clock.ts), so that test suites can arrange state without the browser flow.
+// Errors use the platform envelope.
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../store/store.js';
