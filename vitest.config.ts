@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Several instances on one PostgreSQL: the second pass only (vitest.postgres.config.ts).
+    exclude: [...configDefaults.exclude, 'test/postgres/**'],
     globalSetup: ['test/setup/bundle.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -79,6 +79,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return applySeed(deps.seed, deps.store, deps.clock);
   });
 
+  // Another instance reset the shared store: this one's waiters answer as they do after a local reset.
+  const unsubscribe = deps.store.notifications?.subscribe((topic) => {
+    if (topic === 'reset') for (const hook of resetHooks) void Promise.resolve(hook()).catch(() => undefined);
+  });
+  app.addHook('onClose', async () => unsubscribe?.());
+
   installErrorRendering(app, errorLineWriter(level, destination));
   installAuth(app, deps);
   useJsonBodies(app);

@@ -9,13 +9,14 @@ import { parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { stdoutLines } from './log-sink.js';
 import type { SeedSummary } from './seed/apply.js';
+import { describeStoreUrl } from './store/postgres/index.js';
 import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
 const HELP = `platform-emulator: a local stand-in for the data platform's OAuth, admin, connectivity,
 ontology and compute-module APIs.
 
 Usage:
-  platform-emulator [start] [--config FILE] [--port N] [--host H] [--log-level L]
+  platform-emulator [start] [--config FILE] [--port N] [--host H] [--store S] [--log-level L]
   platform-emulator init [FILE] [--force]
   platform-emulator run-module --runtime ID [--url URL | --config FILE] [--deployed-app RID [--branch B]]
                                -- COMMAND [ARGS...]
@@ -36,6 +37,9 @@ Options for start:
   -p, --port N        Port; without it PORT, else the config's \`port\`, else 4000 (0 picks a free port).
       --host H        Address to bind (default 127.0.0.1). Control routes answer off loopback only
                       with the config's \`control_token\`.
+      --store S       memory (default) or postgres://USER:PASSWORD@HOST:PORT/DB: state in PostgreSQL,
+                      kept across restarts and shared by every instance on it (also the config's
+                      \`store\`, else DATABASE_URL).
       --log-level L   fatal, error, warn, info (default), debug (adds a line per request), trace, silent.
   -h, --help          Show this help.
 
@@ -64,6 +68,7 @@ async function start(args: string[]): Promise<number> {
       config: { type: 'string', short: 'c' },
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
+      store: { type: 'string' },
       'log-level': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -76,6 +81,7 @@ async function start(args: string[]): Promise<number> {
     configFile: values.config ?? (process.env.PLATFORM_EMULATOR_CONFIG || undefined),
     port: values.port !== undefined ? parsePort(values.port, '--port') : undefined,
     host: values.host,
+    store: values.store,
     logLevel,
     env: process.env,
   });
@@ -83,6 +89,7 @@ async function start(args: string[]): Promise<number> {
   closeOnSignals(server);
   stdoutLines.flush();
   console.log(`platform-emulator listening on ${server.url} (${describe(server.summary)})`);
+  if (server.settings.store !== 'memory') console.log(`store: ${describeStoreUrl(server.settings.store)}`);
   for (const warning of server.summary.warnings) console.log(`warning: ${warning}`);
   return new Promise<number>(() => undefined); // runs until a signal closes it
 }

@@ -146,3 +146,14 @@ export class HtmlError extends EmulatorError {
     super(`${title}: ${detail}`);
   }
 }
+
+// ---- The store is unreachable (PostgreSQL down): 503 in the route family's envelope ----
+
+/** Thrown by a store whose database cannot be reached; rendered per family by src/http/render-error.ts. */
+export class StoreUnavailable extends EmulatorError {
+  readonly status = 503;
+  constructor(readonly errorDescription = 'The emulator\'s database is unreachable; retry shortly.') {
+    super('store unavailable');
+    this.headers['Retry-After'] = '1';
+  }
+}

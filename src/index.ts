@@ -14,6 +14,8 @@ export interface EmulatorOptions {
   /** Inject a clock to move time in tests (see ManualClock). */
   clock?: Clock;
   logLevel?: LogLevel;
+  /** `memory` (the default) or a `postgres://` URL: state in PostgreSQL, shared with other instances on it. */
+  store?: string;
 }
 
 export interface Emulator {
@@ -35,6 +37,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     host: options.host,
     clock: options.clock,
     logLevel: options.logLevel ?? 'silent',
+    store: options.store,
   });
   for (const warning of server.summary.warnings) server.app.log.warn(warning);
   return {

@@ -4,9 +4,9 @@ import { parse } from 'yaml';
 import { OffsetClock, type Clock } from './clock.js';
 import { loadSeedFile, validateSeed } from './seed/load.js';
 import type { Seed } from './seed/schema.js';
-import { applySeed, type SeedSummary } from './seed/apply.js';
+import { applySeed, summarizeStore, type SeedSummary } from './seed/apply.js';
 import { resolveSettings, type Settings } from './settings.js';
-import { createMemoryStore } from './store/memory/index.js';
+import { openStore, seedStore } from './store/open.js';
 import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
 import type { LogDestination, LogLevel } from './logger.js';
@@ -23,7 +23,9 @@ interface ServerOptions {
   clock?: Clock;
   logLevel?: LogLevel;
   logDestination?: LogDestination;
-  /** Environment for PORT; the programmatic API passes none so that a test suite is not steered by it. */
+  /** `memory` or a `postgres://` URL (--store); else the config's `store`, else DATABASE_URL from `env`. */
+  store?: string;
+  /** Environment for PORT and DATABASE_URL; the programmatic API passes none so that a test suite is not steered by it. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -44,13 +46,23 @@ async function readSeed(options: Pick<ServerOptions, 'configFile' | 'seed'>): Pr
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const seed = await readSeed(options);
-  const settings = resolveSettings(seed, { port: options.port, host: options.host }, options.env ?? {}, options.defaultPort);
+  const settings = resolveSettings(seed, { port: options.port, host: options.host, store: options.store }, options.env ?? {}, options.defaultPort);
   // Real time, movable forward through the control route (an injected clock is used as it is).
   const clock = options.clock ?? new OffsetClock();
-  const store = createMemoryStore();
-  const summary = await applySeed(seed, store, clock);
-  const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
-  await app.listen({ port: settings.port, host: settings.host });
+  const store = await openStore(settings.store);
+  let app: FastifyInstance | undefined;
+  let summary: SeedSummary | undefined;
+  try {
+    // A shared store is seeded once, when its database is new; a restart keeps what it holds.
+    await seedStore(store, async () => void (summary = await applySeed(seed, store, clock)));
+    summary ??= await summarizeStore(seed, store);
+    app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
+    await app.listen({ port: settings.port, host: settings.host });
+  } catch (err) {
+    await app?.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw err;
+  }
   return {
     url: app.publicUrl(),
     app,

@@ -17,6 +17,8 @@ export interface Settings {
   /** JSON and form bodies. */
   bodyLimitBytes: number;
   computeModules: ComputeModuleSettings;
+  /** `memory`, or the `postgres://` URL of a shared store. */
+  store: string;
 }
 
 const DEFAULT_PORT = 4000;
@@ -26,9 +28,14 @@ const MIB = 1024 * 1024;
 export interface SettingOverrides {
   port?: number;
   host?: string;
+  /** --store: `memory` or a `postgres://` URL. */
+  store?: string;
 }
 
-/** Precedence for the port: --port, then PORT, then the config file, then the default (4000). */
+/**
+ * Precedence for the port: --port, then PORT, then the config file, then the default (4000). For the store:
+ * --store, then the config's `store`, then DATABASE_URL, then memory.
+ */
 export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, env: NodeJS.ProcessEnv = process.env, defaultPort = DEFAULT_PORT): Readonly<Settings> {
   const envPort = env.PORT !== undefined && env.PORT !== '' ? parsePort(env.PORT, 'PORT') : undefined;
   const cm = seed.compute_modules;
@@ -38,6 +45,7 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
     baseUrl: seed.base_url?.replace(/\/+$/, ''),
     controlToken: seed.control_token,
     bodyLimitBytes: MIB,
+    store: resolveStore(overrides.store ?? seed.store ?? (env.DATABASE_URL || undefined) ?? 'memory'),
     computeModules: Object.freeze({
       pollTimeoutMs: cm.poll_timeout_ms ?? 2000,
       executeTimeoutMs: cm.execute_timeout_ms ?? 300_000,
@@ -45,6 +53,12 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
       maxResultBytes: cm.max_result_bytes ?? 32 * MIB,
     }),
   });
+}
+
+function resolveStore(spec: string): string {
+  if (spec === 'memory' || /^postgres(ql)?:\/\/./i.test(spec)) return spec;
+  // Not quoted: a URL may carry a password.
+  throw new RangeError('store: the value is neither `memory` nor a postgres:// URL');
 }
 
 export function parsePort(text: string, what: string): number {

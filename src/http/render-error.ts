@@ -6,6 +6,7 @@ import {
   HtmlError,
   OAuthError,
   PlatformError,
+  StoreUnavailable,
   Unauthenticated,
   invalidArgument,
   invalidRequest,
@@ -118,7 +119,32 @@ function describeFrameworkError(err: FastifyError): string {
   }
 }
 
+/**
+ * The database is unreachable: 503 in the family's envelope, the same words everywhere and no driver detail.
+ * The platform envelope has no 503 code of its own (CONTRACTS §1), so it keeps INTERNAL and names it.
+ */
+function renderUnavailable(reply: FastifyReply, err: StoreUnavailable): FastifyReply {
+  switch (errorFamily(reply.request.url)) {
+    case 'oauth':
+      return renderOAuth(reply, Object.assign(new OAuthError('temporarily_unavailable', err.errorDescription, 503), { headers: err.headers }));
+    case 'html':
+      return renderHtml(reply.headers(err.headers), new HtmlError('Temporarily unavailable', err.errorDescription), 503);
+    default: {
+      const errorInstanceId = randomUuid();
+      reply.server.logPlatformError('error', { reqId: reply.request.id, errorInstanceId, errorCode: 'INTERNAL', errorName: 'ServiceUnavailable' });
+      return reply.code(503).headers(err.headers).type('application/json').send({
+        errorCode: 'INTERNAL',
+        errorName: 'ServiceUnavailable',
+        errorDescription: err.errorDescription,
+        errorInstanceId,
+        parameters: {},
+      });
+    }
+  }
+}
+
 function render(reply: FastifyReply, err: EmulatorError): FastifyReply {
+  if (err instanceof StoreUnavailable) return renderUnavailable(reply, err);
   if (err instanceof PlatformError) return renderPlatform(reply, err);
   if (err instanceof OAuthError) return renderOAuth(reply, err);
   if (err instanceof HtmlError) return renderHtml(reply, err);

@@ -125,6 +125,15 @@ export async function applySeed(seed: Seed, store: Store, clock: Clock): Promise
     warnings.push('no oauth_clients seeded: open mode, any client_id is accepted as a public client');
   }
 
+  return summarize(store, defaultAdmin, warnings);
+}
+
+/** What a store holds, as a start-up line reports it; for a shared store that kept its state, without seeding. */
+export async function summarizeStore(seed: Seed, store: Store): Promise<SeedSummary> {
+  return summarize(store, !seed.users.some((u) => u.username === DEFAULT_ADMIN.username), []);
+}
+
+async function summarize(store: Store, defaultAdmin: boolean, warnings: string[]): Promise<SeedSummary> {
   return {
     users: await store.users.count(),
     oauthClients: await store.clients.count(),

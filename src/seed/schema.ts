@@ -127,6 +127,8 @@ const PlatformConfig = Type.Object(
     host: Type.Optional(NonEmpty),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
     control_token: Type.Optional(NonEmpty),
+    /** `memory` (the default) or a `postgres://` URL (CONTRACTS §12). */
+    store: Type.Optional(Type.String({ pattern: '^(memory|postgres(ql)?://.+)$' })),
     users: Type.Array(UserSeed, { default: [] }),
     oauth_clients: Type.Array(OAuthClientSeed, { default: [] }),
     enrollment: Type.Object(EnrollmentSeed.properties, { ...closed, default: {} }),

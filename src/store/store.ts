@@ -23,6 +23,28 @@ export interface Store {
   /** Forgets everything; the caller applies the seed again. */
   clear(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Present when several emulator processes share this store (PostgreSQL): hints that something changed on
+   * another instance. A hint only: the store stays the truth, and a lost hint may delay, never lose, a wake-up.
+   */
+  notifications?: StoreNotifications;
+  /**
+   * Present when the store outlives the process: runs `apply` (the seed) only if this database has never been
+   * seeded, once across every instance starting together; answers whether it ran. Absent: always seed.
+   */
+  seedOnce?(apply: () => Promise<void>): Promise<boolean>;
+}
+
+/**
+ * Topics: `job-queued:<runtimeId>`, `job-finished:<jobId>`, `session:<runtimeId>` (a session reset),
+ * `reset` (the store was reset and reseeded), and `resync` (delivered locally after the channel was lost and
+ * came back: anything may have been missed, so every waiter looks again).
+ */
+export interface StoreNotifications {
+  /** Tells the other instances; never throws (a hint that cannot be sent is dropped). */
+  publish(topic: string): void;
+  /** Called for every topic another instance publishes; returns the unsubscribe function. */
+  subscribe(listener: (topic: string) => void): () => void;
 }
 
 export type { UserRecord, UserRepo, PrincipalType } from './users.js';

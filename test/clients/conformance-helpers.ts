@@ -2,12 +2,13 @@
 // records every raw exchange so that a test can assert on the exact bytes the SDK received.
 import { afterAll, beforeAll } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/index.js';
+import { testStoreSpec } from '../helpers/store.js';
 
 /** Starts a real server with `seed` before the file's tests and closes it after; returns its base URL. */
 export function liveEmulator(seed: string): () => string {
   let emulator: Emulator | undefined;
   beforeAll(async () => {
-    emulator = await startEmulator({ seed });
+    emulator = await startEmulator({ seed, store: testStoreSpec() });
   });
   afterAll(() => emulator?.close());
   return () => emulator!.url;

@@ -2,6 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startEmulator, type Emulator } from '../../src/index.js';
+import { testStoreSpec } from '../helpers/store.js';
 import { collect, spawnCli, type CliResult } from '../helpers/cli.js';
 
 export const APP_RID = 'ri.foundry.main.deployed-app.adder';
@@ -22,6 +23,7 @@ export interface LiveModule {
 
 export async function startLiveModule(pollTimeoutMs = 500): Promise<LiveModule> {
   const emulator = await startEmulator({
+    store: testStoreSpec(),
     seed: {
       platform: {
         compute_modules: {

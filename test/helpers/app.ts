@@ -1,4 +1,5 @@
-// Builds the real app in process on the memory store, with a manual clock; tests call it through inject().
+// Builds the real app in process with a manual clock; tests call it through inject(). The store is the memory
+// store, or a fresh PostgreSQL schema when TEST_STORE is set (test/helpers/store.ts).
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
 import { buildApp } from '../../src/app.js';
@@ -6,7 +7,7 @@ import { ManualClock } from '../../src/clock.js';
 import { validateSeed } from '../../src/seed/load.js';
 import { applySeed, type SeedSummary } from '../../src/seed/apply.js';
 import { resolveSettings, type SettingOverrides } from '../../src/settings.js';
-import { createMemoryStore } from '../../src/store/memory/index.js';
+import { openTestStore } from './store.js';
 import type { Store } from '../../src/store/store.js';
 import type { LogDestination, LogLevel } from '../../src/logger.js';
 
@@ -29,9 +30,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const seed = validateSeed(doc ?? {});
   const settings = resolveSettings(seed, { port: options.port, host: options.host }, {});
   const clock = new ManualClock();
-  const store = createMemoryStore();
+  const store = await openTestStore();
   const summary = await applySeed(seed, store, clock);
   const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
+  app.addHook('onClose', () => store.close());
   await app.ready();
   return { app, store, clock, summary };
 }

@@ -1,7 +1,8 @@
-// The job repository's atomic steps, on the memory store (the reference behaviour for other backends).
-import { describe, expect, it } from 'vitest';
-import { MemoryComputeModuleJobs } from '../../src/store/memory/compute-module-jobs.js';
-import type { JobRecord } from '../../src/store/store.js';
+// The job repository's atomic steps: a contract every store meets. It runs on the memory store (the reference
+// behaviour) and, in the PostgreSQL pass, on PostgreSQL (test/helpers/store.ts).
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ComputeModuleJobRepo, JobRecord, Store } from '../../src/store/store.js';
+import { TEST_STORE, openTestStore } from '../helpers/store.js';
 
 const job = (jobId: string, runtimeId = 'rt'): JobRecord => ({
   jobId,
@@ -15,13 +16,20 @@ const job = (jobId: string, runtimeId = 'rt'): JobRecord => ({
   submittedAt: 0,
 });
 
-async function filled(...ids: string[]): Promise<MemoryComputeModuleJobs> {
-  const repo = new MemoryComputeModuleJobs();
+let store: Store | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+async function filled(...ids: string[]): Promise<ComputeModuleJobRepo> {
+  store = await openTestStore();
+  const repo = store.computeModuleJobs;
   for (const id of ids) await repo.insert(job(id));
   return repo;
 }
 
-describe('memory compute-module jobs', () => {
+describe(`compute-module jobs (${TEST_STORE ? 'postgres' : 'memory'} store)`, () => {
   it('claims in submission order, per runtime', async () => {
     const repo = await filled('a', 'b');
     await repo.insert(job('other', 'rt-2'));

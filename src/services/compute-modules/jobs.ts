@@ -12,8 +12,10 @@ import type { ComputeModuleSettings } from '../../settings.js';
 import { randomSecret, randomUuid } from '../../ids.js';
 import { deployedAppInactive, jobTimeout, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
 import { Wakeups } from './wakeups.js';
+import { linkInstances, type CrossInstance } from './cross-instance.js';
 
 export const MAX_HAND_OUTS = 3;
+const FINISHED = new Set<JobRecord['state']>(['succeeded', 'failed', 'canceled']);
 export const DEFAULT_BRANCH = 'master';
 
 export interface JobServiceDeps {
@@ -56,7 +58,23 @@ export class JobService {
   /** Per runtime; bounded by the store's runtimes and emptied on reset. */
   private readonly sessions = new Map<string, PollSession>();
 
-  constructor(private readonly deps: JobServiceDeps) {}
+  /** Hints to and from other instances sharing the store (none for the memory store). */
+  private readonly peers: CrossInstance;
+
+  constructor(private readonly deps: JobServiceDeps) {
+    this.peers = linkInstances(deps.store.notifications, {
+      jobQueued: (runtimeId) => this.jobQueued(runtimeId, false),
+      jobFinished: (jobId) => void this.finishedElsewhere(jobId),
+      sessionReset: (runtimeId) => {
+        this.sessions.set(runtimeId, { queued: 0 });
+        this.polls.notify(runtimeId, 'session');
+      },
+      recheck: () => {
+        for (const runtimeId of this.polls.keys()) this.jobQueued(runtimeId, false);
+        for (const jobId of this.finishes.keys()) void this.finishedElsewhere(jobId);
+      },
+    });
+  }
 
   /** Creates the runtime or resets its session: new token, no schemas, unanswered jobs back in the queue. */
   async openSession(request: SessionRequest): Promise<{ runtimeId: string; moduleAuthToken: string; created: boolean }> {
@@ -77,9 +95,10 @@ export class JobService {
     // Polls of the previous session end first, so that they cannot take the jobs put back below.
     this.sessions.set(request.runtimeId, { queued: 0 });
     this.polls.notify(request.runtimeId, 'session');
+    this.peers.publishSession(request.runtimeId);
     const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
     const outcome = await store.computeModuleJobs.requeueInProgress(request.runtimeId, MAX_HAND_OUTS, failure, clock.now());
-    for (const job of outcome.failed) this.finishes.notify(job.jobId, job);
+    for (const job of outcome.failed) this.finished(job);
     if (outcome.failed.length > 0) await this.prune();
     if (outcome.requeued.length > 0) this.jobQueued(request.runtimeId);
     return { runtimeId: request.runtimeId, moduleAuthToken, created };
@@ -164,7 +183,7 @@ export class JobService {
   async postResult(jobId: string, result: JobResult): Promise<boolean> {
     const job = await this.deps.store.computeModuleJobs.complete(jobId, result, this.deps.clock.now());
     if (!job) return false;
-    this.finishes.notify(jobId, job);
+    this.finished(job);
     await this.prune();
     return true;
   }
@@ -174,7 +193,7 @@ export class JobService {
     const jobs = this.deps.store.computeModuleJobs;
     const canceled = await jobs.cancel(jobId, this.deps.clock.now());
     if (!canceled) return jobs.byId(jobId);
-    this.finishes.notify(jobId, canceled);
+    this.finished(canceled);
     await this.prune();
     return canceled;
   }
@@ -188,6 +207,7 @@ export class JobService {
 
   /** The server is closing: every waiter answers at once and new ones do not wait. */
   interruptForShutdown(): void {
+    this.peers.stop();
     this.polls.interruptAll('shutdown');
     this.finishes.interruptAll('shutdown');
   }
@@ -203,9 +223,22 @@ export class JobService {
   }
 
   /** Counted before anyone is woken, so that a poll between its look and its subscription sees it. */
-  private jobQueued(runtimeId: string): void {
+  private jobQueued(runtimeId: string, tellPeers = true): void {
     this.session(runtimeId).queued++;
     this.polls.notify(runtimeId, 'job');
+    if (tellPeers) this.peers.publishQueued(runtimeId);
+  }
+
+  private finished(job: JobRecord): void {
+    this.finishes.notify(job.jobId, job);
+    this.peers.publishFinished(job.jobId);
+  }
+
+  /** A hint that another instance finished a job: the store says whether it has, and with what. */
+  private async finishedElsewhere(jobId: string): Promise<void> {
+    if (this.finishes.count(jobId) === 0) return;
+    const job = await this.deps.store.computeModuleJobs.byId(jobId).catch(() => undefined);
+    if (job && FINISHED.has(job.state)) this.finishes.notify(jobId, job);
   }
 
   private async newJob(request: JobRequest): Promise<JobRecord> {

@@ -65,6 +65,11 @@ export class Wakeups<T> {
     for (const members of [...this.waiting.values()]) for (const settle of [...members]) settle({ kind });
   }
 
+  /** The keys someone is waiting on now. */
+  keys(): string[] {
+    return [...this.waiting.keys()];
+  }
+
   /** How many requests are waiting on `key`; for inspection. */
   count(key: string): number {
     return this.waiting.get(key)?.size ?? 0;

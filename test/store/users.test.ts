@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { MemoryUsers } from '../../src/store/memory/users.js';
-import type { UserRecord } from '../../src/store/store.js';
+// The users repository: a contract every store meets (memory, and PostgreSQL in the second pass).
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Store, UserRecord } from '../../src/store/store.js';
+import { TEST_STORE, openTestStore } from '../helpers/store.js';
+
+let store: Store | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
 
 const user = (username: string, extra: Partial<UserRecord> = {}): UserRecord => ({
   id: `id-${username}`,
@@ -14,9 +21,10 @@ const user = (username: string, extra: Partial<UserRecord> = {}): UserRecord => 
   ...extra,
 });
 
-describe('MemoryUsers.servicePrincipalFor', () => {
+describe(`users.servicePrincipalFor (${TEST_STORE ? 'postgres' : 'memory'} store)`, () => {
   it('finds the first seeded service user of a client, follows its activation, and forgets it on clear', async () => {
-    const users = new MemoryUsers();
+    store = await openTestStore();
+    const users = store.users;
     const create = () => user('made', { principalType: 'service' });
     await users.insert(user('human-bot', { oauthClientId: 'app' })); // a human never stands for a client
     await users.insert(user('bot', { principalType: 'service', oauthClientId: 'app' }));
@@ -26,16 +34,17 @@ describe('MemoryUsers.servicePrincipalFor', () => {
     await users.setActive('bot', false);
     expect(await users.servicePrincipalFor('app', create)).toMatchObject({ username: 'bot', active: false });
 
-    users.clear();
+    await store.clear();
     expect((await users.servicePrincipalFor('app', create)).username).toBe('made');
   });
 
   it('makes one principal per client when no service user names it', async () => {
-    const users = new MemoryUsers();
+    store = await openTestStore();
+    const users = store.users;
     let made = 0;
     const create = () => user(`p${++made}`, { principalType: 'service' });
     const first = await users.servicePrincipalFor('other', create);
-    expect(await users.servicePrincipalFor('other', create)).toBe(first);
+    expect(await users.servicePrincipalFor('other', create)).toEqual(first);
     expect(made).toBe(1);
   });
 });

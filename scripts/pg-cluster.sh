@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster for the tests and the bench, on 127.0.0.1 only.
+#   scripts/pg-cluster.sh start   initdb (first time) and start; prints the URL to export as TEST_STORE
+#   scripts/pg-cluster.sh stop    stop it (the data stays under $PG_DIR until `destroy`)
+#   scripts/pg-cluster.sh destroy stop and delete the data
+#   scripts/pg-cluster.sh url     print the URL
+# PG_PORT (default 54329) and PG_DIR (default /tmp/platform-emulator-pg-$PG_PORT) move it.
+# Run as root, the server runs as the `postgres` user (PostgreSQL refuses to run as root).
+set -euo pipefail
+PG_PORT="${PG_PORT:-54329}"
+PG_DIR="${PG_DIR:-/tmp/platform-emulator-pg-$PG_PORT}"
+PG_BIN="${PG_BIN:-}"
+if [ -z "$PG_BIN" ]; then
+  # Debian keeps the server binaries off PATH, under /usr/lib/postgresql/<version>/bin.
+  PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  [ -n "$PG_BIN" ] || PG_BIN="$(dirname "$(readlink -f "$(command -v pg_ctl || echo /nonexistent)")")"
+fi
+[ -x "$PG_BIN/pg_ctl" ] || { echo "pg-cluster: no PostgreSQL binaries found (install the postgresql package)" >&2; exit 1; }
+
+as_owner() {
+  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$(printf '%q ' "$@")"; else "$@"; fi
+}
+
+url() { echo "postgres://emulator:emulator@127.0.0.1:$PG_PORT/emulator"; }
+
+start() {
+  if [ ! -f "$PG_DIR/PG_VERSION" ]; then
+    mkdir -p "$PG_DIR"
+    [ "$(id -u)" = 0 ] && chown postgres: "$PG_DIR"
+    pwfile="$PG_DIR.pw"; echo emulator > "$pwfile"; [ "$(id -u)" = 0 ] && chown postgres: "$pwfile"
+    as_owner "$PG_BIN/initdb" -D "$PG_DIR" -U emulator --pwfile="$pwfile" -A scram-sha-256 --no-sync >/dev/null
+    rm -f "$pwfile"
+  fi
+  if ! as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR" status >/dev/null 2>&1; then
+    as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR" -l "$PG_DIR/server.log" -w start \
+      -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null
+  fi
+  PGPASSWORD=emulator "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U emulator -d postgres -tAc \
+    "SELECT 1 FROM pg_database WHERE datname = 'emulator'" | grep -q 1 ||
+    PGPASSWORD=emulator "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U emulator emulator
+  url
+}
+
+stop() { as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR" -m fast stop >/dev/null 2>&1 || true; }
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  destroy) stop; rm -rf "$PG_DIR" ;;
+  url) url ;;
+  *) echo "usage: $0 start|stop|destroy|url" >&2; exit 2 ;;
+esac

@@ -1,0 +1,17 @@
+// Picks the store the settings name: the memory store (the default), or PostgreSQL for a postgres:// URL.
+import type { Store } from './store.js';
+import { createMemoryStore } from './memory/index.js';
+import { openPostgresStore } from './postgres/index.js';
+
+export async function openStore(spec: string): Promise<Store> {
+  return spec === 'memory' ? createMemoryStore() : openPostgresStore({ url: spec });
+}
+
+/** Applies the seed through `apply`: always on a fresh process's store, once per database on a shared one. */
+export async function seedStore(store: Store, apply: () => Promise<void>): Promise<boolean> {
+  if (!store.seedOnce) {
+    await apply();
+    return true;
+  }
+  return store.seedOnce(apply);
+}

@@ -1,0 +1,131 @@
+// Compute-module jobs. A claim is one UPDATE of the runtime's oldest queued row picked with
+// FOR UPDATE SKIP LOCKED, so pollers on any number of instances never take the same job and never wait on
+// each other; every other state change is one conditional UPDATE whose WHERE clause is the state machine.
+import type { ComputeModuleJobRepo, JobRecord, JobResult, JobState, RequeueOutcome } from '../compute-module-jobs.js';
+import { decode, encode, type Db } from './db.js';
+
+/** The parts of a job that never change, stored once as JSON text. */
+type Fixed = Pick<JobRecord, 'deployedAppRid' | 'branch' | 'queryType' | 'query'>;
+
+interface Row {
+  job_id: string;
+  seq: number;
+  runtime_id: string;
+  state: JobState;
+  hand_outs: number;
+  submitted_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  failure: string | null;
+  result: Buffer | null;
+  result_type: string | null;
+  record: string;
+}
+
+const COLUMNS = 'job_id, seq, runtime_id, state, hand_outs, submitted_at, started_at, finished_at, failure, result, result_type, record';
+
+function toJob(row: Row): JobRecord {
+  const job: JobRecord = {
+    jobId: row.job_id,
+    runtimeId: row.runtime_id,
+    ...decode<Fixed>(row.record),
+    state: row.state,
+    handOuts: row.hand_outs,
+    submittedAt: row.submitted_at,
+  };
+  if (row.started_at !== null) job.startedAt = row.started_at;
+  if (row.finished_at !== null) job.finishedAt = row.finished_at;
+  if (row.failure !== null) job.failure = row.failure;
+  if (row.result !== null) job.result = row.result_type === null ? { body: row.result } : { body: row.result, contentType: row.result_type };
+  return job;
+}
+
+const OPEN = "state IN ('queued', 'inProgress')";
+
+export class PgComputeModuleJobs implements ComputeModuleJobRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(job: JobRecord): Promise<void> {
+    const fixed: Fixed = { deployedAppRid: job.deployedAppRid, branch: job.branch, queryType: job.queryType, query: job.query };
+    await this.db.query("INSERT INTO jobs (job_id, runtime_id, state, submitted_at, record) VALUES ($1, $2, 'queued', $3, $4)", [
+      job.jobId,
+      job.runtimeId,
+      job.submittedAt,
+      encode(fixed),
+    ]);
+  }
+
+  async byId(jobId: string): Promise<JobRecord | undefined> {
+    const row = await this.db.first<Row>(`SELECT ${COLUMNS} FROM jobs WHERE job_id = $1`, [jobId]);
+    return row && toJob(row);
+  }
+
+  async claimNext(runtimeId: string, now: number): Promise<JobRecord | undefined> {
+    const row = await this.db.first<Row>(
+      `UPDATE jobs SET state = 'inProgress', hand_outs = hand_outs + 1, started_at = $2
+       WHERE job_id = (SELECT job_id FROM jobs WHERE runtime_id = $1 AND state = 'queued' ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING ${COLUMNS}`,
+      [runtimeId, now],
+    );
+    return row && toJob(row);
+  }
+
+  async unclaim(jobId: string, handOuts: number): Promise<boolean> {
+    const res = await this.db.query(
+      "UPDATE jobs SET state = 'queued', hand_outs = hand_outs - 1, started_at = NULL WHERE job_id = $1 AND state = 'inProgress' AND hand_outs = $2",
+      [jobId, handOuts],
+    );
+    return res.rowCount === 1;
+  }
+
+  async complete(jobId: string, result: JobResult, now: number): Promise<JobRecord | undefined> {
+    const row = await this.db.first<Row>(
+      `UPDATE jobs SET state = 'succeeded', result = $2, result_type = $3, finished_at = $4, finish_seq = nextval('job_finish_seq')
+       WHERE job_id = $1 AND ${OPEN} RETURNING ${COLUMNS}`,
+      [jobId, result.body, result.contentType ?? null, now],
+    );
+    return row && toJob(row);
+  }
+
+  async cancel(jobId: string, now: number): Promise<JobRecord | undefined> {
+    const row = await this.db.first<Row>(
+      `UPDATE jobs SET state = 'canceled', finished_at = $2, finish_seq = nextval('job_finish_seq')
+       WHERE job_id = $1 AND ${OPEN} RETURNING ${COLUMNS}`,
+      [jobId, now],
+    );
+    return row && toJob(row);
+  }
+
+  async requeueInProgress(runtimeId: string, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    // Back to `queued` keeps `seq`, so a requeued job takes its old place in the queue.
+    const rows = await this.db.rows<Row>(
+      `UPDATE jobs SET
+         state = CASE WHEN hand_outs >= $2 THEN 'failed' ELSE 'queued' END,
+         started_at = CASE WHEN hand_outs >= $2 THEN started_at END,
+         failure = CASE WHEN hand_outs >= $2 THEN $3 END,
+         finished_at = CASE WHEN hand_outs >= $2 THEN $4::bigint END,
+         finish_seq = CASE WHEN hand_outs >= $2 THEN nextval('job_finish_seq') END
+       WHERE runtime_id = $1 AND state = 'inProgress'
+       RETURNING ${COLUMNS}`,
+      [runtimeId, maxHandOuts, failure, now],
+    );
+    rows.sort((a, b) => a.seq - b.seq);
+    const outcome: RequeueOutcome = { requeued: [], failed: [] };
+    for (const row of rows) (row.state === 'failed' ? outcome.failed : outcome.requeued).push(toJob(row));
+    return outcome;
+  }
+
+  async pruneFinished(keep: number): Promise<number> {
+    // Finish numbers come from one sequence and a finished job never reopens, so the newest `keep` finished
+    // jobs all lie within `keep` numbers of the highest: everything below that window goes, found by index.
+    const res = await this.db.query(
+      'DELETE FROM jobs WHERE finish_seq <= (SELECT max(finish_seq) FROM jobs WHERE finish_seq IS NOT NULL) - $1',
+      [keep],
+    );
+    return res.rowCount ?? 0;
+  }
+
+  async countFinished(): Promise<number> {
+    return (await this.db.first<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE finish_seq IS NOT NULL'))!.n;
+  }
+}

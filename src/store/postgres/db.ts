@@ -1,0 +1,150 @@
+// The one door to PostgreSQL: a pool with bounded waits, query helpers shared by every repository, and the
+// translation of "the database is unreachable" into StoreUnavailable (503 in the route's envelope).
+import pg from 'pg';
+import { StoreUnavailable } from '../../errors.js';
+
+export interface DbOptions {
+  /** postgres://... ; a `schema` query parameter (ours, not libpq's) puts every table in that schema. */
+  url: string;
+  /** Pool size per instance. */
+  maxConnections?: number;
+  /** Bound on opening a connection and on waiting for a free one from the pool. */
+  connectTimeoutMs?: number;
+  /** Bound on one statement, on the server (statement_timeout) and in the client. */
+  statementTimeoutMs?: number;
+}
+
+export interface Querier {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+/** BIGINT columns hold milliseconds and sequence numbers, far below 2^53: read them as numbers. */
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export function parseStoreUrl(url: string): { connectionString: string; schema: string } {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema') ?? 'public';
+  parsed.searchParams.delete('schema');
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new RangeError(`store: schema "${schema}" must be a lower-case SQL identifier`);
+  return { connectionString: parsed.toString(), schema };
+}
+
+/** Connection parameters, for the pool and for the dedicated LISTEN connection. */
+export function clientConfig(options: DbOptions): pg.ClientConfig & { schema: string } {
+  const { connectionString, schema } = parseStoreUrl(options.url);
+  const statementTimeout = options.statementTimeoutMs ?? 5000;
+  return {
+    connectionString,
+    schema,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+    statement_timeout: statementTimeout,
+    lock_timeout: statementTimeout,
+    idle_in_transaction_session_timeout: statementTimeout * 2,
+    // The client's own bound: a server that stops answering (paused, network gone) does not hold a request.
+    query_timeout: statementTimeout + 1000,
+    keepAlive: true,
+    application_name: 'platform-emulator',
+    options: `-c search_path=${schema}`,
+    types,
+  };
+}
+
+export class Db implements Querier {
+  readonly pool: pg.Pool;
+  readonly schema: string;
+
+  constructor(readonly options: DbOptions) {
+    const { schema, ...config } = clientConfig(options);
+    this.schema = schema;
+    this.pool = new pg.Pool({ ...config, max: options.maxConnections ?? 10, idleTimeoutMillis: 10_000 });
+    // An idle connection that breaks (server restart) is dropped by the pool; without a listener it would crash the process.
+    this.pool.on('error', () => undefined);
+  }
+
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>(sql, params.map(textSafe));
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+
+  async rows<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.query<R>(sql, params)).rows;
+  }
+
+  async first<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R | undefined> {
+    return (await this.query<R>(sql, params)).rows[0];
+  }
+
+  /** Runs `work` in one transaction on one connection; rolled back when it throws. */
+  async transaction<T>(work: (q: Querier) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw translate(err);
+    }
+    const q: Querier = {
+      query: async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => {
+        try {
+          return await client.query<R>(sql, params.map(textSafe));
+        } catch (err) {
+          throw translate(err);
+        }
+      },
+    };
+    let broken: unknown;
+    try {
+      await q.query('BEGIN');
+      const result = await work(q);
+      await q.query('COMMIT');
+      return result;
+    } catch (err) {
+      broken = err;
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      // A connection that failed mid-transaction is discarded rather than handed to the next request.
+      client.release(broken instanceof StoreUnavailable ? true : undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, which a client can send in any form field. Every string parameter goes
+ * through this one mapping, on the way in for stored keys and lookups alike, so both sides agree: a lookup of
+ * such a value finds what was stored under it, never a driver error. Records themselves are stored as JSON
+ * text, where JSON.stringify has already escaped U+0000.
+ */
+function textSafe(value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFF') : value;
+}
+
+/** SQLSTATE classes that mean the server is not there (08 connection, 57 operator intervention, 53 resources). */
+const UNAVAILABLE_CLASSES = ['08', '57', '53'];
+
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof StoreUnavailable) return true;
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  // A SQLSTATE is five characters; a server that answered with another error is a bug of ours, not an outage.
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return UNAVAILABLE_CLASSES.includes(code.slice(0, 2));
+  // Everything else the driver throws is about the connection: refused, reset, timed out, terminated.
+  return true;
+}
+
+export function translate(err: unknown): unknown {
+  return isUnavailable(err) ? new StoreUnavailable() : err;
+}
+
+/** A stored record: JSON text (not jsonb, which would reorder keys and refuse \u0000). */
+export const encode = (value: unknown): string => JSON.stringify(value);
+export const decode = <T>(text: string): T => JSON.parse(text) as T;

@@ -1,0 +1,100 @@
+// The PostgreSQL store: the same interface as the memory store, with every piece of state in the database so
+// that it survives restarts and several instances act as one emulator (CONTRACTS §12). Opening it applies
+// the migrations under an advisory lock and opens the LISTEN connection; a database that cannot be reached
+// fails the start with a message naming the address (never the password).
+import type pg from 'pg';
+import type { Store } from '../store.js';
+import { Db, isUnavailable, parseStoreUrl, type DbOptions } from './db.js';
+import { STATE_TABLES, lockKey, migrate } from './migrations.js';
+import { PgNotifications } from './notifications.js';
+import { PgUsers } from './users.js';
+import { PgClients } from './clients.js';
+import { PgTokens } from './tokens.js';
+import { PgOAuth } from './oauth.js';
+import { PgEnrollment } from './enrollment.js';
+import { PgConnections } from './connections.js';
+import { PgOntologies } from './ontologies.js';
+import { PgComputeModules } from './compute-modules.js';
+import { PgComputeModuleJobs } from './compute-module-jobs.js';
+
+export type PostgresStoreOptions = DbOptions;
+
+export class StoreStartError extends Error {}
+
+/** The address without credentials, for messages. */
+export function describeStoreUrl(url: string): string {
+  try {
+    const { connectionString, schema } = parseStoreUrl(url);
+    const u = new URL(connectionString);
+    return `postgres://${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}${schema === 'public' ? '' : ` (schema ${schema})`}`;
+  } catch {
+    return 'the configured PostgreSQL address';
+  }
+}
+
+export const isPostgresUrl = (spec: string): boolean => /^postgres(ql)?:\/\//i.test(spec);
+
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const db = new Db(options);
+  const notifications = new PgNotifications(db, options);
+  try {
+    await withLock(db, async (client) => void (await migrate(client, db.schema)));
+    await notifications.start();
+  } catch (err) {
+    await notifications.close();
+    await db.close().catch(() => undefined);
+    const why = isUnavailable(err) ? 'cannot reach the database' : 'cannot prepare the database';
+    const detail = err instanceof Error && !isUnavailable(err) ? `: ${err.message}` : err instanceof Error ? ` (${(err as { code?: string }).code ?? err.message})` : '';
+    throw new StoreStartError(`store: ${why} at ${describeStoreUrl(options.url)}${detail}`);
+  }
+
+  return {
+    users: new PgUsers(db),
+    clients: new PgClients(db),
+    tokens: new PgTokens(db),
+    oauth: new PgOAuth(db),
+    enrollment: new PgEnrollment(db),
+    connections: new PgConnections(db),
+    ontologies: new PgOntologies(db),
+    computeModules: new PgComputeModules(db),
+    computeModuleJobs: new PgComputeModuleJobs(db),
+    notifications,
+    async clear() {
+      // One statement: the other instances see the old state or the empty one, never half of it.
+      await db.query(`TRUNCATE ${STATE_TABLES.join(', ')} RESTART IDENTITY`);
+      notifications.publish('reset');
+    },
+    async seedOnce(apply) {
+      return withLock(db, async (client) => {
+        const seeded = await client.query("SELECT 1 FROM meta WHERE key = 'seeded'");
+        if (seeded.rowCount) return false;
+        await apply();
+        await client.query("INSERT INTO meta (key, value) VALUES ('seeded', now()::text)");
+        return true;
+      });
+    },
+    async close() {
+      await notifications.close();
+      await db.close();
+    },
+  };
+}
+
+/** Runs `work` while holding this schema's advisory lock on one connection: one instance at a time. */
+async function withLock<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await db.pool.connect();
+  try {
+    // Waiting for another instance's migration may take longer than one statement's bound.
+    await client.query('SET statement_timeout = 0');
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey(db.schema)]);
+    try {
+      await client.query(`SET search_path = ${db.schema}`);
+      return await work(client);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey(db.schema)]).catch(() => undefined);
+    }
+  } finally {
+    // The session changed its settings: it is closed rather than handed back to the pool for requests.
+    client.release(true);
+  }
+}

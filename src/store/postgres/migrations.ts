@@ -1,0 +1,145 @@
+// Versioned schema migrations, as TypeScript strings so that they ship inside the bundle (dist/*.js) with no
+// files to copy. Applied in order at start, each in its own transaction, under an advisory lock held by one
+// instance at a time: a second instance starting at once waits, then finds them applied. Never edit a
+// migration that has shipped; add the next one.
+import type pg from 'pg';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial',
+    sql: `
+      CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
+
+      -- Seeded users have a username; automatic service principals have principal_for (their client id).
+      CREATE TABLE users (
+        id text PRIMARY KEY,
+        seq bigserial NOT NULL,
+        username text UNIQUE,
+        principal_for text UNIQUE,
+        service_for text,
+        active boolean NOT NULL,
+        record text NOT NULL
+      );
+      CREATE INDEX users_service_for ON users (service_for, seq) WHERE service_for IS NOT NULL;
+      CREATE INDEX users_seeded_order ON users (seq) WHERE username IS NOT NULL;
+
+      CREATE TABLE clients (client_id text PRIMARY KEY, record text NOT NULL);
+
+      CREATE TABLE access_tokens (
+        token text PRIMARY KEY,
+        grant_id text,
+        expires_at bigint NOT NULL,
+        record text NOT NULL
+      );
+      CREATE INDEX access_tokens_grant ON access_tokens (grant_id) WHERE grant_id IS NOT NULL;
+      CREATE INDEX access_tokens_expiry ON access_tokens (expires_at);
+
+      CREATE TABLE authorize_requests (id text PRIMARY KEY, expires_at bigint NOT NULL, record text NOT NULL);
+      CREATE INDEX authorize_requests_expiry ON authorize_requests (expires_at);
+
+      CREATE TABLE codes (code text PRIMARY KEY, expires_at bigint NOT NULL, consumed boolean NOT NULL DEFAULT false, record text NOT NULL);
+      CREATE INDEX codes_expiry ON codes (expires_at);
+
+      CREATE TABLE refresh_tokens (
+        token text PRIMARY KEY,
+        grant_id text NOT NULL,
+        expires_at bigint NOT NULL,
+        retired boolean NOT NULL DEFAULT false,
+        record text NOT NULL
+      );
+      CREATE INDEX refresh_tokens_grant ON refresh_tokens (grant_id);
+      CREATE INDEX refresh_tokens_expiry ON refresh_tokens (expires_at);
+
+      CREATE TABLE revoked_grants (grant_id text PRIMARY KEY, expires_at bigint NOT NULL);
+      CREATE INDEX revoked_grants_expiry ON revoked_grants (expires_at);
+
+      CREATE TABLE enrollment (id int PRIMARY KEY CHECK (id = 1), record text NOT NULL);
+
+      CREATE TABLE connections (rid text PRIMARY KEY, record text NOT NULL);
+
+      CREATE TABLE ontologies (rid text PRIMARY KEY, seq bigserial NOT NULL, api_name text NOT NULL UNIQUE, record text NOT NULL);
+
+      CREATE TABLE runtimes (runtime_id text PRIMARY KEY, module_auth_token text NOT NULL, schemas text NOT NULL DEFAULT '[]');
+
+      CREATE TABLE deployed_apps (
+        deployed_app_rid text NOT NULL,
+        branch text NOT NULL,
+        runtime_id text NOT NULL,
+        record text NOT NULL,
+        PRIMARY KEY (deployed_app_rid, branch)
+      );
+      CREATE INDEX deployed_apps_runtime ON deployed_apps (runtime_id);
+
+      -- seq is the submission order (a queue's order); finish_seq the order jobs finished in (pruning's order).
+      CREATE SEQUENCE job_finish_seq;
+      CREATE TABLE jobs (
+        job_id text PRIMARY KEY,
+        seq bigserial NOT NULL,
+        runtime_id text NOT NULL,
+        state text NOT NULL,
+        hand_outs int NOT NULL DEFAULT 0,
+        submitted_at bigint NOT NULL,
+        started_at bigint,
+        finished_at bigint,
+        finish_seq bigint,
+        failure text,
+        result bytea,
+        result_type text,
+        record text NOT NULL
+      );
+      CREATE INDEX jobs_queue ON jobs (runtime_id, seq) WHERE state = 'queued';
+      CREATE INDEX jobs_running ON jobs (runtime_id) WHERE state = 'inProgress';
+      CREATE INDEX jobs_finished ON jobs (finish_seq) WHERE finish_seq IS NOT NULL;
+    `,
+  },
+];
+
+/** Every table that holds state: what a reset empties. */
+export const STATE_TABLES = [
+  'users',
+  'clients',
+  'access_tokens',
+  'authorize_requests',
+  'codes',
+  'refresh_tokens',
+  'revoked_grants',
+  'enrollment',
+  'connections',
+  'ontologies',
+  'runtimes',
+  'deployed_apps',
+  'jobs',
+];
+
+/** One key per schema, so that tests in separate schemas of one database do not wait for each other. */
+export const lockKey = (schema: string) => `platform-emulator:${schema}`;
+
+/** Applies the migrations this database lacks. Call on a connection that holds the advisory lock. */
+export async function migrate(client: pg.ClientBase, schema: string): Promise<number[]> {
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  await client.query(`CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  const done = new Set((await client.query<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations`)).rows.map((r) => r.version));
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    if (done.has(migration.version)) continue;
+    await client.query('BEGIN');
+    try {
+      await client.query(`SET LOCAL search_path = ${schema}`);
+      await client.query(migration.sql);
+      await client.query(`INSERT INTO ${schema}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+    applied.push(migration.version);
+  }
+  return applied;
+}

@@ -1,0 +1,60 @@
+import type { UserRecord, UserRepo } from '../users.js';
+import { decode, encode, type Db } from './db.js';
+
+type Row = { record: string; active: boolean };
+/** `active` has its own column (it changes); the rest of the record is stored as it was seeded. */
+const user = (row: Row | undefined): UserRecord | undefined => row && { ...decode<UserRecord>(row.record), active: row.active };
+
+export class PgUsers implements UserRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(u: UserRecord): Promise<boolean> {
+    const serviceFor = u.principalType === 'service' ? (u.oauthClientId ?? null) : null;
+    const res = await this.db.query(
+      'INSERT INTO users (id, username, service_for, active, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+      [u.id, u.username, serviceFor, u.active, encode(u)],
+    );
+    return res.rowCount === 1;
+  }
+
+  async byId(id: string): Promise<UserRecord | undefined> {
+    return user(await this.db.first<Row>('SELECT record, active FROM users WHERE id = $1', [id]));
+  }
+
+  async byUsername(username: string): Promise<UserRecord | undefined> {
+    return user(await this.db.first<Row>('SELECT record, active FROM users WHERE username = $1', [username]));
+  }
+
+  async listActiveHumans(): Promise<UserRecord[]> {
+    const rows = await this.db.rows<Row>("SELECT record, active FROM users WHERE username IS NOT NULL AND active ORDER BY seq");
+    return rows.map((r) => user(r)!).filter((u) => u.principalType === 'human');
+  }
+
+  async setActive(username: string, active: boolean): Promise<UserRecord | undefined> {
+    return user(await this.db.first<Row>('UPDATE users SET active = $2 WHERE username = $1 RETURNING record, active', [username, active]));
+  }
+
+  async servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord> {
+    const found = await this.principal(clientId);
+    if (found) return found;
+    const made = create();
+    // Two instances may create one at once: the first insert wins and both answer with it.
+    await this.db.query('INSERT INTO users (id, principal_for, active, record) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [made.id, clientId, made.active, encode(made)]);
+    return (await this.principal(clientId))!;
+  }
+
+  async count(): Promise<number> {
+    return (await this.db.first<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE username IS NOT NULL'))!.n;
+  }
+
+  /** The seeded service user standing for the client (the first inserted), else its automatic principal. */
+  private async principal(clientId: string): Promise<UserRecord | undefined> {
+    return user(
+      await this.db.first<Row>(
+        `(SELECT record, active FROM users WHERE service_for = $1 ORDER BY seq LIMIT 1)
+         UNION ALL (SELECT record, active FROM users WHERE principal_for = $1) LIMIT 1`,
+        [clientId],
+      ),
+    );
+  }
+}
