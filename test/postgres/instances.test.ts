@@ -1,5 +1,6 @@
 // Several instances on one database are one emulator (CONTRACTS §12): credentials, codes and jobs are shared
 // and consumed exactly once, and a change on one instance wakes the waiters of another.
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { TOKEN, basic, codeFor, postForm } from '../oauth/flow.js';
 import { APP_RID, MUX, instances, mint, poll, postResult, status, submit } from './helpers.js';
@@ -28,7 +29,7 @@ describe('several instances on one PostgreSQL', () => {
     const params = { client_id: 'web', response_type: 'code', redirect_uri: 'https://app.example.com/cb' };
     for (let round = 0; round < 15; round++) {
       const code = await codeFor(a!.server.app, params, 'alice');
-      const exchange = (app: typeof a.server.app) => postForm(app, TOKEN, { grant_type: 'authorization_code', code }, basic('web', 's3cret'));
+      const exchange = (app: FastifyInstance) => postForm(app, TOKEN, { grant_type: 'authorization_code', code }, basic('web', 's3cret'));
       const answers = await Promise.all([exchange(a!.server.app), exchange(b!.server.app)]);
       // At most one exchange succeeds; the other is a replay, which also revokes whatever the first issued
       // (RFC 6749 §4.1.2), so no token from this code outlives the race.
@@ -55,7 +56,7 @@ describe('several instances on one PostgreSQL', () => {
     const code = await codeFor(a!.server.app, params, 'alice');
     const first = await postForm(a!.server.app, TOKEN, { grant_type: 'authorization_code', code }, basic('web', 's3cret'));
     const refresh = first.json().refresh_token as string;
-    const rotate = (app: typeof a.server.app) => postForm(app, TOKEN, { grant_type: 'refresh_token', refresh_token: refresh }, basic('web', 's3cret'));
+    const rotate = (app: FastifyInstance) => postForm(app, TOKEN, { grant_type: 'refresh_token', refresh_token: refresh }, basic('web', 's3cret'));
     const answers = await Promise.all([rotate(a!.server.app), rotate(b!.server.app)]);
     expect(answers.filter((r) => r.statusCode === 200).length).toBeLessThanOrEqual(1);
     expect(answers.some((r) => r.statusCode === 400 && r.json().error === 'invalid_grant')).toBe(true);
