@@ -5,6 +5,5 @@ import { dropTestSchemas, reachable } from '../helpers/store.js';
 export default async function setup(): Promise<() => Promise<void>> {
   const url = process.env.TEST_STORE;
   if (!url || !(await reachable(url))) throw new Error('TEST_STORE must name a reachable PostgreSQL database for this pass');
-  await dropTestSchemas(url);
   return () => dropTestSchemas(url);
 }
