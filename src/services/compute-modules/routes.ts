@@ -15,8 +15,8 @@
 //   job, and a failure its reason); a synchronous execute whose job ends that way answers the same. An
 //   execute still waiting when the emulator is reset answers 404 `not_found` (its job is gone with the
 //   store), and one waiting when it shuts down 503 `temporarily_unavailable`.
-// - Waiting is in-process: a store shared by several emulator processes would also need a cross-process
-//   wake-up (e.g. PostgreSQL LISTEN/NOTIFY).
+// - Waiting is per process; on a shared PostgreSQL store, other instances' changes arrive as LISTEN/NOTIFY
+//   hints (cross-instance.ts), and a lost hint delays a wake-up by up to a second (the periodic re-check).
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
