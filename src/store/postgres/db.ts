@@ -66,7 +66,7 @@ export class Db implements Querier {
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
     try {
-      return await this.pool.query<R>(sql, params.map(textSafe));
+      return await this.pool.query<R>(prepared(sql, params));
     } catch (err) {
       throw translate(err);
     }
@@ -91,7 +91,7 @@ export class Db implements Querier {
     const q: Querier = {
       query: async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => {
         try {
-          return await client.query<R>(sql, params.map(textSafe));
+          return await client.query<R>(prepared(sql, params));
         } catch (err) {
           throw translate(err);
         }
@@ -116,6 +116,18 @@ export class Db implements Querier {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * Every statement with parameters is a named prepared statement: PostgreSQL parses and plans it once per
+ * connection instead of once per request (the repositories' statements are fixed texts, so the set is small).
+ */
+const names = new Map<string, string>();
+function prepared(sql: string, params: unknown[]): pg.QueryConfig {
+  if (params.length === 0) return { text: sql };
+  let name = names.get(sql);
+  if (name === undefined) names.set(sql, (name = `pe_${names.size}`));
+  return { name, text: sql, values: params.map(textSafe) };
 }
 
 /**
