@@ -54,11 +54,11 @@ async function compare(result: ScenarioResult, label: string, memory: ServerProc
   result.metrics.push({ name: `${label}: PostgreSQL server CPU us/req (upper bound)`, value: pgServerCpu / onPg.requests, unit: 'us' });
 }
 
-async function jobRoundTripAcross(result: ScenarioResult, store: string): Promise<void> {
-  const [a, b] = await Promise.all([startEmulator({ computeModules: true }, ['--store', store]), startEmulator({ computeModules: true }, ['--store', store])]);
+/** p50/p99 of a sync execute sent to `executor` while the module polls `poller` (the same server or another). */
+async function jobRoundTrip(executor: ServerProcess, poller: ServerProcess): Promise<{ p50Ms: number; p99Ms: number; failures: number }> {
   let module: ReturnType<typeof spawnNode> | undefined;
   try {
-    const session = await postJson(`${b.url}${RUNTIMES_PATH}`, { runtimeId: RUNTIME_ID });
+    const session = await postJson(`${poller.url}${RUNTIMES_PATH}`, { runtimeId: RUNTIME_ID });
     if (session.status !== 200) throw new Error(`runtime session: ${session.status} ${session.text()}`);
     const runtime = session.json<{ moduleAuthToken: string; getJobUri: string; postResultUri: string; postSchemaUri: string }>();
     const tokenFile = join(mkdtempSync(join(tmpdir(), 'bench-module-')), 'module-auth-token');
@@ -69,24 +69,42 @@ async function jobRoundTripAcross(result: ScenarioResult, store: string): Promis
       POST_SCHEMA_URI: runtime.postSchemaUri,
       MODULE_AUTH_TOKEN: tokenFile,
     });
-    const [token] = await mintTokens(a, 1, []);
+    const [token] = await mintTokens(executor, 1, []);
     let failures = 0;
     let n = 0;
     const execute = async () => {
       const query = { n: n++ };
-      const reply = await postJson(`${a.url}${EXECUTE_PATH}`, { deployedAppRid: DEPLOYED_APP_RID, queryType: 'echo', query }, { authorization: `Bearer ${token}` });
+      const reply = await postJson(`${executor.url}${EXECUTE_PATH}`, { deployedAppRid: DEPLOYED_APP_RID, queryType: 'echo', query }, { authorization: `Bearer ${token}` });
       if (reply.status !== 200 || reply.json<{ n: number }>().n !== query.n) failures++;
     };
-    await execute(); // waits until the module polls B
+    await execute(); // waits until the module polls
     await sampleSequentially(100, execute); // warm-up
     failures = 0;
     const stats = await sampleSequentially(Math.min(settings.samples, 1000), execute);
-    result.metrics.push({ name: 'job round trip across 2 instances: p50', value: stats.p50Ms, unit: 'ms' });
-    result.metrics.push({ name: 'job round trip across 2 instances: p99', value: stats.p99Ms, unit: 'ms' });
-    check(result, 'job round trip across 2 instances: p50', stats.p50Ms, 'max', 10, 'ms');
-    check(result, 'job round trip: failed or wrong answers', failures, 'max', 0, 'jobs');
+    return { ...stats, failures };
   } finally {
     if (module) await stopChild(module);
+  }
+}
+
+async function jobRoundTrips(result: ScenarioResult, store: string): Promise<void> {
+  // The same round trip on one memory-store instance, in the same run: how fast this machine is right now.
+  const memory = await startEmulator({ computeModules: true });
+  let local: Awaited<ReturnType<typeof jobRoundTrip>>;
+  try {
+    local = await jobRoundTrip(memory, memory);
+  } finally {
+    await memory.stop();
+  }
+  const [a, b] = await Promise.all([startEmulator({ computeModules: true }, ['--store', store]), startEmulator({ computeModules: true }, ['--store', store])]);
+  try {
+    const across = await jobRoundTrip(a, b);
+    result.metrics.push({ name: 'job round trip, 2 PostgreSQL instances: p50', value: across.p50Ms, unit: 'ms', baseline: local.p50Ms });
+    result.metrics.push({ name: 'job round trip, 2 PostgreSQL instances: p99', value: across.p99Ms, unit: 'ms', baseline: local.p99Ms });
+    check(result, 'job round trip across 2 instances: p50', across.p50Ms, 'max', 10, 'ms');
+    check(result, 'job round trip: failed or wrong answers', across.failures + local.failures, 'max', 0, 'jobs');
+    result.notes.push('job round trip baseline: one memory-store instance, the module polling it');
+  } finally {
     await stopAll([a, b]);
   }
 }
@@ -109,7 +127,7 @@ export const postgres: Scenario = {
       );
       await compare(result, 'token endpoint', memory, pg, async () => [clientCredentialsRequest(TOKEN_PATH)]);
       await stopAll(started.splice(0));
-      await jobRoundTripAcross(result, freshSchemaUrl(base, SCHEMA_PREFIX));
+      await jobRoundTrips(result, freshSchemaUrl(base, SCHEMA_PREFIX));
       result.notes.push(`getCurrent cycles through ${liveTokens.toLocaleString('en-US')} live tokens per server; PostgreSQL at ${withoutCredentials(base)}`);
     } finally {
       await stopAll(started);
