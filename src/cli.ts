@@ -9,7 +9,7 @@ import { parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { stdoutLines } from './log-sink.js';
 import type { SeedSummary } from './seed/apply.js';
-import { describeStoreUrl } from './store/postgres/index.js';
+import { describeStoreUrl } from './store/postgres/url.js';
 import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
 const HELP = `platform-emulator: a local stand-in for the data platform's OAuth, admin, connectivity,

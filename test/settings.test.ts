@@ -28,6 +28,17 @@ describe('settings', () => {
     expect(s.computeModules.executeTimeoutMs).toBe(100);
   });
 
+  it('takes the store from --store, then the config, then DATABASE_URL, else memory; never quotes a bad one', () => {
+    const pg = (n: number) => `postgres://u:p@127.0.0.1:5432/db${n}`;
+    expect(resolveSettings(seedWith({}), {}, {}).store).toBe('memory');
+    expect(resolveSettings(seedWith({}), {}, { DATABASE_URL: pg(1) }).store).toBe(pg(1));
+    expect(resolveSettings(seedWith({ store: pg(2) }), {}, { DATABASE_URL: pg(1) }).store).toBe(pg(2));
+    expect(resolveSettings(seedWith({ store: pg(2) }), { store: 'memory' }, { DATABASE_URL: pg(1) }).store).toBe('memory');
+    expect(() => resolveSettings(seedWith({}), { store: 'mysql://u:hunter2@h/db' }, {})).toThrow(/^store: the value is neither/);
+    expect(() => resolveSettings(seedWith({}), { store: 'mysql://u:hunter2@h/db' }, {})).not.toThrow(/hunter2/);
+    expect(() => validateSeed({ platform: { store: 'redis://x' } })).toThrow(/platform\.store/);
+  });
+
   it('knows loopback hosts', () => {
     expect(['127.0.0.1', '127.0.0.2', '::1', 'localhost'].every(isLoopbackHost)).toBe(true);
     expect(['0.0.0.0', '10.0.0.1', '::'].some(isLoopbackHost)).toBe(false);

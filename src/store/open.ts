@@ -1,10 +1,12 @@
 // Picks the store the settings name: the memory store (the default), or PostgreSQL for a postgres:// URL.
 import type { Store } from './store.js';
 import { createMemoryStore } from './memory/index.js';
-import { openPostgresStore } from './postgres/index.js';
 
 export async function openStore(spec: string): Promise<Store> {
-  return spec === 'memory' ? createMemoryStore() : openPostgresStore({ url: spec });
+  if (spec === 'memory') return createMemoryStore();
+  // Loaded only when asked for: the driver costs the memory store's start-up nothing.
+  const { openPostgresStore } = await import('./postgres/index.js');
+  return openPostgresStore({ url: spec });
 }
 
 /** Applies the seed through `apply`: always on a fresh process's store, once per database on a shared one. */

@@ -2,6 +2,7 @@
 // translation of "the database is unreachable" into StoreUnavailable (503 in the route's envelope).
 import pg from 'pg';
 import { StoreUnavailable } from '../../errors.js';
+import { parseStoreUrl } from './url.js';
 
 export interface DbOptions {
   /** postgres://... ; a `schema` query parameter (ours, not libpq's) puts every table in that schema. */
@@ -23,14 +24,6 @@ const types = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
-
-export function parseStoreUrl(url: string): { connectionString: string; schema: string } {
-  const parsed = new URL(url);
-  const schema = parsed.searchParams.get('schema') ?? 'public';
-  parsed.searchParams.delete('schema');
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new RangeError(`store: schema "${schema}" must be a lower-case SQL identifier`);
-  return { connectionString: parsed.toString(), schema };
-}
 
 /** Connection parameters, for the pool and for the dedicated LISTEN connection. */
 export function clientConfig(options: DbOptions): pg.ClientConfig & { schema: string } {

@@ -4,7 +4,8 @@
 // fails the start with a message naming the address (never the password).
 import type pg from 'pg';
 import type { Store } from '../store.js';
-import { Db, isUnavailable, parseStoreUrl, type DbOptions } from './db.js';
+import { Db, isUnavailable, type DbOptions } from './db.js';
+import { describeStoreUrl } from './url.js';
 import { STATE_TABLES, lockKey, migrate } from './migrations.js';
 import { PgNotifications } from './notifications.js';
 import { PgUsers } from './users.js';
@@ -20,19 +21,6 @@ import { PgComputeModuleJobs } from './compute-module-jobs.js';
 export type PostgresStoreOptions = DbOptions;
 
 export class StoreStartError extends Error {}
-
-/** The address without credentials, for messages. */
-export function describeStoreUrl(url: string): string {
-  try {
-    const { connectionString, schema } = parseStoreUrl(url);
-    const u = new URL(connectionString);
-    return `postgres://${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}${schema === 'public' ? '' : ` (schema ${schema})`}`;
-  } catch {
-    return 'the configured PostgreSQL address';
-  }
-}
-
-export const isPostgresUrl = (spec: string): boolean => /^postgres(ql)?:\/\//i.test(spec);
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const db = new Db(options);
