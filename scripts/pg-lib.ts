@@ -10,12 +10,14 @@ export const LOCAL_CLUSTER_URL = 'postgres://emulator:emulator@127.0.0.1:54329/e
 export function freshSchemaUrl(base: string, prefix: string): string {
   const url = new URL(base);
   url.searchParams.set('schema', `${prefix}${randomBytes(6).toString('hex')}`);
+  // A test machine under load can take more than the default 2 s to start a server process for a connection.
+  if (!url.searchParams.has('connect_timeout')) url.searchParams.set('connect_timeout', '15');
   return url.toString();
 }
 
-/** True when a server answers at `url` within a second. */
+/** True when a server answers at `url` within 5 s. */
 export async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -27,12 +27,12 @@ const types = {
 
 /** Connection parameters, for the pool and for the dedicated LISTEN connection. */
 export function clientConfig(options: DbOptions): pg.ClientConfig & { schema: string } {
-  const { connectionString, schema } = parseStoreUrl(options.url);
+  const { connectionString, schema, connectTimeoutMs } = parseStoreUrl(options.url);
   const statementTimeout = options.statementTimeoutMs ?? 5000;
   return {
     connectionString,
     schema,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? connectTimeoutMs ?? 2000,
     statement_timeout: statementTimeout,
     lock_timeout: statementTimeout,
     idle_in_transaction_session_timeout: statementTimeout * 2,
