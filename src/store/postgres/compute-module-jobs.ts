@@ -2,7 +2,7 @@
 // FOR UPDATE SKIP LOCKED, so pollers on any number of instances never take the same job and never wait on
 // each other; every other state change is one conditional UPDATE whose WHERE clause is the state machine.
 import type { ComputeModuleJobRepo, JobRecord, JobResult, JobState, RequeueOutcome } from '../compute-module-jobs.js';
-import { decode, encode, type Db } from './db.js';
+import { capped, decode, encode, type Db, type Querier } from './db.js';
 
 /** The parts of a job that never change, stored once as JSON text. */
 type Fixed = Pick<JobRecord, 'deployedAppRid' | 'branch' | 'queryType' | 'query'>;
@@ -45,14 +45,23 @@ const OPEN = "state IN ('queued', 'inProgress')";
 export class PgComputeModuleJobs implements ComputeModuleJobRepo {
   constructor(private readonly db: Db) {}
 
-  async insert(job: JobRecord): Promise<void> {
+  async insert(job: JobRecord, q: Querier = this.db): Promise<void> {
     const fixed: Fixed = { deployedAppRid: job.deployedAppRid, branch: job.branch, queryType: job.queryType, query: job.query };
-    await this.db.query("INSERT INTO jobs (job_id, runtime_id, state, submitted_at, record) VALUES ($1, $2, 'queued', $3, $4)", [
-      job.jobId,
-      job.runtimeId,
-      job.submittedAt,
-      encode(fixed),
-    ]);
+    await q.query("INSERT INTO jobs (job_id, runtime_id, state, submitted_at, record) VALUES ($1, $2, 'queued', $3, $4)", [job.jobId, job.runtimeId, job.submittedAt, encode(fixed)]);
+  }
+
+  /**
+   * As insert, unless the runtime already has `maxQueued` queued jobs: then nothing is stored and the answer is
+   * false. The runtime's row is locked first, so submits on every instance take turns and cannot overshoot.
+   */
+  async insertIfRoom(job: JobRecord, maxQueued: number): Promise<boolean> {
+    return this.db.transaction(async (q) => {
+      await q.query('SELECT 1 FROM runtimes WHERE runtime_id = $1 FOR UPDATE', [job.runtimeId]);
+      const n = (await q.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE runtime_id = $1 AND state = 'queued'", [job.runtimeId])).rows[0]!.n;
+      if (n >= maxQueued) return false;
+      await this.insert(job, q);
+      return true;
+    });
   }
 
   async byId(jobId: string): Promise<JobRecord | undefined> {
@@ -79,10 +88,23 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
   }
 
   async complete(jobId: string, result: JobResult, now: number): Promise<JobRecord | undefined> {
+    // The retained bytes are counted in the same statement that finishes the job.
     const row = await this.db.first<Row>(
-      `UPDATE jobs SET state = 'succeeded', result = $2, result_type = $3, finished_at = $4, finish_seq = nextval('job_finish_seq')
+      `WITH done AS (UPDATE jobs SET state = 'succeeded', result = $2, result_bytes = $5, result_type = $3, finished_at = $4, finish_seq = nextval('job_finish_seq')
+                     WHERE job_id = $1 AND ${OPEN} RETURNING ${COLUMNS}),
+            counted AS (UPDATE counters SET n = n + $5 WHERE name = 'result_bytes' AND EXISTS (SELECT 1 FROM done))
+       SELECT * FROM done`,
+      [jobId, result.body, result.contentType ?? null, now, result.body.length],
+    );
+    return row && toJob(row);
+  }
+
+  /** `queued` or `inProgress` -> `failed` with `failure`; undefined (nothing changes) otherwise. */
+  async fail(jobId: string, failure: string, now: number): Promise<JobRecord | undefined> {
+    const row = await this.db.first<Row>(
+      `UPDATE jobs SET state = 'failed', failure = $2, finished_at = $3, finish_seq = nextval('job_finish_seq')
        WHERE job_id = $1 AND ${OPEN} RETURNING ${COLUMNS}`,
-      [jobId, result.body, result.contentType ?? null, now],
+      [jobId, failure, now],
     );
     return row && toJob(row);
   }
@@ -97,6 +119,15 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
   }
 
   async requeueInProgress(runtimeId: string, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    return this.requeue(runtimeId, null, maxHandOuts, failure, now);
+  }
+
+  /** The lease: as requeueInProgress, for jobs last handed out at or before `handedOutBy` only. */
+  async requeueHandedOutBefore(runtimeId: string, handedOutBy: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    return this.requeue(runtimeId, handedOutBy, maxHandOuts, failure, now);
+  }
+
+  private async requeue(runtimeId: string, handedOutBy: number | null, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
     // Back to `queued` keeps `seq`, so a requeued job takes its old place in the queue.
     const rows = await this.db.rows<Row>(
       `UPDATE jobs SET
@@ -105,9 +136,9 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
          failure = CASE WHEN hand_outs >= $2 THEN $3 END,
          finished_at = CASE WHEN hand_outs >= $2 THEN $4::bigint END,
          finish_seq = CASE WHEN hand_outs >= $2 THEN nextval('job_finish_seq') END
-       WHERE runtime_id = $1 AND state = 'inProgress'
+       WHERE runtime_id = $1 AND state = 'inProgress' AND ($5::bigint IS NULL OR started_at <= $5::bigint)
        RETURNING ${COLUMNS}`,
-      [runtimeId, maxHandOuts, failure, now],
+      [runtimeId, maxHandOuts, failure, now, handedOutBy],
     );
     rows.sort((a, b) => a.seq - b.seq);
     const outcome: RequeueOutcome = { requeued: [], failed: [] };
@@ -115,14 +146,38 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
     return outcome;
   }
 
-  async pruneFinished(keep: number): Promise<number> {
+  /**
+   * Forgets the oldest finished jobs until at most `keep` remain and their results hold at most
+   * `maxResultBytes` bytes together; queued and running jobs are never dropped.
+   */
+  async pruneFinished(keep: number, maxResultBytes?: number): Promise<number> {
     // Finish numbers come from one sequence and a finished job never reopens, so the newest `keep` finished
     // jobs all lie within `keep` numbers of the highest: everything below that window goes, found by index.
-    const res = await this.db.query(
-      'DELETE FROM jobs WHERE finish_seq <= (SELECT max(finish_seq) FROM jobs WHERE finish_seq IS NOT NULL) - $1',
-      [keep],
+    let dropped = await this.forget('finish_seq <= (SELECT max(finish_seq) FROM jobs WHERE finish_seq IS NOT NULL) - $1', keep);
+    if (capped(maxResultBytes) && (await this.retainedResultBytes()) > maxResultBytes) {
+      // The newest results that fit within the bound stay; the first that does not, and every older one, go.
+      dropped += await this.forget(
+        `job_id IN (SELECT job_id FROM (SELECT job_id, sum(result_bytes) OVER (ORDER BY finish_seq DESC) AS newer
+                                         FROM jobs WHERE finish_seq IS NOT NULL) t WHERE newer > $1)`,
+        maxResultBytes,
+      );
+    }
+    return dropped;
+  }
+
+  async retainedResultBytes(): Promise<number> {
+    return (await this.db.first<{ n: number }>("SELECT n FROM counters WHERE name = 'result_bytes'"))?.n ?? 0;
+  }
+
+  /** Deletes the finished jobs `where` names, and their bytes from the count, in one statement. */
+  private async forget(where: string, param: number): Promise<number> {
+    const row = await this.db.first<{ dropped: number }>(
+      `WITH gone AS (DELETE FROM jobs WHERE finish_seq IS NOT NULL AND ${where} RETURNING result_bytes),
+            counted AS (UPDATE counters SET n = n - (SELECT coalesce(sum(result_bytes), 0) FROM gone) WHERE name = 'result_bytes')
+       SELECT count(*)::int AS dropped FROM gone`,
+      [param],
     );
-    return res.rowCount ?? 0;
+    return row?.dropped ?? 0;
   }
 
   async countFinished(): Promise<number> {

@@ -150,6 +150,9 @@ export function translate(err: unknown): unknown {
   return isUnavailable(err) ? new StoreUnavailable() : err;
 }
 
+/** Whether a cap was given (the memory store treats an absent or infinite one as none). */
+export const capped = (max: number | undefined): max is number => max !== undefined && Number.isFinite(max);
+
 /** A stored record: JSON text (not jsonb, which would reorder keys and refuse \u0000). */
 export const encode = (value: unknown): string => JSON.stringify(value);
 export const decode = <T>(text: string): T => JSON.parse(text) as T;

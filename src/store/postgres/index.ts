@@ -48,8 +48,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     computeModuleJobs: new PgComputeModuleJobs(db),
     notifications,
     async clear() {
-      // One statement: the other instances see the old state or the empty one, never half of it.
-      await db.query(`TRUNCATE ${STATE_TABLES.join(', ')} RESTART IDENTITY`);
+      // One transaction: the other instances see the old state or the empty one, never half of it.
+      // With the counts of the capped tables (TRUNCATE fires no row-count triggers), in the same transaction.
+      await db.query(`TRUNCATE ${STATE_TABLES.join(', ')} RESTART IDENTITY; UPDATE counters SET n = 0`);
       notifications.publish('reset');
     },
     async seedOnce(apply) {

@@ -54,6 +54,10 @@ export const MIGRATIONS: readonly Migration[] = [
         retired boolean NOT NULL DEFAULT false,
         record text NOT NULL
       );
+      -- retired_seq: the order tokens were retired in; at the cap the one retired first is forgotten.
+      CREATE SEQUENCE refresh_retired_seq;
+      ALTER TABLE refresh_tokens ADD COLUMN retired_seq bigint;
+      CREATE INDEX refresh_tokens_retired ON refresh_tokens (retired_seq) WHERE retired_seq IS NOT NULL;
       CREATE INDEX refresh_tokens_grant ON refresh_tokens (grant_id);
       CREATE INDEX refresh_tokens_expiry ON refresh_tokens (expires_at);
 
@@ -91,12 +95,39 @@ export const MIGRATIONS: readonly Migration[] = [
         finish_seq bigint,
         failure text,
         result bytea,
+        result_bytes int NOT NULL DEFAULT 0,
         result_type text,
         record text NOT NULL
       );
       CREATE INDEX jobs_queue ON jobs (runtime_id, seq) WHERE state = 'queued';
       CREATE INDEX jobs_running ON jobs (runtime_id) WHERE state = 'inProgress';
       CREATE INDEX jobs_finished ON jobs (finish_seq) WHERE finish_seq IS NOT NULL;
+
+      -- Principals made under a cap (open-mode clients), counted against it.
+      ALTER TABLE users ADD COLUMN capped boolean NOT NULL DEFAULT false;
+
+      -- Row counts of the capped tables, kept by statement-level triggers, so that a cap check is one row read
+      -- (locked FOR UPDATE in the statement that inserts, so instances inserting at once cannot overshoot).
+      -- result_bytes is kept by the job statements themselves. A reset sets every count to 0.
+      CREATE TABLE counters (name text PRIMARY KEY, n bigint NOT NULL DEFAULT 0);
+      INSERT INTO counters (name) VALUES ('access_tokens'), ('authorize_requests'), ('codes'), ('refresh_tokens'), ('revoked_grants'), ('result_bytes');
+      CREATE FUNCTION count_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          UPDATE counters SET n = n + (SELECT count(*) FROM new_rows) WHERE name = TG_TABLE_NAME;
+        ELSE
+          UPDATE counters SET n = n - (SELECT count(*) FROM old_rows) WHERE name = TG_TABLE_NAME;
+        END IF;
+        RETURN NULL;
+      END $$;
+      DO $$
+      DECLARE t text;
+      BEGIN
+        FOREACH t IN ARRAY ARRAY['access_tokens', 'authorize_requests', 'codes', 'refresh_tokens', 'revoked_grants'] LOOP
+          EXECUTE format('CREATE TRIGGER %1$s_counted_in AFTER INSERT ON %1$s REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_rows()', t);
+          EXECUTE format('CREATE TRIGGER %1$s_counted_out AFTER DELETE ON %1$s REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_rows()', t);
+        END LOOP;
+      END $$;
     `,
   },
 ];

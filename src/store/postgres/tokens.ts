@@ -1,16 +1,23 @@
 import type { AccessTokenRecord, TokenRepo } from '../tokens.js';
-import { decode, encode, type Db } from './db.js';
+import { StoreFull } from '../capacity.js';
+import { capped, decode, encode, type Db } from './db.js';
 
 export class PgTokens implements TokenRepo {
   constructor(private readonly db: Db) {}
 
-  async insertAccess(token: AccessTokenRecord): Promise<void> {
-    await this.db.query('INSERT INTO access_tokens (token, grant_id, expires_at, record) VALUES ($1, $2, $3, $4)', [
-      token.token,
-      token.grantId ?? null,
-      token.expiresAt,
-      encode(token),
-    ]);
+  /** With `max`: when `max` tokens are stored already, stores nothing and throws StoreFull (never evicts one). */
+  async insertAccess(token: AccessTokenRecord, max?: number): Promise<void> {
+    const values = [token.token, token.grantId ?? null, token.expiresAt, encode(token)];
+    if (!capped(max)) {
+      await this.db.query('INSERT INTO access_tokens (token, grant_id, expires_at, record) VALUES ($1, $2, $3, $4)', values);
+      return;
+    }
+    const res = await this.db.query(
+      `WITH c AS (SELECT n FROM counters WHERE name = 'access_tokens' FOR UPDATE)
+       INSERT INTO access_tokens (token, grant_id, expires_at, record) SELECT $1::text, $2::text, $3::bigint, $4::text FROM c WHERE c.n < $5`,
+      [...values, max],
+    );
+    if (res.rowCount === 0) throw new StoreFull('access tokens', max);
   }
 
   async findAccess(token: string): Promise<AccessTokenRecord | undefined> {

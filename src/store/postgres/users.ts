@@ -1,4 +1,5 @@
 import type { UserRecord, UserRepo } from '../users.js';
+import { StoreFull } from '../capacity.js';
 import { decode, encode, type Db } from './db.js';
 
 type Row = { record: string; active: boolean };
@@ -34,12 +35,29 @@ export class PgUsers implements UserRepo {
     return user(await this.db.first<Row>('UPDATE users SET active = $2 WHERE username = $1 RETURNING record, active', [username, active]));
   }
 
-  async servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord> {
+  /**
+   * With `max` (open-mode clients): when `max` principals made under a cap exist, a new one is not made and
+   * StoreFull is thrown; a seeded service user or an existing principal is still returned.
+   */
+  async servicePrincipalFor(clientId: string, create: () => UserRecord, max?: number): Promise<UserRecord> {
     const found = await this.principal(clientId);
     if (found) return found;
     const made = create();
-    // Two instances may create one at once: the first insert wins and both answer with it.
-    await this.db.query('INSERT INTO users (id, principal_for, active, record) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [made.id, clientId, made.active, encode(made)]);
+    const insert = 'INSERT INTO users (id, principal_for, active, capped, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING';
+    const values = [made.id, clientId, made.active, max !== undefined, encode(made)];
+    if (max === undefined) {
+      // Two instances may create one at once: the first insert wins and both answer with it.
+      await this.db.query(insert, values);
+    } else {
+      // Counted and made under one lock, so that instances making principals at once cannot overshoot.
+      await this.db.transaction(async (q) => {
+        await q.query("SELECT pg_advisory_xact_lock(hashtext('platform-emulator:capped-principals'))");
+        if ((await q.query('SELECT 1 FROM users WHERE principal_for = $1', [clientId])).rowCount) return;
+        const n = (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE capped')).rows[0]!.n;
+        if (n >= max) throw new StoreFull('service principals', max);
+        await q.query(insert, values);
+      });
+    }
     return (await this.principal(clientId))!;
   }
 
