@@ -63,6 +63,11 @@ export class PgComputeModules implements ComputeModuleRepo {
     return (await this.db.rows<{ record: string }>('SELECT record FROM deployed_apps WHERE runtime_id = $1', [runtimeId])).map((r) => decode<DeployedAppRecord>(r.record));
   }
 
+  /** Every runtime in creation order (records carry the module auth token: never shown). */
+  async listRuntimes(): Promise<RuntimeRecord[]> {
+    return (await this.db.rows<RuntimeRow>('SELECT runtime_id, module_auth_token FROM runtimes ORDER BY seq')).map((r) => runtime(r)!);
+  }
+
   async countRuntimes(): Promise<number> {
     return (await this.db.first<{ n: number }>('SELECT count(*)::int AS n FROM runtimes'))!.n;
   }

@@ -9,6 +9,20 @@ export class PgConnections implements ConnectionRepo {
     return res.rowCount === 1;
   }
 
+  /** Creates or replaces the connection of this rid (control routes); true when created. A replaced one keeps its place. */
+  async upsert(connection: ConnectionRecord): Promise<boolean> {
+    const row = await this.db.first<{ created: boolean }>(
+      'INSERT INTO connections (rid, record) VALUES ($1, $2) ON CONFLICT (rid) DO UPDATE SET record = EXCLUDED.record RETURNING (xmax = 0) AS created',
+      [connection.rid, encode(connection)],
+    );
+    return row!.created;
+  }
+
+  /** Insertion order (records carry secret values: callers show names only). */
+  async list(): Promise<ConnectionRecord[]> {
+    return (await this.db.rows<{ record: string }>('SELECT record FROM connections ORDER BY seq')).map((r) => decode<ConnectionRecord>(r.record));
+  }
+
   async byRid(rid: string): Promise<ConnectionRecord | undefined> {
     const row = await this.db.first<{ record: string }>('SELECT record FROM connections WHERE rid = $1', [rid]);
     return row && decode(row.record);

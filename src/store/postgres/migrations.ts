@@ -30,7 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX users_service_for ON users (service_for, seq) WHERE service_for IS NOT NULL;
       CREATE INDEX users_seeded_order ON users (seq) WHERE username IS NOT NULL;
 
-      CREATE TABLE clients (client_id text PRIMARY KEY, record text NOT NULL);
+      CREATE TABLE clients (client_id text PRIMARY KEY, seq bigserial NOT NULL, record text NOT NULL);
 
       CREATE TABLE access_tokens (
         token text PRIMARY KEY,
@@ -66,11 +66,11 @@ export const MIGRATIONS: readonly Migration[] = [
 
       CREATE TABLE enrollment (id int PRIMARY KEY CHECK (id = 1), record text NOT NULL);
 
-      CREATE TABLE connections (rid text PRIMARY KEY, record text NOT NULL);
+      CREATE TABLE connections (rid text PRIMARY KEY, seq bigserial NOT NULL, record text NOT NULL);
 
       CREATE TABLE ontologies (rid text PRIMARY KEY, seq bigserial NOT NULL, api_name text NOT NULL UNIQUE, record text NOT NULL);
 
-      CREATE TABLE runtimes (runtime_id text PRIMARY KEY, module_auth_token text NOT NULL, schemas text NOT NULL DEFAULT '[]');
+      CREATE TABLE runtimes (runtime_id text PRIMARY KEY, seq bigserial NOT NULL, module_auth_token text NOT NULL, schemas text NOT NULL DEFAULT '[]');
 
       CREATE TABLE deployed_apps (
         deployed_app_rid text NOT NULL,

@@ -21,6 +21,21 @@ export class PgOntologies implements OntologyRepo {
     return res.rowCount === 1;
   }
 
+  /** Sets (or adds, after the others) the result a query answers with; false when there is no such ontology. */
+  async setQueryResult(apiName: string, queryApiName: string, result: Buffer): Promise<boolean> {
+    return this.db.transaction(async (q) => {
+      const row = (await q.query<{ record: string }>('SELECT record FROM ontologies WHERE api_name = $1 FOR UPDATE', [apiName])).rows[0];
+      if (!row) return false;
+      const stored = decode<Stored>(row.record);
+      const bytes = result.toString('base64');
+      const at = stored.queries.findIndex(([name]) => name === queryApiName);
+      if (at >= 0) stored.queries[at] = [queryApiName, bytes];
+      else stored.queries.push([queryApiName, bytes]);
+      await q.query('UPDATE ontologies SET record = $2 WHERE api_name = $1', [apiName, encode(stored)]);
+      return true;
+    });
+  }
+
   async list(): Promise<OntologyRecord[]> {
     return (await this.db.rows<{ record: string }>('SELECT record FROM ontologies ORDER BY seq')).map((r) => toRecord(r)!);
   }

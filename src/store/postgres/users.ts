@@ -2,9 +2,9 @@ import type { UserRecord, UserRepo } from '../users.js';
 import { StoreFull } from '../capacity.js';
 import { decode, encode, type Db } from './db.js';
 
-type Row = { record: string; active: boolean };
-/** `active` has its own column (it changes); the rest of the record is stored as it was seeded. */
-const user = (row: Row | undefined): UserRecord | undefined => row && { ...decode<UserRecord>(row.record), active: row.active };
+type Row = { id: string; record: string; active: boolean };
+/** `id` and `active` come from their columns (a replaced user keeps its id; `active` changes on its own). */
+const user = (row: Row | undefined): UserRecord | undefined => row && { ...decode<UserRecord>(row.record), id: row.id, active: row.active };
 
 export class PgUsers implements UserRepo {
   constructor(private readonly db: Db) {}
@@ -18,21 +18,41 @@ export class PgUsers implements UserRepo {
     return res.rowCount === 1;
   }
 
+  /**
+   * Creates or replaces the seeded user of this username (control routes); true when created. A replaced user
+   * keeps its id, so that the tokens issued to it stay its own, and its place in seed order.
+   */
+  async upsert(u: UserRecord): Promise<boolean> {
+    const serviceFor = u.principalType === 'service' ? (u.oauthClientId ?? null) : null;
+    const row = await this.db.first<{ created: boolean }>(
+      `INSERT INTO users (id, username, service_for, active, record) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (username) DO UPDATE SET service_for = EXCLUDED.service_for, active = EXCLUDED.active, record = EXCLUDED.record
+       RETURNING (xmax = 0) AS created`,
+      [u.id, u.username, serviceFor, u.active, encode(u)],
+    );
+    return row!.created;
+  }
+
+  /** Seeded users in seed order (not the automatic service principals). */
+  async list(): Promise<UserRecord[]> {
+    return (await this.db.rows<Row>('SELECT id, record, active FROM users WHERE username IS NOT NULL ORDER BY seq')).map((r) => user(r)!);
+  }
+
   async byId(id: string): Promise<UserRecord | undefined> {
-    return user(await this.db.first<Row>('SELECT record, active FROM users WHERE id = $1', [id]));
+    return user(await this.db.first<Row>('SELECT id, record, active FROM users WHERE id = $1', [id]));
   }
 
   async byUsername(username: string): Promise<UserRecord | undefined> {
-    return user(await this.db.first<Row>('SELECT record, active FROM users WHERE username = $1', [username]));
+    return user(await this.db.first<Row>('SELECT id, record, active FROM users WHERE username = $1', [username]));
   }
 
   async listActiveHumans(): Promise<UserRecord[]> {
-    const rows = await this.db.rows<Row>("SELECT record, active FROM users WHERE username IS NOT NULL AND active ORDER BY seq");
+    const rows = await this.db.rows<Row>("SELECT id, record, active FROM users WHERE username IS NOT NULL AND active ORDER BY seq");
     return rows.map((r) => user(r)!).filter((u) => u.principalType === 'human');
   }
 
   async setActive(username: string, active: boolean): Promise<UserRecord | undefined> {
-    return user(await this.db.first<Row>('UPDATE users SET active = $2 WHERE username = $1 RETURNING record, active', [username, active]));
+    return user(await this.db.first<Row>('UPDATE users SET active = $2 WHERE username = $1 RETURNING id, record, active', [username, active]));
   }
 
   /**
@@ -69,8 +89,8 @@ export class PgUsers implements UserRepo {
   private async principal(clientId: string): Promise<UserRecord | undefined> {
     return user(
       await this.db.first<Row>(
-        `(SELECT record, active FROM users WHERE service_for = $1 ORDER BY seq LIMIT 1)
-         UNION ALL (SELECT record, active FROM users WHERE principal_for = $1) LIMIT 1`,
+        `(SELECT id, record, active FROM users WHERE service_for = $1 ORDER BY seq LIMIT 1)
+         UNION ALL (SELECT id, record, active FROM users WHERE principal_for = $1) LIMIT 1`,
         [clientId],
       ),
     );

@@ -1,12 +1,17 @@
-// The PostgreSQL side of the caps and leases that main's store interface gained while this store was built
-// (CONTRACTS §6, §8): the methods and `max` parameters exist on the PostgreSQL repositories already, so
-// that they satisfy that interface once merged; pinned here until the store contract tests cover them.
+// The PostgreSQL side of what main's store interface gained while this store was built: caps and leases
+// (CONTRACTS §6, §8) and the control routes' upserts and lists. The methods exist on the PostgreSQL
+// repositories already, so that they satisfy that interface once merged; pinned here until the store
+// contract tests (which run on both stores) cover them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { PgTokens } from '../../src/store/postgres/tokens.js';
 import type { PgOAuth } from '../../src/store/postgres/oauth.js';
 import type { PgUsers } from '../../src/store/postgres/users.js';
 import type { PgComputeModuleJobs } from '../../src/store/postgres/compute-module-jobs.js';
+import type { PgClients } from '../../src/store/postgres/clients.js';
+import type { PgConnections } from '../../src/store/postgres/connections.js';
+import type { PgOntologies } from '../../src/store/postgres/ontologies.js';
+import type { PgComputeModules } from '../../src/store/postgres/compute-modules.js';
 import type { JobRecord, RefreshTokenRecord, Store, UserRecord } from '../../src/store/store.js';
 import { StoreFull } from '../../src/store/capacity.js';
 import { freshSchemaUrl } from '../helpers/store.js';
@@ -117,5 +122,52 @@ describe('job caps and leases on PostgreSQL', () => {
     expect(await jobs.retainedResultBytes()).toBe(30);
     await store.clear();
     expect(await jobs.retainedResultBytes()).toBe(0);
+  });
+});
+
+describe('upserts and lists on PostgreSQL', () => {
+  it('users: an upsert replaces in place, keeps the id and its tokens\' owner, and lists in seed order', async () => {
+    const u = (username: string, extra: Partial<UserRecord> = {}): UserRecord => ({ id: `id-${username}`, username, displayName: username, realm: 'r', organizationRid: 'o', principalType: 'human', active: true, attributes: {}, ...extra });
+    await users.insert(u('a'));
+    await users.insert(u('b'));
+    expect(await users.upsert(u('a', { id: 'other', displayName: 'A!', active: false }))).toBe(false);
+    expect(await users.upsert(u('c'))).toBe(true);
+    expect((await users.list()).map((x) => [x.username, x.id, x.displayName, x.active])).toEqual([
+      ['a', 'id-a', 'A!', false],
+      ['b', 'id-b', 'b', true],
+      ['c', 'id-c', 'c', true],
+    ]);
+    await users.upsert(u('b', { principalType: 'service', oauthClientId: 'app' }));
+    expect((await users.servicePrincipalFor('app', () => u('made'))).username).toBe('b');
+  });
+
+  it('clients, connections, runtimes and query results', async () => {
+    const clients = store.clients as PgClients;
+    const client = (clientId: string, name = clientId) => ({ clientId, name, redirectUris: [], grantTypes: [], allowedScopes: [] });
+    await clients.insert(client('x'));
+    expect(await clients.upsert(client('y'))).toBe(true);
+    expect(await clients.upsert(client('x', 'X2'))).toBe(false);
+    expect((await clients.list()).map((c) => c.name)).toEqual(['X2', 'y']);
+
+    const connections = store.connections as PgConnections;
+    const connection = (rid: string, displayName = rid) => ({ rid, displayName, parentFolderRid: 'f', worker: { type: 'foundryWorker' as const, networkEgressPolicyRids: [] }, domains: [], secrets: {} });
+    expect(await connections.upsert(connection('r1'))).toBe(true);
+    await connections.insert(connection('r2'));
+    expect(await connections.upsert(connection('r1', 'R1'))).toBe(false);
+    expect((await connections.list()).map((c) => c.displayName)).toEqual(['R1', 'r2']);
+
+    const modules = store.computeModules as PgComputeModules;
+    await modules.insertRuntime({ runtimeId: 'rt-b', moduleAuthToken: 'b'.repeat(16) });
+    await modules.openSession({ runtimeId: 'rt-a', moduleAuthToken: 'a'.repeat(16) });
+    await modules.openSession({ runtimeId: 'rt-b', moduleAuthToken: 'c'.repeat(16) });
+    expect(await modules.listRuntimes()).toEqual([{ runtimeId: 'rt-b', moduleAuthToken: 'c'.repeat(16) }, { runtimeId: 'rt-a', moduleAuthToken: 'a'.repeat(16) }]);
+
+    const ontologies = store.ontologies as PgOntologies;
+    await ontologies.insert({ rid: 'ri.o', apiName: 'o', displayName: 'O', description: '', queries: new Map([['q1', Buffer.from('1')]]) });
+    expect(await ontologies.setQueryResult('o', 'q2', Buffer.from('2'))).toBe(true);
+    expect(await ontologies.setQueryResult('o', 'q1', Buffer.from('"one"'))).toBe(true);
+    expect(await ontologies.setQueryResult('none', 'q', Buffer.from('x'))).toBe(false);
+    const queries = (await ontologies.byApiName('o'))!.queries;
+    expect([...queries].map(([k, v]) => [k, v.toString()])).toEqual([['q1', '"one"'], ['q2', '2']]);
   });
 });
