@@ -1,6 +1,7 @@
 // The YAML seed schema (root key `platform`), with the defaults of SPEC §2. The Seed type comes from it.
 // Unknown keys are rejected (additionalProperties: false) so that a typo never silently seeds nothing.
 import { Type, type Static } from '@sinclair/typebox';
+import { StringMap } from '../string-map.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -21,7 +22,7 @@ export const UserSeed = Type.Object(
     principal_type: Type.Union([Type.Literal('human'), Type.Literal('service')], { default: 'human' }),
     active: Type.Boolean({ default: true }),
     oauth_client_id: Type.Optional(Type.String()),
-    attributes: Type.Record(Type.String(), Type.Array(Type.String()), { default: {} }),
+    attributes: StringMap(Type.Array(Type.String()), { default: {} }),
   },
   closed,
 );

@@ -2,6 +2,7 @@
 // request (configuration, worker, domain auth, secrets) are checked branch by branch in create.ts, so that each
 // failure names its field and the SDK's own errors (ConnectionTypeNotSupported, ...) come out where they apply.
 import { Type } from '@sinclair/typebox';
+import { StringMap } from '../../string-map.js';
 
 const closed = { additionalProperties: false } as const;
 const open = { additionalProperties: true } as const;
@@ -23,7 +24,7 @@ export const CreateConnectionBody = Type.Object(
   closed,
 );
 
-export const UpdateSecretsBody = Type.Object({ secrets: Type.Record(Type.String(), Type.String()) }, closed);
+export const UpdateSecretsBody = Type.Object({ secrets: StringMap(Type.String()) }, closed);
 
 // ---- the branches, checked in create.ts ----
 
@@ -63,6 +64,6 @@ export const HeaderLocation = Type.Object({ type: Type.Literal('header'), header
 export const QueryParameterLocation = Type.Object({ type: Type.Literal('queryParameter'), queryParameterName: Type.String({ minLength: 1 }) }, closed);
 
 export const SecretsWithPlaintextValues = Type.Object(
-  { type: Type.Literal('asSecretsWithPlaintextValues'), secrets: Type.Record(Type.String(), Type.String()) },
+  { type: Type.Literal('asSecretsWithPlaintextValues'), secrets: StringMap(Type.String()) },
   closed,
 );
