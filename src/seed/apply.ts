@@ -4,6 +4,7 @@ import type { Store, UserRecord } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import { DEFAULT_ORGANIZATION_RID, DEFAULT_REALM, type Seed, type UserSeed } from './schema.js';
 import { randomSecret, stableUuid } from '../ids.js';
+import { scopeWarnings } from './scope-warnings.js';
 
 export interface SeedSummary {
   users: number;
@@ -46,7 +47,7 @@ function userFromSeed(u: UserSeed): UserRecord {
 }
 
 export async function applySeed(seed: Seed, store: Store, clock: Clock): Promise<SeedSummary> {
-  const warnings: string[] = [];
+  const warnings: string[] = scopeWarnings(seed);
   const skipped = (path: string, what: string) => warnings.push(`${path}: duplicate ${what} skipped (the first definition wins)`);
 
   const defaultAdmin = !seed.users.some((u) => u.username === DEFAULT_ADMIN.username);

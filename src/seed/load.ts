@@ -7,6 +7,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import { ConfigDocument, type Seed } from './schema.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
+import { shapeProblems } from './shape.js';
+import { ruleProblems } from './rules.js';
 
 export class SeedError extends Error {
   constructor(
@@ -48,18 +50,23 @@ export function validateSeed(doc: unknown, source = '<inline>'): Seed {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new SeedError(source, ['the document must be a mapping with the root key `platform`']);
   }
+  // Lists and mappings are checked as written: filling the defaults would hide a list written as a mapping.
+  const shapes = shapeProblems(ConfigDocument, doc).map((p) => ({ path: fieldPath(p.segments), message: p.message }));
   const value = Value.Default(ConfigDocument, structuredClone(doc)) as unknown;
-  const problems = describeErrors(value);
+  const covered = (path: string) => shapes.some((s) => path === s.path || path.startsWith(`${s.path}.`) || path.startsWith(`${s.path}[`));
+  const problems = [...shapes.map((s) => `${s.path}: ${s.message}`), ...describeErrors(value, covered)];
+  for (const rule of ruleProblems((value as { platform?: unknown }).platform)) problems.push(`${fieldPath(rule.segments)}: ${rule.message}`);
   if (problems.length > 0) throw new SeedError(source, problems);
   return (value as { platform: Seed }).platform;
 }
 
-function describeErrors(value: unknown): string[] {
+/** The schema's problems, one per path, leaving out those under a path already `covered` by a shape problem. */
+function describeErrors(value: unknown, covered: (path: string) => boolean): string[] {
   const seen = new Set<string>();
   const problems: string[] = [];
   for (const error of Value.Errors(ConfigDocument, value)) {
     const path = fieldPath(pointerSegments(error.path));
-    if (seen.has(path)) continue; // one message per path: the first is the most specific
+    if (seen.has(path) || covered(path)) continue; // one message per path: the first is the most specific
     seen.add(path);
     problems.push(`${path}: ${explain(error.type, error.path, error.schema, error.message)}`);
   }
@@ -122,7 +129,7 @@ function nearest(word: string, candidates: string[]): string | undefined {
   return best?.key;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let diagonal = row[0]!;
