@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { existsSync, writeFileSync } from 'node:fs';
 import { closeOnSignals, startServer } from './main.js';
-import { SeedError, loadSeedFile } from './seed/load.js';
+import { ConfigFileUnreadable, SeedError, loadSeedFile } from './seed/load.js';
 import { STARTER_CONFIG } from './seed/starter.js';
 import { parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
@@ -72,13 +72,13 @@ async function start(args: string[]): Promise<number> {
   if (values.help) return printHelp();
   const logLevel = (values['log-level'] ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level: "${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
-  const server = await startServer({
+  const server = await saying(values.config !== undefined ? '--config' : 'PLATFORM_EMULATOR_CONFIG', startServer({
     configFile: values.config ?? (process.env.PLATFORM_EMULATOR_CONFIG || undefined),
     port: values.port !== undefined ? parsePort(values.port, '--port') : undefined,
     host: values.host,
     logLevel,
     env: process.env,
-  });
+  }));
   // Handlers first: a supervisor that signals as soon as it reads the line below must get a graceful close.
   closeOnSignals(server);
   stdoutLines.flush();
@@ -133,7 +133,7 @@ async function runModuleCommand(args: string[]): Promise<number> {
   let controlToken: string | undefined;
   if (values.config) {
     // The same resolution as `start` (PORT over the config's port, base_url without a trailing slash).
-    const settings = resolveSettings(await loadSeedFile(values.config), {}, process.env);
+    const settings = resolveSettings(await saying('--config', loadSeedFile(values.config)), {}, process.env);
     url = settings.baseUrl ?? `http://localhost:${settings.port}`;
     controlToken = settings.controlToken;
   }
@@ -146,6 +146,17 @@ async function runModuleCommand(args: string[]): Promise<number> {
     }
     throw err;
   }
+}
+
+/** An unreadable config file's message also says where its path came from, and what to do when it is missing. */
+function saying<T>(origin: string, promise: Promise<T>): Promise<T> {
+  return promise.catch((err: unknown) => {
+    if (err instanceof ConfigFileUnreadable) {
+      err.message += ` (the path given by ${origin})`;
+      if (err.missing) err.message += `. Check the path, or write a starter config there with: platform-emulator init ${err.source}`;
+    }
+    throw err;
+  });
 }
 
 function printHelp(): number {

@@ -10,6 +10,7 @@ import { createMemoryStore } from './store/memory/index.js';
 import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
 import type { LogDestination, LogLevel } from './logger.js';
+import { controlRouteWarning, listenError } from './startup-words.js';
 
 interface ServerOptions {
   /** Path of a YAML seed file. */
@@ -50,7 +51,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = createMemoryStore();
   const summary = await applySeed(seed, store, clock);
   const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
-  await app.listen({ port: settings.port, host: settings.host });
+  try {
+    await app.listen({ port: settings.port, host: settings.host });
+  } catch (err) {
+    await app.close();
+    await store.close();
+    throw listenError(err, settings);
+  }
+  const controlWarning = controlRouteWarning(settings);
+  if (controlWarning) summary.warnings.push(controlWarning);
   return {
     url: app.publicUrl(),
     app,

@@ -1,6 +1,7 @@
 // Read -> parse -> validate. Every problem is reported at once, each with its path
 // (`platform.users[2].username: required`), so a broken seed is fixed in one pass.
 import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
 import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
@@ -19,13 +20,42 @@ export class SeedError extends Error {
   }
 }
 
+/** The config file itself could not be read: said in words, with the file's path. */
+export class ConfigFileUnreadable extends SeedError {
+  constructor(
+    source: string,
+    readonly reason: string,
+    readonly missing: boolean,
+  ) {
+    super(source, [reason]);
+    const shown = isAbsolute(source) ? source : `${source} (${resolve(source)})`;
+    this.message = `cannot read the config file ${shown}: ${reason}`;
+  }
+}
+
+function unreadable(path: string, err: NodeJS.ErrnoException): ConfigFileUnreadable {
+  switch (err.code) {
+    case 'ENOENT':
+      return new ConfigFileUnreadable(path, 'no such file', true);
+    case 'EISDIR':
+      return new ConfigFileUnreadable(path, 'it is a directory, not a file', false);
+    case 'ENOTDIR':
+      return new ConfigFileUnreadable(path, 'a part of the path is not a directory', true);
+    case 'EACCES':
+    case 'EPERM':
+      return new ConfigFileUnreadable(path, 'permission denied', false);
+    default:
+      return new ConfigFileUnreadable(path, err.message, false);
+  }
+}
+
 /** Reads and validates a YAML seed file. */
 export async function loadSeedFile(path: string): Promise<Seed> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new SeedError(path, [`cannot read file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`]);
+    throw unreadable(path, err as NodeJS.ErrnoException);
   }
   return parseSeed(text, path);
 }
