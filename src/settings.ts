@@ -1,5 +1,6 @@
 // Run-time settings: resolved once from the config file, the command line and the environment, then frozen.
 import type { Seed } from './seed/schema.js';
+import { resolveOAuthLimits, type OAuthLimits } from './seed/limits.js';
 
 export interface ComputeModuleSettings {
   pollTimeoutMs: number;
@@ -17,6 +18,8 @@ export interface Settings {
   /** JSON and form bodies. */
   bodyLimitBytes: number;
   computeModules: ComputeModuleSettings;
+  /** Caps on pending sign-ins, codes and tokens (`platform.limits`). */
+  oauthLimits: Readonly<OAuthLimits>;
 }
 
 const DEFAULT_PORT = 4000;
@@ -44,6 +47,7 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
       retainedJobs: cm.retained_jobs ?? 10_000,
       maxResultBytes: cm.max_result_bytes ?? 32 * MIB,
     }),
+    oauthLimits: resolveOAuthLimits(seed.limits),
   });
 }
 

@@ -27,6 +27,8 @@ export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
   }));
   return {
     platform: {
+      // The scenarios measure throughput and the sweep of 1,000,000 tokens, not the caps: raised above what they mint.
+      limits: { max_access_tokens: 10_000_000, max_refresh_tokens: 10_000_000 },
       users,
       oauth_clients: [
         { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token', 'client_credentials'] },

@@ -2,6 +2,7 @@
 // Unknown keys are rejected (additionalProperties: false) so that a typo never silently seeds nothing.
 import { Type, type Static } from '@sinclair/typebox';
 import { StringMap } from '../string-map.js';
+import { OAUTH_LIMIT_KEYS } from './limits.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -134,6 +135,7 @@ const PlatformConfig = Type.Object(
     connections: Type.Array(ConnectionSeed, { default: [] }),
     ontologies: Type.Array(OntologySeed, { default: [] }),
     compute_modules: Type.Object(ComputeModulesSeed.properties, { ...closed, default: {} }),
+    limits: Type.Object({ ...OAUTH_LIMIT_KEYS }, { ...closed, default: {} }),
   },
   closed,
 );

@@ -22,5 +22,5 @@ export function token(deps: OAuthDeps, authorization: string | undefined, params
 async function grant(deps: OAuthDeps, grantType: GrantType, authorization: string | undefined, params: Params): Promise<TokenResponse> {
   const { client } = await authenticateClient(deps.store, authorization, params);
   if (!client.grantTypes.includes(grantType)) throw unauthorizedClient(`The client "${client.clientId}" is not allowed the ${grantType} grant.`);
-  return GRANTS[grantType]({ store: deps.store, clock: deps.clock, client, params });
+  return GRANTS[grantType]({ store: deps.store, clock: deps.clock, settings: deps.settings, client, params });
 }

@@ -6,8 +6,9 @@ import { verifierProblem } from '../pkce.js';
 import { OFFLINE_ACCESS } from '../scopes.js';
 import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
 import type { Grant } from './grant.js';
+import { refreshTokensFull, refusalFor } from '../limits.js';
 
-export const authorizationCodeGrant: Grant = async ({ store, clock, client, params }) => {
+export const authorizationCodeGrant: Grant = async ({ store, clock, settings, client, params }) => {
   if (params.code === undefined) throw invalidRequest('The code parameter is required.');
   const consumed = await store.oauth.consumeCode(params.code);
   if (consumed.outcome === 'unknown') throw invalidGrant('The authorization code is invalid or expired.');
@@ -27,11 +28,16 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, client, para
   const user = await store.users.byId(code.userId);
   if (!user?.active) throw invalidGrant('The user of this authorization code is deactivated.');
 
-  const response = await mintAccessToken({ store, clock }, { principal: user, clientId: client.clientId, scopes: code.scopes, grantId: code.grantId });
+  const response = await mintAccessToken({ store, clock, settings }, { principal: user, clientId: client.clientId, scopes: code.scopes, grantId: code.grantId });
   // A refresh token only with offline_access, and only for a client that may use it.
   if (code.scopes.includes(OFFLINE_ACCESS) && client.grantTypes.includes('refresh_token')) {
     const refresh = newRefreshToken(clock, { clientId: client.clientId, userId: user.id, scopes: code.scopes, grantId: code.grantId });
-    await store.oauth.insertRefreshToken(refresh);
+    try {
+      await store.oauth.insertRefreshToken(refresh, settings.oauthLimits.maxRefreshTokens);
+    } catch (err) {
+      await store.tokens.revokeAccess(response.access_token); // refused as a whole: no token is left behind
+      throw refusalFor(err, refreshTokensFull);
+    }
     response.refresh_token = refresh.token;
   }
   await assertGrantLive(store, code.grantId);

@@ -23,10 +23,10 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
   };
 }
 
-export const clientCredentialsGrant: Grant = async ({ store, clock, client, params }) => {
+export const clientCredentialsGrant: Grant = async ({ store, clock, settings, client, params }) => {
   const requested = checkScopes(client, params.scope);
   if ('problem' in requested) throw invalidScope(requested.problem);
   const principal = await store.users.servicePrincipalFor(client.clientId, () => newServicePrincipal(client));
   if (!principal.active) throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`);
-  return mintAccessToken({ store, clock }, { principal, clientId: client.clientId, scopes: requested.scopes });
+  return mintAccessToken({ store, clock, settings }, { principal, clientId: client.clientId, scopes: requested.scopes });
 };

@@ -10,12 +10,12 @@ import type { OAuthDeps } from '../deps.js';
 
 const INVALID = 'The refresh token is invalid, expired or revoked.';
 
-async function reused(deps: OAuthDeps, grantId: string): Promise<never> {
+async function reused(deps: Pick<OAuthDeps, 'store' | 'clock'>, grantId: string): Promise<never> {
   await revokeAuthorization(deps, grantId);
   throw invalidGrant('The refresh token was already used; every token of this authorization is revoked.');
 }
 
-export const refreshTokenGrant: Grant = async ({ store, clock, client, params }) => {
+export const refreshTokenGrant: Grant = async ({ store, clock, settings, client, params }) => {
   if (params.refresh_token === undefined) throw invalidRequest('The refresh_token parameter is required.');
   const current = await store.oauth.findRefreshToken(params.refresh_token);
   if (!current || current.expiresAt <= clock.now()) throw invalidGrant(INVALID);
@@ -34,13 +34,17 @@ export const refreshTokenGrant: Grant = async ({ store, clock, client, params })
   const user = await store.users.byId(current.userId);
   if (!user?.active) throw invalidGrant('The user of this refresh token is deactivated.');
 
+  // The access token first: refused past limits.max_access_tokens, it leaves the refresh token unrotated and usable.
+  const response = await mintAccessToken({ store, clock, settings }, { principal: user, clientId: client.clientId, scopes, grantId: current.grantId });
   const next = newRefreshToken(clock, { clientId: client.clientId, userId: current.userId, scopes: current.scopes, grantId: current.grantId });
-  const rotated = await store.oauth.rotateRefreshToken(current.token, next);
-  // Rotation is the atomic step: a concurrent use of the same token lands here as a reuse.
+  const rotated = await store.oauth.rotateRefreshToken(current.token, next, settings.oauthLimits.maxRefreshTokens);
+  // Rotation is the atomic step: a concurrent use of the same token lands here as a reuse, which revokes the
+  // grant's access tokens, the one just minted among them.
   if (rotated.outcome === 'reused') return reused({ store, clock }, rotated.grantId);
-  if (rotated.outcome === 'unknown') throw invalidGrant(INVALID);
-
-  const response = await mintAccessToken({ store, clock }, { principal: user, clientId: client.clientId, scopes, grantId: current.grantId });
+  if (rotated.outcome === 'unknown') {
+    await store.tokens.revokeAccess(response.access_token);
+    throw invalidGrant(INVALID);
+  }
   response.refresh_token = next.token;
   await assertGrantLive(store, current.grantId);
   return response;
