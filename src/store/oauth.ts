@@ -87,7 +87,8 @@ export interface OAuthRepo {
    * Revokes an authorization: retires its refresh tokens and remembers the grant as revoked until
    * `rememberUntil`, so that a token a concurrent request is issuing for it is caught (isGrantRevoked).
    */
-  revokeGrant(grantId: string, rememberUntil: number): Promise<void>;
+  /** With `max`: forgets the oldest marks first, so that at most `max` are kept (each matters only while a token is being issued). */
+  revokeGrant(grantId: string, rememberUntil: number, max?: number): Promise<void>;
   isGrantRevoked(grantId: string): Promise<boolean>;
 
   /** Deletes requests, codes, refresh tokens and revoked-grant marks that expired at or before `now`; returns how many. */

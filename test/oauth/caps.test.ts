@@ -180,3 +180,15 @@ describe('refresh tokens: past the cap new authorizations are refused, rotation 
     expectOAuthError(await refresh(app, next), 400, 'invalid_grant');
   });
 });
+
+describe('revoked-authorization marks: as many as refresh tokens, the oldest forgotten', () => {
+  it('a flood of replayed codes keeps at most max_refresh_tokens marks', async () => {
+    const { app, store } = await buildTestApp({ seed: seed('max_refresh_tokens: 3') });
+    for (let i = 0; i < 6; i++) {
+      const code = await codeFor(app, AUTH_PARAMS, 'alice');
+      expect((await exchange(app, code)).statusCode).toBe(200);
+      expectOAuthError(await exchange(app, code), 400, 'invalid_grant'); // a replay revokes the grant
+    }
+    expect((await store.oauth.counts()).revokedGrants).toBe(3);
+  });
+});

@@ -92,9 +92,12 @@ export class MemoryOAuth implements OAuthRepo {
     return { outcome: 'rotated' };
   }
 
-  async revokeGrant(grantId: string, rememberUntil: number): Promise<void> {
+  async revokeGrant(grantId: string, rememberUntil: number, max = Infinity): Promise<void> {
     // A grant revoked twice keeps its first mark, so the map stays in expiry order.
-    if (!this.revoked.has(grantId)) this.revoked.set(grantId, { expiresAt: rememberUntil });
+    if (!this.revoked.has(grantId)) {
+      evictOldest(this.revoked, max);
+      this.revoked.set(grantId, { expiresAt: rememberUntil });
+    }
     for (const token of this.families.members(grantId)) {
       const record = this.refresh.get(token);
       if (record) this.retire(record);

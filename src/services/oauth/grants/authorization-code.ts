@@ -14,7 +14,7 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, settings, cl
   if (consumed.outcome === 'unknown') throw invalidGrant('The authorization code is invalid or expired.');
   const code = consumed.code;
   if (consumed.outcome === 'replayed') {
-    await revokeAuthorization({ store, clock }, code.grantId);
+    await revokeAuthorization({ store, clock, settings }, code.grantId);
     throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked.');
   }
   if (code.expiresAt <= clock.now()) throw invalidGrant('The authorization code is invalid or expired.');

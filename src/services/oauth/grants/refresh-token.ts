@@ -10,7 +10,7 @@ import type { OAuthDeps } from '../deps.js';
 
 const INVALID = 'The refresh token is invalid, expired or revoked.';
 
-async function reused(deps: Pick<OAuthDeps, 'store' | 'clock'>, grantId: string): Promise<never> {
+async function reused(deps: OAuthDeps, grantId: string): Promise<never> {
   await revokeAuthorization(deps, grantId);
   throw invalidGrant('The refresh token was already used; every token of this authorization is revoked.');
 }
@@ -20,7 +20,7 @@ export const refreshTokenGrant: Grant = async ({ store, clock, settings, client,
   const current = await store.oauth.findRefreshToken(params.refresh_token);
   if (!current || current.expiresAt <= clock.now()) throw invalidGrant(INVALID);
   if (current.clientId !== client.clientId) throw invalidGrant('The refresh token was issued to another client.');
-  if (current.retired) return reused({ store, clock }, current.grantId);
+  if (current.retired) return reused({ store, clock, settings }, current.grantId);
 
   let scopes = current.scopes;
   if (params.scope !== undefined) {
@@ -40,7 +40,7 @@ export const refreshTokenGrant: Grant = async ({ store, clock, settings, client,
   const rotated = await store.oauth.rotateRefreshToken(current.token, next, settings.oauthLimits.maxRefreshTokens);
   // Rotation is the atomic step: a concurrent use of the same token lands here as a reuse, which revokes the
   // grant's access tokens, the one just minted among them.
-  if (rotated.outcome === 'reused') return reused({ store, clock }, rotated.grantId);
+  if (rotated.outcome === 'reused') return reused({ store, clock, settings }, rotated.grantId);
   if (rotated.outcome === 'unknown') {
     await store.tokens.revokeAccess(response.access_token);
     throw invalidGrant(INVALID);
