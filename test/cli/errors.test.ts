@@ -84,8 +84,7 @@ describe('control routes off loopback', () => {
   it('--host 0.0.0.0 without control_token warns at start that they answer 404, and how to enable them', async () => {
     const child = spawnCli(['--host', '0.0.0.0', '--port', '0', '--log-level', 'warn']);
     const done = collect(child);
-    const line = await waitForLine(child, /listening on/);
-    const port = line.match(/:(\d+)/)![1]!;
+    await waitForLine(child, /listening on/);
     child.kill('SIGTERM');
     const { stdout, code } = await done;
     expect(code).toBe(0);
@@ -95,8 +94,6 @@ describe('control routes off loopback', () => {
     expect(warning).toContain('404');
     expect(warning).toContain('/_emulate/');
     expect(warning).toContain('Bearer');
-    // What the warning says is what happens: a control route is a 404 even from loopback.
-    expect(port).toMatch(/^\d+$/);
   });
 
   it('the warning is true: a control route answers 404 from localhost', async () => {
