@@ -57,7 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.settings.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    // maxParamLength 128: a compute-module runtime id may be 128 characters (CONTRACTS §6) and is a path parameter.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 128 },
     // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
     // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
     schemaErrorFormatter,

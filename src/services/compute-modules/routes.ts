@@ -34,7 +34,12 @@ export interface ComputeModuleDeps {
 
 /** Registers both route families in their own encapsulated scope. */
 export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps): Promise<void> {
-  const jobs = new JobService({ store: deps.store, clock: deps.clock, settings: deps.settings.computeModules });
+  const jobs = new JobService({
+    store: deps.store,
+    clock: deps.clock,
+    settings: deps.settings.computeModules,
+    logError: (err, message) => app.log.error({ err }, message),
+  });
   // Held polls and executes answer at once on reset and on close, so neither waits for a timer.
   app.onReset(() => jobs.interruptForReset());
   app.addHook('preClose', async () => jobs.interruptForShutdown());
