@@ -41,7 +41,9 @@ export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeMod
     logError: (err, message) => app.log.error({ err }, message),
   });
   // Held polls and executes answer at once on reset and on close, so neither waits for a timer.
-  app.onReset(() => jobs.interruptForReset());
+  // Also after the clear: an execute that subscribed after the first pass and queued its job before the
+  // clear would otherwise wait out execute_timeout_ms for a job that is gone (issue 10, item 14).
+  app.onReset(() => jobs.interruptForReset(), { afterClear: true });
   app.addHook('preClose', async () => jobs.interruptForShutdown());
   // conjure clients send `Content-Type: application/json` on bodiless calls (DELETE by id): empty means none.
   useJsonBodies(app, { emptyIsNoBody: true });
