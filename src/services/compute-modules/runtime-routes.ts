@@ -7,6 +7,7 @@ import { safeEqual } from '../../http/auth.js';
 import { invalidModuleAuthToken, invalidRequest, resourceNotFound } from '../../errors.js';
 import type { JobService } from './jobs.js';
 import { clientGone } from './client-gone.js';
+import { pollArrived, watchDelivery } from './delivery.js';
 import { inspectionWire, pollWire } from './wire.js';
 import { excerpt, serializes } from './excerpt.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
@@ -80,13 +81,24 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
   // Only GET: Fastify's automatic HEAD route would run this handler, hand out a job and drop it (issue 10, item 4).
   const pollRoute = { exposeHeadRoute: false, onRequest: moduleAuth(store), schema: { params: RuntimeParams } };
   app.get(`${RUNTIMES_PREFIX}/:runtimeId/job`, pollRoute, async (request, reply) => {
+    pollArrived(request.raw.socket);
     const gone = clientGone(reply);
     const job = await jobs.poll(request.params.runtimeId, gone);
     if (!job) return reply.code(204).send();
     // The same signal, still listening: if the answer is never written out to the module, the job goes back
     // to the queue. (poll returned the job only if the signal had not fired, and no event can run since.)
-    const requeue = () => jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job'));
+    // At most once: a closing connection can fire both watches below, and a second take-back could otherwise
+    // meet the job already handed out again with the same count.
+    let taken = false;
+    const requeue = () => {
+      if (taken) return;
+      taken = true;
+      jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job'));
+    };
     gone.addEventListener('abort', requeue, { once: true });
+    // Written out but reset before it was read: back to the queue too, as undelivered (delivery.ts). Whichever
+    // of the two notices first puts the job back; the other then finds it moved on and does nothing.
+    watchDelivery(request.raw.socket, requeue);
     return pollWire(job);
   });
 
