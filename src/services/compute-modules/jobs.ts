@@ -246,7 +246,7 @@ export class JobService {
 
   /** The server is closing: every waiter answers at once and new ones do not wait. */
   interruptForShutdown(): void {
-    this.liveness.clear();
+    this.liveness.close();
     this.polls.interruptAll('shutdown');
     this.finishes.interruptAll('shutdown');
   }

@@ -19,6 +19,7 @@ export type OnGone = (runtimeId: string, lastSeen: number) => Promise<void>;
 
 export class ModuleLiveness {
   private readonly runtimes = new Map<string, RuntimeLiveness>();
+  private closed = false;
 
   constructor(
     private readonly clock: Clock,
@@ -50,7 +51,13 @@ export class ModuleLiveness {
     if (state.inFlight === 0) this.arm(runtimeId, state, this.goneMs);
   }
 
-  /** Forgets every runtime and stops every timer (store reset, shutdown). */
+  /** The server is closing: forgets everything and arms no timer again. */
+  close(): void {
+    this.closed = true;
+    this.clear();
+  }
+
+  /** Forgets every runtime and stops every timer (store reset). */
   clear(): void {
     for (const state of this.runtimes.values()) if (state.timer) clearTimeout(state.timer);
     this.runtimes.clear();
@@ -58,6 +65,7 @@ export class ModuleLiveness {
 
   private arm(runtimeId: string, state: RuntimeLiveness, delayMs: number): void {
     if (state.timer) clearTimeout(state.timer);
+    if (this.closed) return;
     state.timer = setTimeout(() => this.check(runtimeId, state), Math.max(1, delayMs));
     state.timer.unref(); // never what keeps the process alive
   }
