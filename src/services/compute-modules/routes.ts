@@ -15,8 +15,10 @@
 //   job, and a failure its reason); a synchronous execute whose job ends that way answers the same. An
 //   execute still waiting when the emulator is reset answers 404 `not_found` (its job is gone with the
 //   store), and one waiting when it shuts down 503 `temporarily_unavailable`.
+// - A job past `max_queued_jobs` is 429 `queue_full` (CONTRACTS §8 asks for "a clear error", names none).
 // - Waiting is in-process: a store shared by several emulator processes would also need a cross-process
-//   wake-up (e.g. PostgreSQL LISTEN/NOTIFY).
+//   wake-up (e.g. PostgreSQL LISTEN/NOTIFY). Module liveness (liveness.ts) is per process too: each instance
+//   judges only the polls it serves.
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
