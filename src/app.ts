@@ -39,8 +39,12 @@ declare module 'fastify' {
     publicUrl(): string;
     /** Clears the store and applies the seed again; runs every registered reset hook. */
     resetToSeed(): Promise<SeedSummary>;
-    /** Services that keep state beside the store (waiters, timers) register here to be reset too. */
-    onReset(hook: () => void | Promise<void>): void;
+    /**
+     * Services that keep state beside the store (waiters, timers) register here to be reset too. A hook runs
+     * before the store is cleared; with `afterClear` also once more after it, for a waiter that began between
+     * the two (it would wait on state the clear threw away).
+     */
+    onReset(hook: () => void | Promise<void>, options?: { afterClear?: boolean }): void;
     /** Compiles now every route validator that would otherwise compile on its first request. */
     compileValidators(): void;
   }
@@ -57,7 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.settings.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    // maxParamLength 128: a compute-module runtime id may be 128 characters (CONTRACTS §6) and is a path parameter.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 128 },
     // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
     // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
     schemaErrorFormatter,
@@ -66,16 +71,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const resetHooks: Array<() => void | Promise<void>> = [];
+  const afterClearHooks: Array<() => void | Promise<void>> = [];
   app.decorate('publicUrl', () => {
     if (deps.settings.baseUrl) return deps.settings.baseUrl;
     const address = app.server.address() as AddressInfo | null;
     return `http://localhost:${address?.port ?? deps.settings.port}`;
   });
   app.decorate('compileValidators', validation.compileAll);
-  app.decorate('onReset', (hook: () => void | Promise<void>) => void resetHooks.push(hook));
+  app.decorate('onReset', (hook: () => void | Promise<void>, options?: { afterClear?: boolean }) => {
+    resetHooks.push(hook);
+    if (options?.afterClear) afterClearHooks.push(hook);
+  });
   app.decorate('resetToSeed', async () => {
     for (const hook of resetHooks) await hook();
     await deps.store.clear();
+    for (const hook of afterClearHooks) await hook();
     return applySeed(deps.seed, deps.store, deps.clock);
   });
 

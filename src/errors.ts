@@ -114,6 +114,8 @@ export const jobCanceled = (description: string) => new OAuthError('job_canceled
 export const jobTimeout = (description: string) => new OAuthError('job_timeout', description, 504);
 export const deployedAppInactive = (description: string) => new OAuthError('deployed_app_inactive', description, 409);
 export const temporarilyUnavailable = (description: string) => new OAuthError('temporarily_unavailable', description, 503);
+/** A runtime's queue holds `compute_modules.max_queued_jobs` jobs already (CONTRACTS §8). */
+export const queueFull = (description: string) => new OAuthError('queue_full', description, 429);
 
 // ---- Bearer failures (their own fixed envelopes) ----
 

@@ -7,6 +7,12 @@ export interface ComputeModuleSettings {
   executeTimeoutMs: number;
   retainedJobs: number;
   maxResultBytes: number;
+  /** A runtime with handed-out jobs and no poll in flight or started for this long has gone; its jobs come back. */
+  moduleGoneMs: number;
+  /** Queued jobs per runtime; past it a new job is refused (429 queue_full). */
+  maxQueuedJobs: number;
+  /** Total bytes of retained results; past it the oldest finished jobs are forgotten. */
+  maxRetainedResultBytes: number;
 }
 
 export interface Settings {
@@ -46,6 +52,9 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
       executeTimeoutMs: cm.execute_timeout_ms ?? 300_000,
       retainedJobs: cm.retained_jobs ?? 10_000,
       maxResultBytes: cm.max_result_bytes ?? 32 * MIB,
+      moduleGoneMs: cm.module_gone_ms ?? 30_000,
+      maxQueuedJobs: cm.max_queued_jobs ?? 10_000,
+      maxRetainedResultBytes: cm.max_retained_result_bytes ?? 1024 * MIB,
     }),
     oauthLimits: resolveOAuthLimits(seed.limits),
   });

@@ -15,6 +15,8 @@ export interface SeedOptions {
   /** Human users beside the default admin. */
   users?: number;
   computeModules?: boolean;
+  /** compute_modules.poll_timeout_ms, when a scenario holds polls longer than the default 2 s. */
+  pollTimeoutMs?: number;
 }
 
 export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
@@ -34,7 +36,7 @@ export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
         { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token', 'client_credentials'] },
       ],
       ...(options.computeModules
-        ? { compute_modules: { runtimes: [{ runtime_id: RUNTIME_ID }], deployed_apps: [{ deployed_app_rid: DEPLOYED_APP_RID, runtime_id: RUNTIME_ID }], execute_timeout_ms: 30_000 } }
+        ? { compute_modules: { runtimes: [{ runtime_id: RUNTIME_ID }], deployed_apps: [{ deployed_app_rid: DEPLOYED_APP_RID, runtime_id: RUNTIME_ID }], execute_timeout_ms: 30_000, ...(options.pollTimeoutMs ? { poll_timeout_ms: options.pollTimeoutMs } : {}) } }
         : {}),
     },
   };

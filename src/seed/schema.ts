@@ -119,6 +119,9 @@ const ComputeModulesSeed = Type.Object(
     execute_timeout_ms: Type.Optional(PositiveMs),
     retained_jobs: Type.Optional(Type.Integer({ minimum: 0 })),
     max_result_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+    module_gone_ms: Type.Optional(PositiveMs),
+    max_queued_jobs: Type.Optional(Type.Integer({ minimum: 1 })),
+    max_retained_result_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   closed,
 );

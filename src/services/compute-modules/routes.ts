@@ -15,8 +15,10 @@
 //   job, and a failure its reason); a synchronous execute whose job ends that way answers the same. An
 //   execute still waiting when the emulator is reset answers 404 `not_found` (its job is gone with the
 //   store), and one waiting when it shuts down 503 `temporarily_unavailable`.
+// - A job past `max_queued_jobs` is 429 `queue_full` (CONTRACTS §8 asks for "a clear error", names none).
 // - Waiting is in-process: a store shared by several emulator processes would also need a cross-process
-//   wake-up (e.g. PostgreSQL LISTEN/NOTIFY).
+//   wake-up (e.g. PostgreSQL LISTEN/NOTIFY). Module liveness (liveness.ts) is per process too: each instance
+//   judges only the polls it serves.
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
@@ -34,9 +36,16 @@ export interface ComputeModuleDeps {
 
 /** Registers both route families in their own encapsulated scope. */
 export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps): Promise<void> {
-  const jobs = new JobService({ store: deps.store, clock: deps.clock, settings: deps.settings.computeModules });
+  const jobs = new JobService({
+    store: deps.store,
+    clock: deps.clock,
+    settings: deps.settings.computeModules,
+    logError: (err, message) => app.log.error({ err }, message),
+  });
   // Held polls and executes answer at once on reset and on close, so neither waits for a timer.
-  app.onReset(() => jobs.interruptForReset());
+  // Also after the clear: an execute that subscribed after the first pass and queued its job before the
+  // clear would otherwise wait out execute_timeout_ms for a job that is gone (issue 10, item 14).
+  app.onReset(() => jobs.interruptForReset(), { afterClear: true });
   app.addHook('preClose', async () => jobs.interruptForShutdown());
   // conjure clients send `Content-Type: application/json` on bodiless calls (DELETE by id): empty means none.
   useJsonBodies(app, { emptyIsNoBody: true });
