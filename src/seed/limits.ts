@@ -10,6 +10,7 @@ export const OAUTH_LIMIT_KEYS = {
   max_authorization_codes: Cap,
   max_access_tokens: Cap,
   max_refresh_tokens: Cap,
+  max_service_principals: Cap,
 };
 
 export interface OAuthLimits {
@@ -21,6 +22,8 @@ export interface OAuthLimits {
   maxAccessTokens: number;
   /** Refresh tokens, live or retired; past it the oldest retired one is forgotten, else new ones are refused. */
   maxRefreshTokens: number;
+  /** Service principals made for open-mode client ids (never expired); past it a new client id is refused. */
+  maxServicePrincipals: number;
 }
 
 type OAuthLimitSeed = Partial<Record<keyof typeof OAUTH_LIMIT_KEYS, number>>;
@@ -31,5 +34,6 @@ export function resolveOAuthLimits(seed: OAuthLimitSeed | undefined): Readonly<O
     maxAuthorizationCodes: seed?.max_authorization_codes ?? 10_000,
     maxAccessTokens: seed?.max_access_tokens ?? 100_000,
     maxRefreshTokens: seed?.max_refresh_tokens ?? 100_000,
+    maxServicePrincipals: seed?.max_service_principals ?? 10_000,
   });
 }

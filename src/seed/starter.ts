@@ -66,4 +66,5 @@ platform:
   # limits:                        # memory caps (README "Limits"); the defaults suit any test suite
   #   max_pending_sign_ins: 10000  # past it the oldest pending sign-in is forgotten
   #   max_access_tokens: 100000    # past it new tokens are refused (503 temporarily_unavailable)
+  #   max_service_principals: 10000  # open mode: past it a new client_id is refused (503)
 `;

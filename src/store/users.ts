@@ -30,7 +30,9 @@ export interface UserRepo {
   /**
    * The principal of a client-credentials token: the seeded service user tied to the client by
    * `oauth_client_id`, else a service principal created once per client (kept apart from seeded names).
+   * With `max` (given for open-mode clients only): when `max` principals made with a cap exist already, a new one
+   * is not made and StoreFull is thrown; a seeded service user or an existing principal is still returned.
    */
-  servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord>;
+  servicePrincipalFor(clientId: string, create: () => UserRecord, max?: number): Promise<UserRecord>;
   count(): Promise<number>;
 }

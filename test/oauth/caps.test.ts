@@ -33,12 +33,12 @@ async function signedIn(app: FastifyInstance) {
 describe('limits: config and defaults', () => {
   it('defaults a test suite never meets', () => {
     const { oauthLimits } = resolveSettings(parseSeed(''), {}, {});
-    expect(oauthLimits).toEqual({ maxPendingSignIns: 10_000, maxAuthorizationCodes: 10_000, maxAccessTokens: 100_000, maxRefreshTokens: 100_000 });
+    expect(oauthLimits).toEqual({ maxPendingSignIns: 10_000, maxAuthorizationCodes: 10_000, maxAccessTokens: 100_000, maxRefreshTokens: 100_000, maxServicePrincipals: 10_000 });
   });
 
   it('reads platform.limits and refuses a cap below 1 or a mistyped key, with its path', () => {
     const { oauthLimits } = resolveSettings(parseSeed(seed('max_pending_sign_ins: 5, max_authorization_codes: 6, max_access_tokens: 7, max_refresh_tokens: 8')), {}, {});
-    expect(oauthLimits).toEqual({ maxPendingSignIns: 5, maxAuthorizationCodes: 6, maxAccessTokens: 7, maxRefreshTokens: 8 });
+    expect(oauthLimits).toEqual({ maxPendingSignIns: 5, maxAuthorizationCodes: 6, maxAccessTokens: 7, maxRefreshTokens: 8, maxServicePrincipals: 10_000 });
     try {
       parseSeed('platform:\n  limits:\n    max_access_tokens: 0\n    max_refresh_token: 5\n');
       expect.unreachable();

@@ -20,5 +20,11 @@ export const refreshTokensFull = (max: number): EmulatorError =>
       'Try again once some expire (after 24 h) or are revoked, ask without offline_access, or raise the limit in the config.',
   );
 
+export const servicePrincipalsFull = (max: number): EmulatorError =>
+  temporarilyUnavailable(
+    `The service holds its maximum of ${max} service principals made for unregistered client ids (limits.max_service_principals). ` +
+      'Client ids already used still get tokens; a reset makes room, or raise the limit in the config, or seed oauth_clients.',
+  );
+
 /** `err` as the route's refusal when it says a store is full; any other error as it is. */
 export const refusalFor = (err: unknown, refusal: (max: number) => EmulatorError): unknown => (err instanceof StoreFull ? refusal(err.max) : err);

@@ -1,4 +1,5 @@
 import type { UserRecord, UserRepo } from '../users.js';
+import { StoreFull } from '../capacity.js';
 
 export class MemoryUsers implements UserRepo {
   private byName = new Map<string, UserRecord>();
@@ -7,6 +8,8 @@ export class MemoryUsers implements UserRepo {
   private principals = new Map<string, UserRecord>();
   /** Username of the seeded service user each client stands for (the first one inserted wins): a lookup, not a scan. */
   private serviceUsers = new Map<string, string>();
+  /** Principals made under a cap (open-mode clients): nothing deletes one but clear(), so a counter stays exact. */
+  private capped = 0;
 
   async insert(user: UserRecord): Promise<boolean> {
     if (this.byName.has(user.username)) return false;
@@ -39,13 +42,15 @@ export class MemoryUsers implements UserRepo {
     return updated;
   }
 
-  async servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord> {
+  async servicePrincipalFor(clientId: string, create: () => UserRecord, max?: number): Promise<UserRecord> {
     const username = this.serviceUsers.get(clientId);
     const seeded = username === undefined ? undefined : this.byName.get(username);
     if (seeded) return seeded;
     let principal = this.principals.get(clientId);
     if (!principal) {
+      if (max !== undefined && this.capped >= max) throw new StoreFull('service principals', max);
       principal = create();
+      if (max !== undefined) this.capped++;
       this.principals.set(clientId, principal);
       this.byKey.set(principal.id, principal);
     }
@@ -61,5 +66,6 @@ export class MemoryUsers implements UserRepo {
     this.byKey.clear();
     this.principals.clear();
     this.serviceUsers.clear();
+    this.capped = 0;
   }
 }

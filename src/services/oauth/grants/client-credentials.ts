@@ -6,6 +6,7 @@ import { stableUuid } from '../../../ids.js';
 import type { ClientRecord, UserRecord } from '../../../store/store.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { checkScopes } from '../scopes.js';
+import { withServicePrincipal } from '../service-principals.js';
 import type { Grant } from './grant.js';
 
 /** The principal made once per client when no seeded service user names it (username = client_id). */
@@ -26,7 +27,8 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
 export const clientCredentialsGrant: Grant = async ({ store, clock, settings, client, params }) => {
   const requested = checkScopes(client, params.scope);
   if ('problem' in requested) throw invalidScope(requested.problem);
-  const principal = await store.users.servicePrincipalFor(client.clientId, () => newServicePrincipal(client));
-  if (!principal.active) throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`);
-  return mintAccessToken({ store, clock, settings }, { principal, clientId: client.clientId, scopes: requested.scopes });
+  return withServicePrincipal({ store, clock, settings }, client.clientId, () => newServicePrincipal(client), async (principal) => {
+    if (!principal.active) throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`);
+    return mintAccessToken({ store, clock, settings }, { principal, clientId: client.clientId, scopes: requested.scopes });
+  });
 };
