@@ -31,6 +31,8 @@ declare module 'fastify' {
     refusal: EmulatorError | null;
     /** A platform error's errorInstanceId, logged on the refusal's line. */
     errorInstanceId: string | null;
+    /** A note on an answer that is not a refusal but will not do what the caller hopes (e.g. a job no function answers). */
+    journalNote: string | null;
   }
 }
 
@@ -41,10 +43,18 @@ interface JournalDeps {
   logLine: ErrorLineWriter;
 }
 
-/** Control and dashboard reads, and CORS preflights, are not journaled: reading the journal must not fill it. */
-function journaled(method: string, url: string): boolean {
+const RUNTIMES = '/_emulate/platform/compute-modules/runtimes/';
+const POLL = /^\/_emulate\/platform\/compute-modules\/runtimes\/[^/?]+\/job(\?|$)/;
+
+/**
+ * Control and dashboard reads, and CORS preflights, are not journaled: reading the journal must not fill it.
+ * A module's poll is journaled when it hands out a job or is refused; an idle poll (204), every couple of
+ * seconds per module, would push everything else out of the ring.
+ */
+function journaled(method: string, url: string, status: number): boolean {
   if (method === 'OPTIONS') return false;
-  return !((method === 'GET' || method === 'HEAD') && url.startsWith('/_emulate/'));
+  if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith('/_emulate/')) return true;
+  return url.startsWith(RUNTIMES) && status !== 204 && POLL.test(url);
 }
 
 const MAX_NAME = 128;
@@ -85,12 +95,13 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
   app.decorate('journal', journal);
   app.decorateRequest('refusal', null);
   app.decorateRequest('errorInstanceId', null);
+  app.decorateRequest('journalNote', null);
   app.onReset(() => ring.clear());
 
   function record(request: FastifyRequest, reply: FastifyReply): void {
     const { method, url } = request;
     const status = reply.statusCode;
-    const keep = deps.size > 0 && journaled(method, url);
+    const keep = deps.size > 0 && journaled(method, url, status);
     const refused = status >= 400;
     if (!keep && !refused) return;
 
@@ -131,7 +142,7 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
       clientId: request.accessToken?.clientId ?? stringField(request.body, 'client_id') ?? basicClientId(request),
       username: request.principal?.username ?? stringField(request.body, 'username'),
       errorCode,
-      reason,
+      reason: reason ?? request.journalNote ?? undefined,
     };
     ring.push(entry);
     for (const listener of listeners) {
