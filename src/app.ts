@@ -12,6 +12,8 @@ import { installErrorRendering } from './http/render-error.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
+import { installJournal } from './http/journal/index.js';
+import { installFaults } from './http/faults.js';
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
@@ -90,6 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorRendering(app, errorLineWriter(level, destination));
+  installJournal(app, { clock: deps.clock, size: deps.settings.journalSize, logLine: app.logPlatformError });
+  installFaults(app);
   installAuth(app, deps);
   useJsonBodies(app);
   rejectOtherMediaTypes(app);

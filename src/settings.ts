@@ -26,6 +26,8 @@ export interface Settings {
   computeModules: ComputeModuleSettings;
   /** Caps on pending sign-ins, codes and tokens (`platform.limits`). */
   oauthLimits: Readonly<OAuthLimits>;
+  /** Entries the request journal keeps (CONTRACTS §7); 0 turns it off. */
+  journalSize: number;
 }
 
 const DEFAULT_PORT = 4000;
@@ -47,6 +49,7 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
     baseUrl: seed.base_url?.replace(/\/+$/, ''),
     controlToken: seed.control_token,
     bodyLimitBytes: MIB,
+    journalSize: seed.journal_size ?? 1000,
     computeModules: Object.freeze({
       pollTimeoutMs: cm.poll_timeout_ms ?? 2000,
       executeTimeoutMs: cm.execute_timeout_ms ?? 300_000,

@@ -11,6 +11,7 @@ import { pollArrived, watchDelivery } from './delivery.js';
 import { inspectionWire, pollWire } from './wire.js';
 import { excerpt, serializes } from './excerpt.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
+import { noteHandOut, noteResult, withNote } from './unanswered.js';
 
 export const RUNTIMES_PREFIX = '/_emulate/platform/compute-modules/runtimes';
 
@@ -55,7 +56,10 @@ function moduleAuth(store: Store) {
     const { runtimeId, jobId } = request.params as { runtimeId: string; jobId?: string };
     const { runtime } = await lookUp(store, runtimeId, jobId);
     const presented = request.headers['module-auth-token'];
-    if (typeof presented !== 'string' || !safeEqual(presented, runtime.moduleAuthToken)) throw invalidModuleAuthToken();
+    if (typeof presented !== 'string') throw invalidModuleAuthToken().because(`No Module-Auth-Token header; the routes of runtime "${runtimeId}" expect the token its session answered.`);
+    if (!safeEqual(presented, runtime.moduleAuthToken)) {
+      throw invalidModuleAuthToken().because(`The Module-Auth-Token is not the current token of runtime "${runtimeId}" (a session reset rotates it).`);
+    }
   };
 }
 
@@ -99,6 +103,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
     // Written out but reset before it was read: back to the queue too, as undelivered (delivery.ts). Whichever
     // of the two notices first puts the job back; the other then finds it moved on and does nothing.
     watchDelivery(request.raw.socket, requeue);
+    await noteHandOut(request, store, job);
     return pollWire(job);
   });
 
@@ -127,6 +132,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
         const contentType = request.headers['content-type'];
         const accepted = await jobs.postResult(request.params.jobId, { body, contentType });
         if (!accepted) request.log.info({ jobId: request.params.jobId }, 'result for a job no longer in progress discarded');
+        else noteResult(request, request.params.jobId, body);
         return {};
       },
     );
@@ -140,9 +146,9 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
       const { runtime, job } = await lookUp(store, runtimeId, jobId);
       const [apps, schemas] = await Promise.all([store.computeModules.deployedAppsOf(runtimeId), store.computeModules.schemas(runtimeId)]);
       const answer = inspectionWire(runtime, apps, job!, schemas, jobs.waitingPolls(runtimeId));
-      if (serializes(answer)) return answer;
+      if (serializes(answer)) return withNote(answer, job!, schemas);
       // Stored before such values were refused: shown without what cannot be written, never a 500.
-      return { ...answer, job: { ...answer.job, query: serializes(job!.query) ? job!.query : null }, schemas: schemas.filter(serializes) };
+      return withNote({ ...answer, job: { ...answer.job, query: serializes(job!.query) ? job!.query : null }, schemas: schemas.filter(serializes) }, job!, schemas);
     },
   );
 }

@@ -10,6 +10,10 @@ import { conflict, notFound } from '../../errors.js';
 import { mintAccessToken } from '../oauth/access-tokens.js';
 import { accessTokensFullPlatform } from '../oauth/limits.js';
 import { clockRoutes } from './clock.js';
+import { journalRoutes } from './journal.js';
+import { faultRoutes } from './faults.js';
+import { entityRoutes } from './entities.js';
+import { stateRoutes } from './state.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
 export interface ControlDeps {
@@ -60,4 +64,8 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   }
 
   clockRoutes(parent, deps);
+  journalRoutes(parent);
+  faultRoutes(parent);
+  entityRoutes(parent, deps);
+  stateRoutes(parent, deps);
 }

@@ -8,6 +8,7 @@ import { mintAccessToken } from '../access-tokens.js';
 import { checkScopes } from '../scopes.js';
 import { withServicePrincipal } from '../service-principals.js';
 import type { Grant } from './grant.js';
+import { quote, quoteAll } from '../reasons.js';
 
 /** The principal made once per client when no seeded service user names it (username = client_id). */
 function newServicePrincipal(client: ClientRecord): UserRecord {
@@ -26,9 +27,15 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
 
 export const clientCredentialsGrant: Grant = async ({ store, clock, settings, client, params }) => {
   const requested = checkScopes(client, params.scope);
-  if ('problem' in requested) throw invalidScope(requested.problem);
+  if ('problem' in requested) {
+    throw invalidScope(requested.problem).because(`${requested.problem} The client ${quote(client.clientId)} may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`);
+  }
   return withServicePrincipal({ store, clock, settings }, client.clientId, () => newServicePrincipal(client), async (principal) => {
-    if (!principal.active) throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`);
+    if (!principal.active) {
+      throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`).because(
+        `The service user ${quote(principal.username)} that client_credentials tokens of ${quote(client.clientId)} act as is deactivated.`,
+      );
+    }
     return mintAccessToken({ store, clock, settings }, { principal, clientId: client.clientId, scopes: requested.scopes });
   });
 };
