@@ -26,6 +26,54 @@ function unclosed(body: string): boolean {
   return closer !== undefined && (end === start || body[end] !== closer);
 }
 
+/** CONTRACTS §8: JSON bodies nest at most this deep (the body's own object or array is level 1). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether a JSON text opens more than `max` objects or arrays inside one another. A value nested 10,000 deep
+ * parses, but later fails to serialize (a RangeError on every poll that picked it), so it is refused before
+ * anything can store it. One pass over the text, skipping strings with indexOf (brackets in a string do not
+ * count): a few hundred nanoseconds for a usual body, no allocation. Only the depth is judged here; a text
+ * that is not JSON is left to the parser.
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0, n = text.length; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: its closing quote is the next one not escaped by an odd run of backslashes.
+      for (;;) {
+        const close = text.indexOf('"', i + 1);
+        if (close < 0) return false;
+        let slashes = 0;
+        while (text.charCodeAt(close - 1 - slashes) === 0x5c) slashes++;
+        i = close;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The refusal of a too-deep body: a 400 the renderers map like the framework's own JSON errors. */
+export interface TooDeepError extends Error {
+  code: 'JSON_TOO_DEEP';
+  statusCode: 400;
+}
+
+function tooDeep(): TooDeepError {
+  // Built without the Error constructor, as schemaErrorFormatter below: nothing reads a stack of it.
+  const error = Object.create(Error.prototype) as TooDeepError;
+  error.message = `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`;
+  error.code = 'JSON_TOO_DEEP';
+  error.statusCode = 400;
+  return error;
+}
+
 /**
  * The framework's JSON parser (prototype-poisoning checks included) with stackless failures. `emptyIsNoBody`:
  * an empty body reads as no body, for routes whose body is optional (clients send the JSON content type on
@@ -36,6 +84,7 @@ function jsonParser(scope: FastifyInstance, emptyIsNoBody: boolean): JsonParser 
   return (request, body, done) => {
     if (emptyIsNoBody && body === '') return done(null, undefined);
     if (unclosed(body)) return done(withoutStack(() => new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()), undefined);
+    if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return done(tooDeep(), undefined);
     // The framework's parser answers synchronously; its outcome is kept so that `done`, which runs the
     // handler, runs with stack capture back on.
     let outcome: [Error | null, unknown] = [null, undefined];

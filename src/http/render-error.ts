@@ -113,6 +113,8 @@ function describeFrameworkError(err: FastifyError): string {
       return 'The request body is empty but the content type is JSON.';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return 'The request body is not valid JSON.';
+    case 'JSON_TOO_DEEP':
+      return err.message;
     default:
       return err instanceof SyntaxError ? 'The request body is not valid JSON.' : 'The request is malformed.';
   }
