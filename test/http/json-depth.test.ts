@@ -89,7 +89,7 @@ describe('nestedDeeperThan', () => {
     ['["\\"[[[[", 1]', 1, false],
     ['["\\\\\\"[[[", 1]', 1, false],
     ['[[], [], [[]]]', 3, false],
-    ['[[], [], [[]]]', 2, true,
+    ['[[], [], [[]]]', 2, true],
     ['"unterminated [[[[', 1, false],
   ])('%s deeper than %i: %s', (text, max, expected) => {
     expect(nestedDeeperThan(text, max)).toBe(expected);
