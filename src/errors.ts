@@ -39,6 +39,21 @@ export function withoutStack<T>(make: () => T): T {
   }
 }
 
+/** The longest input an error description quotes as it is (CONTRACTS §1). */
+export const QUOTE_MAX = 64;
+
+/**
+ * An input value as an error description may quote it (CONTRACTS §1): in double quotes, with JSON's escapes (a
+ * line break or a quote in it cannot forge the message), cut to its first 64 characters and `…` when longer.
+ * Never pass a credential: descriptions name a secret's field, never its value.
+ */
+export function quote(value: string, max = QUOTE_MAX): string {
+  if (value.length <= max) return JSON.stringify(value);
+  // Not between the two halves of a surrogate pair.
+  const end = value.charCodeAt(max - 1) >= 0xd800 && value.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
+  return `${JSON.stringify(value.slice(0, end)).slice(0, -1)}…"`;
+}
+
 // ---- Platform API envelope: {errorCode, errorName, errorDescription, errorInstanceId, parameters} ----
 
 export const platformStatus = {
@@ -67,9 +82,11 @@ export class PlatformError extends EmulatorError {
     readonly errorName: string,
     readonly parameters: Record<string, unknown> = {},
     readonly errorDescription: string = platformDescriptions[errorCode],
+    /** The HTTP layer's refusals keep their own status (414, 431, ...) beside INVALID_ARGUMENT. */
+    status: number = platformStatus[errorCode],
   ) {
     super(`${errorCode} ${errorName}`);
-    this.status = platformStatus[errorCode];
+    this.status = status;
   }
 }
 

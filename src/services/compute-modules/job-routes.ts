@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, Store } from '../../store/store.js';
-import { jobCanceled, jobFailed, jobNotReady, resourceNotFound } from '../../errors.js';
+import { jobCanceled, jobFailed, jobNotReady, quote, resourceNotFound } from '../../errors.js';
 import { DEFAULT_BRANCH, type JobService } from './jobs.js';
 import { clientGone } from './client-gone.js';
 import { jobStatusWire, jobWire } from './wire.js';
@@ -89,7 +89,7 @@ export function jobRoutes(parent: FastifyInstance, deps: { store: Store; jobs: J
     async (request) => {
       const branch = request.query.branch ?? DEFAULT_BRANCH;
       const deployed = await store.computeModules.deployedApp(request.query.rid, branch);
-      if (!deployed) throw resourceNotFound(`Deployed app ${request.query.rid} on branch ${branch} was not found.`);
+      if (!deployed) throw resourceNotFound(`Deployed app ${quote(request.query.rid)} on branch ${quote(branch)} was not found.`);
       const schemas = await store.computeModules.schemas(deployed.runtimeId);
       return schemas.map((s) => ({ issues: [], ...(s as Record<string, unknown>) }));
     },

@@ -10,7 +10,7 @@ import type { Store, JobRecord, JobResult } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
 import type { ComputeModuleSettings } from '../../settings.js';
 import { randomSecret, randomUuid } from '../../ids.js';
-import { deployedAppInactive, jobTimeout, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
+import { deployedAppInactive, jobTimeout, quote, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
 import { Wakeups } from './wakeups.js';
 
 export const MAX_HAND_OUTS = 3;
@@ -211,7 +211,7 @@ export class JobService {
   private async newJob(request: JobRequest): Promise<JobRecord> {
     const branch = request.deployedAppBranch ?? DEFAULT_BRANCH;
     const app = await this.deps.store.computeModules.deployedApp(request.deployedAppRid, branch);
-    if (!app) throw resourceNotFound(`Deployed app ${request.deployedAppRid} on branch ${branch} was not found.`);
+    if (!app) throw resourceNotFound(`Deployed app ${quote(request.deployedAppRid)} on branch ${quote(branch)} was not found.`);
     if (!app.active) throw deployedAppInactive(`Deployed app ${request.deployedAppRid} on branch ${branch} is not active.`);
     return {
       jobId: randomUuid(),

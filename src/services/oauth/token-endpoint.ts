@@ -1,6 +1,6 @@
 // POST /token: grant_type -> client authentication -> the client's grant types -> the grant module.
 import type { GrantType } from '../../store/store.js';
-import { invalidRequest, unauthorizedClient, unsupportedGrantType } from '../../errors.js';
+import { invalidRequest, quote, unauthorizedClient, unsupportedGrantType } from '../../errors.js';
 import type { TokenResponse } from './access-tokens.js';
 import { authenticateClient } from './client-auth.js';
 import { GRANTS, isGrantType } from './grants/index.js';
@@ -15,7 +15,7 @@ import type { OAuthDeps } from './deps.js';
 export function token(deps: OAuthDeps, authorization: string | undefined, params: Params): Promise<TokenResponse> {
   const grantType = params.grant_type;
   if (grantType === undefined) throw invalidRequest('The grant_type parameter is required.');
-  if (!isGrantType(grantType)) throw unsupportedGrantType(`grant_type "${grantType}" is not supported.`);
+  if (!isGrantType(grantType)) throw unsupportedGrantType(`grant_type ${quote(grantType)} is not supported.`);
   return grant(deps, grantType, authorization, params);
 }
 
