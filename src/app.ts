@@ -9,6 +9,8 @@ import type { Seed } from './seed/schema.js';
 import { applySeed, type SeedSummary } from './seed/apply.js';
 import { loggerOptions, logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
+import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './http/edge-refusals.js';
+import { installServerLimits, serverOptions } from './http/server-limits.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
@@ -57,7 +59,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.settings.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // The HTTP layer's own refusals in the family's envelope, and connection limits (src/http/server-limits.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    ...serverOptions(deps.settings.limits),
     // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
     // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
     schemaErrorFormatter,
@@ -80,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorRendering(app, errorLineWriter(level, destination));
+  installServerLimits(app, deps.settings.limits);
   installAuth(app, deps);
   useJsonBodies(app);
   rejectOtherMediaTypes(app);

@@ -49,9 +49,14 @@ export const QUOTE_MAX = 64;
  */
 export function quote(value: string, max = QUOTE_MAX): string {
   if (value.length <= max) return JSON.stringify(value);
-  // Not between the two halves of a surrogate pair.
-  const end = value.charCodeAt(max - 1) >= 0xd800 && value.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
-  return `${JSON.stringify(value.slice(0, end)).slice(0, -1)}…"`;
+  return `${JSON.stringify(excerpt(value, max).slice(0, -1)).slice(0, -1)}…"`;
+}
+
+/** `value` as it is when at most `max` characters, else its start and `…` (never half a surrogate pair). */
+export function excerpt(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const high = value.charCodeAt(max - 1);
+  return `${value.slice(0, high >= 0xd800 && high <= 0xdbff ? max - 1 : max)}…`;
 }
 
 // ---- Platform API envelope: {errorCode, errorName, errorDescription, errorInstanceId, parameters} ----

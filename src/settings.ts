@@ -8,6 +8,15 @@ export interface ComputeModuleSettings {
   maxResultBytes: number;
 }
 
+/** Connections (CONTRACTS §8): defaults a test suite never meets. */
+export interface LimitSettings {
+  maxConnections: number;
+  /** Receiving a whole request, body included (not the handler's time: long-polls and held executes are not cut). */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
 export interface Settings {
   port: number;
   host: string;
@@ -17,6 +26,7 @@ export interface Settings {
   /** JSON and form bodies. */
   bodyLimitBytes: number;
   computeModules: ComputeModuleSettings;
+  limits: LimitSettings;
 }
 
 const DEFAULT_PORT = 4000;
@@ -43,6 +53,12 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
       executeTimeoutMs: cm.execute_timeout_ms ?? 300_000,
       retainedJobs: cm.retained_jobs ?? 10_000,
       maxResultBytes: cm.max_result_bytes ?? 32 * MIB,
+    }),
+    limits: Object.freeze({
+      maxConnections: seed.limits.max_connections ?? 10_000,
+      requestTimeoutMs: seed.limits.request_timeout_ms ?? 60_000,
+      headersTimeoutMs: seed.limits.headers_timeout_ms ?? 20_000,
+      keepAliveTimeoutMs: seed.limits.keep_alive_timeout_ms ?? 30_000,
     }),
   });
 }

@@ -7,9 +7,13 @@ import {
   OAuthError,
   PlatformError,
   Unauthenticated,
+  excerpt,
   invalidArgument,
   invalidRequest,
+  notFound,
   platformStatus,
+  quote,
+  resourceNotFound,
 } from '../errors.js';
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
@@ -120,7 +124,7 @@ function describeFrameworkError(err: FastifyError): string {
   }
 }
 
-function render(reply: FastifyReply, err: EmulatorError): FastifyReply {
+export function render(reply: FastifyReply, err: EmulatorError): FastifyReply {
   if (err instanceof PlatformError) return renderPlatform(reply, err);
   if (err instanceof OAuthError) return renderOAuth(reply, err);
   if (err instanceof HtmlError) return renderHtml(reply, err);
@@ -156,6 +160,17 @@ export function installErrorRendering(app: FastifyInstance, logPlatformError: Er
     if (mapped) return render(reply, mapped);
     return renderInternal(request, reply, err);
   });
-  // Unknown routes and wrong methods: 404 in the platform envelope, never the framework's default page.
-  app.setNotFoundHandler((request, reply) => renderPlatform(reply, new PlatformError('NOT_FOUND', 'NotFound', { path: request.url.split('?')[0] })));
+  // Unknown routes and wrong methods: 404 in the family's envelope, never the framework's default page.
+  app.setNotFoundHandler((request, reply) => render(reply, routeNotFound(request.method, request.url)));
+}
+
+/** The longest path a platform 404 names in its parameters. */
+const PATH_PARAMETER_MAX = 256;
+
+/** The 404 of a route that does not exist (or not for this method), in the URL's family (CONTRACTS §1). */
+export function routeNotFound(method: string, url: string): EmulatorError {
+  const path = url.split('?', 1)[0]!;
+  // Under the OAuth prefix, the sign-in page's paths included: a wrong method there is no page to render.
+  if (errorFamily(url) !== 'platform') return resourceNotFound(`No route ${method} ${quote(path)}.`);
+  return notFound('NotFound', { path: excerpt(path, PATH_PARAMETER_MAX) });
 }

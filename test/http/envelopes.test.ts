@@ -45,8 +45,9 @@ describe('unknown paths and wrong methods', () => {
     const json = await app.inject({ method: 'POST', url: '/%69dp/api/oauth2/token', headers: { 'content-type': 'application/json' }, payload: '{}' });
     expect(json.statusCode).toBe(400);
     expect(oauthEnvelope(json).error).toBe('invalid_request');
-    const job = await app.inject({ method: 'POST', url: '/analytics-backend-multiplexer/api/module-group-multiplexer/deployed-apps/%6Aobs', headers: { 'content-type': 'text/plain' }, payload: 'x' });
-    expect(oauthEnvelope(job).error).toBeDefined();
+    const runtimes = await app.inject({ method: 'POST', url: '/_emulate/platform/compute-modules/runtime%73', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    expect(runtimes.statusCode).toBe(400);
+    expect(oauthEnvelope(runtimes).error).toBe('invalid_request');
     const platform = await app.inject({ method: 'GET', url: '/api/v2/%6Eothing' });
     expect(platform.statusCode).toBe(404);
     expect(platformError(platform.json()).errorName).toBe('NotFound');
