@@ -2,10 +2,11 @@
 // unknown methods, CONNECT, an unmet Expect) is answered in the family's envelope with `Connection: close`,
 // and a keep-alive client's next request does not fail (issue 10, items 10 and 11).
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildTestApp } from '../helpers/app.js';
+import { rawExchange, type RawAnswer } from './raw-socket.js';
 
 let app: FastifyInstance;
 let port: number;
@@ -15,45 +16,6 @@ beforeAll(async () => {
   port = (app.server.address() as AddressInfo).port;
 });
 afterAll(() => app.close());
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** Whether the server closed the connection. */
-  closed: boolean;
-}
-
-/** Writes `request` as bytes and reads one answer; `closed` says whether the server ended the connection. */
-export function rawExchange(targetPort: number, request: string | Buffer, waitMs = 2000): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(targetPort, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    let closed = false;
-    const finish = () => {
-      clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('latin1');
-      const end = text.indexOf('\r\n\r\n');
-      if (end < 0) return reject(new Error(`no answer: ${JSON.stringify(text)}`));
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(end + 4), closed });
-      socket.destroy();
-    };
-    const timer = setTimeout(finish, waitMs);
-    socket.on('data', (d) => chunks.push(d));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      closed = true;
-      finish();
-    });
-    socket.write(request);
-  });
-}
 
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 
