@@ -4,7 +4,7 @@
 // per schema failure), which made a bad request cost ~1.5x the CPU of a good one. Nothing logs or renders
 // those stacks; the errors keep the framework's codes, so src/http/render-error.ts maps them as before.
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { withoutStack } from '../errors.js';
+import { excerpt, withoutStack } from '../errors.js';
 
 type Done = (err: Error | null, body?: unknown) => void;
 type JsonParser = (request: FastifyRequest, body: string, done: Done) => void;
@@ -116,13 +116,23 @@ interface SchemaProblem {
   message?: string;
 }
 
+/** CONTRACTS §1: a validation failure reports at most this many problems. */
+export const MAX_PROBLEMS = 10;
+/** A problem's path names keys the client sent: a long one is cut, so that 10 problems stay small. */
+const MAX_PATH = 128;
+const MAX_MESSAGE = 256;
+
 /**
  * The framework's schema-error message (`body/username must be string, ...`) on an Error made without its
  * constructor: even with stack capture off, constructing one cost ~2 us per bad request in a profile, and
- * nothing here reads more than its message and the fields the framework adds.
+ * nothing here reads more than its message and the fields the framework adds. At most 10 problems, each cut
+ * short, then how many more there were: a body with 40,000 unknown keys got a 1.7 MB answer before.
  */
 export function schemaErrorFormatter(problems: SchemaProblem[], dataVar: string): Error {
   const error = Object.create(Error.prototype) as Error;
-  error.message = problems.map((p) => `${dataVar}${p.instancePath ?? ''} ${p.message ?? ''}`).join(', ');
+  const shown = problems.length > MAX_PROBLEMS ? problems.slice(0, MAX_PROBLEMS) : problems;
+  let message = shown.map((p) => `${dataVar}${excerpt(p.instancePath ?? '', MAX_PATH)} ${excerpt(p.message ?? '', MAX_MESSAGE)}`).join(', ');
+  if (problems.length > shown.length) message += ` (and ${problems.length - shown.length} more problems)`;
+  error.message = message;
   return error;
 }

@@ -94,6 +94,8 @@ function fromFramework(err: FastifyError, url: string): EmulatorError | undefine
   }
 }
 
+const FIELD_MAX = 256;
+
 /** The field the first schema problem is about: `secrets.token`, `configuration.type`; `body` for the whole body. */
 function validationField(err: FastifyError): string {
   const first = err.validation?.[0];
@@ -103,7 +105,8 @@ function validationField(err: FastifyError): string {
   const params = first.params as Record<string, unknown>;
   if (first.keyword === 'required' && typeof params.missingProperty === 'string') segments.push(params.missingProperty);
   if (first.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') segments.push(params.additionalProperty);
-  return segments.length > 0 ? fieldPath(segments) : context;
+  // The path is made of keys the client sent: cut, as a key may be 600 KB long.
+  return segments.length > 0 ? excerpt(fieldPath(segments), FIELD_MAX) : context;
 }
 
 function describeFrameworkError(err: FastifyError): string {
