@@ -29,6 +29,25 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * CONTRACTS §1: no error answer is larger than 16 KiB. Each site quotes input short (src/errors.ts `quote`);
+ * this is the net under them all, for parameters and descriptions that carry a value the client sent.
+ */
+const DESCRIPTION_MAX = 4096;
+const PARAMETER_MAX = 1024;
+
+function boundedParameters(parameters: Record<string, unknown>): Record<string, unknown> {
+  let out = parameters;
+  for (const key in parameters) {
+    const value = parameters[key];
+    if (typeof value === 'string' && value.length > PARAMETER_MAX) {
+      if (out === parameters) out = { ...parameters };
+      out[key] = excerpt(value, PARAMETER_MAX);
+    }
+  }
+  return out;
+}
+
 export function renderPlatform(reply: FastifyReply, err: PlatformError): FastifyReply {
   const errorInstanceId = randomUuid();
   // CONTRACTS §1: every errorInstanceId is logged, at the default level, so a user can find the line an SDK
@@ -41,9 +60,9 @@ export function renderPlatform(reply: FastifyReply, err: PlatformError): Fastify
     .send({
       errorCode: err.errorCode,
       errorName: err.errorName,
-      errorDescription: err.errorDescription,
+      errorDescription: excerpt(err.errorDescription, DESCRIPTION_MAX),
       errorInstanceId,
-      parameters: err.parameters,
+      parameters: boundedParameters(err.parameters),
     });
 }
 
@@ -54,7 +73,7 @@ export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply 
     .header('Cache-Control', 'no-store')
     .header('Pragma', 'no-cache')
     .type('application/json')
-    .send({ error: err.error, error_description: err.errorDescription });
+    .send({ error: err.error, error_description: excerpt(err.errorDescription, DESCRIPTION_MAX) });
 }
 
 /** The 401 body, serialized once: it never changes, and most bad requests end here. */

@@ -67,3 +67,13 @@ describe('validation failures', () => {
     expect(platformError(res.json()).errorDescription).toBe('Invalid request body: body/username must be string');
   });
 });
+
+describe('any error answer', () => {
+  it('stays under 16 KiB when a parameter carries a long value the client sent', async () => {
+    const { app } = await buildTestApp();
+    const res = await app.inject({ method: 'POST', url: MINT, headers: json, payload: JSON.stringify({ username: 'u'.repeat(500_000) }) });
+    expect(res.statusCode).toBe(404);
+    expect(res.body.length).toBeLessThanOrEqual(KIB16);
+    expect(platformError(res.json()).errorName).toBe('UserNotFound');
+  });
+});
