@@ -114,10 +114,14 @@ export function answerClientError(this: FastifyInstance, err: ClientError, socke
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   // The parser reports again for every later chunk of a connection already answered; the linger ends it.
   if (answered.has(socket)) return;
-  const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const internals = socket as Socket & { _httpMessage?: ServerResponse | null; parser?: { incoming?: IncomingMessage | null } | null };
+  const pending = internals._httpMessage;
   const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  // A request still arriving whose answer is already out (answered before its body was read: an unknown
+  // route, a bad token) has no answer left to give: a second one would reach the client unasked.
+  const answeredEarly = !pending && internals.parser?.incoming?.complete === false;
   // Nothing to answer: a connection that never sent a byte, or one whose answer has begun.
-  if (!socket.writable || pending?.headersSent || (timeout && socket.bytesRead === 0)) {
+  if (!socket.writable || pending?.headersSent || answeredEarly || (timeout && socket.bytesRead === 0)) {
     socket.destroy();
     return;
   }
@@ -134,6 +138,22 @@ export function answerConnect(app: FastifyInstance, request: IncomingMessage, so
 export function answerExpectation(app: FastifyInstance, request: IncomingMessage, response: ServerResponse): void {
   const { status, headers, body } = envelope(app, request.url ?? '/', { status: 417, description: 'The Expect header asks for something this service does not do.' });
   // The body the client may have sent after its Expect is not read: close rather than parse it as a request.
+  response.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  response.end(body);
+}
+
+/**
+ * RFC 9112 §6.1: a request with a Transfer-Encoding whose last coding is not chunked has no knowable length;
+ * answer 400 and close. Node reads such a body until the connection ends, yet answered with keep-alive, so
+ * the client's next request on it vanished into the body.
+ */
+export function unframedBody(request: IncomingMessage): boolean {
+  const coding = request.headers['transfer-encoding'];
+  return coding !== undefined && !/(?:^|,)[ \t]*chunked[ \t]*$/i.test(coding);
+}
+
+export function answerUnframedBody(app: FastifyInstance, request: IncomingMessage, response: ServerResponse): void {
+  const { status, headers, body } = envelope(app, request.url ?? '/', { status: 400, description: 'Transfer-Encoding must end with chunked.' });
   response.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
   response.end(body);
 }

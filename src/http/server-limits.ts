@@ -5,11 +5,11 @@
 // leaves Node's watch list once its request's last byte has arrived, so the handler may then hold it as long
 // as it likes (a long-poll, a synchronous execute of minutes). test/http/server-limits.test.ts pins this on a
 // real socket. No socket inactivity timeout is set, for the same reason: a held request is silent.
-import type { Server, ServerOptions } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { LimitSettings } from '../settings.js';
-import { answerClientError, answerConnect, answerExpectation } from './edge-refusals.js';
+import { answerClientError, answerConnect, answerExpectation, answerUnframedBody, unframedBody } from './edge-refusals.js';
 
 /** The server options of `limits`, for the Fastify constructor (which passes `http` to Node's createServer). */
 export function serverOptions(limits: LimitSettings): { requestTimeout: number; keepAliveTimeout: number; http: ServerOptions } {
@@ -52,6 +52,13 @@ export function installServerLimits(app: FastifyInstance, limits: LimitSettings)
     server.on('connect', (request, socket: Socket) => answerConnect(app, request, socket));
     server.on('checkExpectation', (request, response) => answerExpectation(app, request, response));
     if (secondary) server.on('clientError', (err: Error, socket: Socket) => answerClientError.call(app, err, socket));
+    // In front of Fastify's handler: one header lookup per request.
+    const handlers = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+    server.removeAllListeners('request');
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (unframedBody(request)) return answerUnframedBody(app, request, response);
+      for (const handler of handlers) handler.call(server, request, response);
+    });
   };
   install(app.server, false);
   app.addHook('onListen', function () {

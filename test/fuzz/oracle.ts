@@ -9,6 +9,9 @@ const OAUTH = ['/idp/api/oauth2/', '/_emulate/platform/compute-modules/', '/anal
 /** The family of a request target, by its path with percent-escapes of ASCII characters decoded. */
 export function familyOf(url: string): Family {
   let p = url.split('?', 1)[0]!;
+  // An absolute-form target (`http://host/path`) is judged by its path.
+  const absolute = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]*(.*)$/.exec(p);
+  if (absolute) p = absolute[1] || '/';
   p = p.replace(/%([0-7][0-9a-fA-F])/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
   const bare = p.endsWith('/') ? p.slice(0, -1) : p;
   if (bare === '/idp/api/oauth2/authorize' || bare === '/idp/api/oauth2/authorize/callback') return 'html';

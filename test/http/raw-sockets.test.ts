@@ -79,6 +79,12 @@ describe('refusals of the HTTP layer', () => {
     expectClosedSayingSo(answer);
   });
 
+  it('a Transfer-Encoding not ending in chunked is 400 and closes (its body has no knowable end)', async () => {
+    const answer = await rawExchange(port, 'GET /idp/api/oauth2/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n');
+    expectOAuth(answer, 400);
+    expectClosedSayingSo(answer);
+  });
+
   it('CONNECT is answered (not dropped) in the platform envelope', async () => {
     const answer = await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     expectPlatform(answer, 400);
