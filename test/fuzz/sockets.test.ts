@@ -162,7 +162,9 @@ describe('fuzzing the HTTP layer over a real socket', () => {
             throw new Error(`no answer to ${JSON.stringify(request.slice(0, 120))}`);
           }
           // The oracle judges the target as the service reads it: up to the first byte that ends it.
-          const seen = /^[^\s\x00-\x1f\x7f]*/.exec(url)![0];
+          let end = 0;
+          while (end < url.length && url.charCodeAt(end) > 0x20 && url.charCodeAt(end) !== 0x7f) end++;
+          const seen = url.slice(0, end);
           checkAnswer(method, seen || '/', answer);
           if (String(answer.headers.connection).toLowerCase() === 'close') {
             await reader.next('GET', 3000);
