@@ -84,7 +84,8 @@ function jsonParser(scope: FastifyInstance, emptyIsNoBody: boolean): JsonParser 
   return (request, body, done) => {
     if (emptyIsNoBody && body === '') return done(null, undefined);
     if (unclosed(body)) return done(withoutStack(() => new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()), undefined);
-    if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return done(tooDeep(), undefined);
+    // Nesting past 64 takes 65 openers and 65 closers: a shorter body cannot, and is not scanned.
+    if (body.length > 2 * MAX_JSON_DEPTH && nestedDeeperThan(body, MAX_JSON_DEPTH)) return done(tooDeep(), undefined);
     // The framework's parser answers synchronously; its outcome is kept so that `done`, which runs the
     // handler, runs with stack capture back on.
     let outcome: [Error | null, unknown] = [null, undefined];
