@@ -10,6 +10,7 @@ import { OAuthError, PlatformError, type EmulatorError } from '../errors.js';
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
 import { render } from './render-error.js';
+import { answeredSockets } from './answered-sockets.js';
 
 /** The router's longest path segment; CONTRACTS §6 allows runtime ids of 128, rids are longer. */
 export const MAX_PARAM_LENGTH = 1024;
@@ -91,13 +92,12 @@ function rawAnswer(app: FastifyInstance, method: string, url: string, refusal: R
   return method === 'HEAD' ? head : head + body;
 }
 
-const answered = new WeakSet<Socket>();
 /** How long a refused connection may still deliver what the client sent after it before it is dropped. */
 const LINGER_MS = 1000;
 
 /** Writes `answer` and closes: at once for a timeout, after a short linger otherwise (see below). */
 function answerAndClose(socket: Socket, answer: string, linger: boolean): void {
-  answered.add(socket);
+  answeredSockets.add(socket);
   socket.end(answer, () => {
     // Destroying at once would reset a connection whose client is still sending (the rest of an oversize
     // header, say), and a reset can reach the client before it has read the answer.
@@ -113,7 +113,7 @@ function answerAndClose(socket: Socket, answer: string, linger: boolean): void {
 export function answerClientError(this: FastifyInstance, err: ClientError, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   // The parser reports again for every later chunk of a connection already answered; the linger ends it.
-  if (answered.has(socket)) return;
+  if (answeredSockets.has(socket)) return;
   const internals = socket as Socket & { _httpMessage?: ServerResponse | null; parser?: { incoming?: IncomingMessage | null } | null };
   const pending = internals._httpMessage;
   const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';

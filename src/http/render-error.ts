@@ -19,6 +19,7 @@ import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
 import { errorPage } from './html.js';
 import { keepAliveAfterReadBody } from './keep-alive.js';
+import { answeredSockets } from './answered-sockets.js';
 import type { ErrorLineWriter } from './error-log.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
 
@@ -176,6 +177,8 @@ function renderInternal(request: FastifyRequest, reply: FastifyReply, err: unkno
 export function installErrorRendering(app: FastifyInstance, logPlatformError: ErrorLineWriter): void {
   app.decorate('logPlatformError', logPlatformError);
   app.setErrorHandler((err: FastifyError | EmulatorError, request, reply) => {
+    // Answered and closed by the HTTP layer already (a 408 while the body was arriving): nothing to render or log.
+    if (answeredSockets.has(request.raw.socket)) return reply.code(408).send();
     keepAliveAfterReadBody(request, reply);
     if (err instanceof EmulatorError) return render(reply, err);
     const mapped = fromFramework(err, request.url);

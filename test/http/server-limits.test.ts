@@ -67,6 +67,18 @@ describe('slow clients', () => {
     }
   });
 
+  it('a 408 is the one answer, and the one logged error, of the request it cut', async () => {
+    const lines: string[] = [];
+    const port = await listen((await buildTestApp({ seed: { platform: { limits: SHORT } }, logLevel: 'info', logDestination: { write: (l: string) => lines.push(l) } })).app);
+    const { socket, closed } = connection(port);
+    socket.write('POST /_emulate/platform/tokens HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+    const { text } = await closed;
+    expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    await app!.close();
+    app = undefined;
+    expect(lines.filter((l) => l.includes('"platform error"'))).toHaveLength(1);
+  });
+
   it('headers that never end are cut (408), and a connection that never sends a byte is closed', async () => {
     const port = await listen((await buildTestApp({ seed: { platform: { limits: SHORT } } })).app);
     const slow = connection(port);
