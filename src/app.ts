@@ -9,6 +9,8 @@ import type { Seed } from './seed/schema.js';
 import { applySeed, type SeedSummary } from './seed/apply.js';
 import { loggerOptions, logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
+import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './http/edge-refusals.js';
+import { installServerLimits, serverOptions } from './http/server-limits.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
@@ -63,8 +65,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.settings.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    // maxParamLength 128: a compute-module runtime id may be 128 characters (CONTRACTS §6) and is a path parameter.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 128 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // The HTTP layer's own refusals in the family's envelope, and connection limits (src/http/server-limits.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    ...serverOptions(deps.settings.limits),
     // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
     // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
     schemaErrorFormatter,
@@ -94,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorRendering(app, errorLineWriter(level, destination));
   installJournal(app, { clock: deps.clock, size: deps.settings.journalSize, logLine: app.logPlatformError });
   installFaults(app);
+  installServerLimits(app, deps.settings.limits);
   installAuth(app, deps);
   useJsonBodies(app);
   rejectOtherMediaTypes(app);

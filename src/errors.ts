@@ -50,6 +50,26 @@ export function withoutStack<T>(make: () => T): T {
   }
 }
 
+/** The longest input an error description quotes as it is (CONTRACTS §1). */
+export const QUOTE_MAX = 64;
+
+/**
+ * An input value as an error description may quote it (CONTRACTS §1): in double quotes, with JSON's escapes (a
+ * line break or a quote in it cannot forge the message), cut to its first 64 characters and `…` when longer.
+ * Never pass a credential: descriptions name a secret's field, never its value.
+ */
+export function quote(value: string, max = QUOTE_MAX): string {
+  if (value.length <= max) return JSON.stringify(value);
+  return `${JSON.stringify(excerpt(value, max).slice(0, -1)).slice(0, -1)}…"`;
+}
+
+/** `value` as it is when at most `max` characters, else its start and `…` (never half a surrogate pair). */
+export function excerpt(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const high = value.charCodeAt(max - 1);
+  return `${value.slice(0, high >= 0xd800 && high <= 0xdbff ? max - 1 : max)}…`;
+}
+
 // ---- Platform API envelope: {errorCode, errorName, errorDescription, errorInstanceId, parameters} ----
 
 export const platformStatus = {
@@ -78,9 +98,11 @@ export class PlatformError extends EmulatorError {
     readonly errorName: string,
     readonly parameters: Record<string, unknown> = {},
     readonly errorDescription: string = platformDescriptions[errorCode],
+    /** The HTTP layer's refusals keep their own status (414, 431, ...) beside INVALID_ARGUMENT. */
+    status: number = platformStatus[errorCode],
   ) {
     super(`${errorCode} ${errorName}`);
-    this.status = platformStatus[errorCode];
+    this.status = status;
   }
 }
 

@@ -15,6 +15,15 @@ export interface ComputeModuleSettings {
   maxRetainedResultBytes: number;
 }
 
+/** Connections (CONTRACTS §8): defaults a test suite never meets. */
+export interface LimitSettings {
+  maxConnections: number;
+  /** Receiving a whole request, body included (not the handler's time: long-polls and held executes are not cut). */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
 export interface Settings {
   port: number;
   host: string;
@@ -28,6 +37,7 @@ export interface Settings {
   oauthLimits: Readonly<OAuthLimits>;
   /** Entries the request journal keeps (CONTRACTS §7); 0 turns it off. */
   journalSize: number;
+  limits: LimitSettings;
 }
 
 const DEFAULT_PORT = 4000;
@@ -60,6 +70,12 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
       maxRetainedResultBytes: cm.max_retained_result_bytes ?? 1024 * MIB,
     }),
     oauthLimits: resolveOAuthLimits(seed.limits),
+    limits: Object.freeze({
+      maxConnections: seed.limits.max_connections ?? 10_000,
+      requestTimeoutMs: seed.limits.request_timeout_ms ?? 60_000,
+      headersTimeoutMs: seed.limits.headers_timeout_ms ?? 20_000,
+      keepAliveTimeoutMs: seed.limits.keep_alive_timeout_ms ?? 30_000,
+    }),
   });
 }
 

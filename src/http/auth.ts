@@ -6,9 +6,9 @@ import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import type { Settings } from '../settings.js';
 import { isLoopbackHost } from '../settings.js';
-import { DeactivatedUser, Unauthenticated, notFound, permissionDenied, resourceNotFound } from '../errors.js';
-import { errorFamily, type RouteAuth } from './route-config.js';
-import { renderBearer } from './render-error.js';
+import { DeactivatedUser, Unauthenticated, permissionDenied } from '../errors.js';
+import type { RouteAuth } from './route-config.js';
+import { renderBearer, routeNotFound } from './render-error.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -95,6 +95,5 @@ function checkControl(request: FastifyRequest, settings: Readonly<Settings>): vo
   const presented = bearerToken(request);
   if (settings.controlToken && presented && safeEqual(presented, settings.controlToken)) return;
   // The 404 an unknown route would get, in the URL's envelope (the compute-module runtime routes use OAuth's).
-  const path = request.url.split('?')[0]!;
-  throw errorFamily(request.url) === 'oauth' ? resourceNotFound(`No route ${request.method} ${path}.`) : notFound('NotFound', { path });
+  throw routeNotFound(request.method, request.url);
 }

@@ -7,14 +7,19 @@ import {
   OAuthError,
   PlatformError,
   Unauthenticated,
+  excerpt,
   invalidArgument,
   invalidRequest,
+  notFound,
   platformStatus,
+  quote,
+  resourceNotFound,
 } from '../errors.js';
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
 import { errorPage } from './html.js';
 import { keepAliveAfterReadBody } from './keep-alive.js';
+import { answeredSockets } from './answered-sockets.js';
 import type { ErrorLineWriter } from './error-log.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
 
@@ -23,6 +28,25 @@ declare module 'fastify' {
     /** Logs a platform error's errorInstanceId (src/http/error-log.ts). */
     logPlatformError: ErrorLineWriter;
   }
+}
+
+/**
+ * CONTRACTS §1: no error answer is larger than 16 KiB. Each site quotes input short (src/errors.ts `quote`);
+ * this is the net under them all, for parameters and descriptions that carry a value the client sent.
+ */
+const DESCRIPTION_MAX = 4096;
+const PARAMETER_MAX = 1024;
+
+function boundedParameters(parameters: Record<string, unknown>): Record<string, unknown> {
+  let out = parameters;
+  for (const key in parameters) {
+    const value = parameters[key];
+    if (typeof value === 'string' && value.length > PARAMETER_MAX) {
+      if (out === parameters) out = { ...parameters };
+      out[key] = excerpt(value, PARAMETER_MAX);
+    }
+  }
+  return out;
 }
 
 export function renderPlatform(reply: FastifyReply, err: PlatformError): FastifyReply {
@@ -38,9 +62,9 @@ export function renderPlatform(reply: FastifyReply, err: PlatformError): Fastify
     .send({
       errorCode: err.errorCode,
       errorName: err.errorName,
-      errorDescription: err.errorDescription,
+      errorDescription: excerpt(err.errorDescription, DESCRIPTION_MAX),
       errorInstanceId,
-      parameters: err.parameters,
+      parameters: boundedParameters(err.parameters),
     });
 }
 
@@ -52,7 +76,7 @@ export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply 
     .header('Cache-Control', 'no-store')
     .header('Pragma', 'no-cache')
     .type('application/json')
-    .send({ error: err.error, error_description: err.errorDescription });
+    .send({ error: err.error, error_description: excerpt(err.errorDescription, DESCRIPTION_MAX) });
 }
 
 /** The 401 body, serialized once: it never changes, and most bad requests end here. */
@@ -94,6 +118,8 @@ function fromFramework(err: FastifyError, url: string): EmulatorError | undefine
   }
 }
 
+const FIELD_MAX = 256;
+
 /** The field the first schema problem is about: `secrets.token`, `configuration.type`; `body` for the whole body. */
 function validationField(err: FastifyError): string {
   const first = err.validation?.[0];
@@ -103,7 +129,8 @@ function validationField(err: FastifyError): string {
   const params = first.params as Record<string, unknown>;
   if (first.keyword === 'required' && typeof params.missingProperty === 'string') segments.push(params.missingProperty);
   if (first.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') segments.push(params.additionalProperty);
-  return segments.length > 0 ? fieldPath(segments) : context;
+  // The path is made of keys the client sent: cut, as a key may be 600 KB long.
+  return segments.length > 0 ? excerpt(fieldPath(segments), FIELD_MAX) : context;
 }
 
 function describeFrameworkError(err: FastifyError): string {
@@ -117,12 +144,14 @@ function describeFrameworkError(err: FastifyError): string {
       return 'The request body is empty but the content type is JSON.';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return 'The request body is not valid JSON.';
+    case 'JSON_TOO_DEEP':
+      return err.message;
     default:
       return err instanceof SyntaxError ? 'The request body is not valid JSON.' : 'The request is malformed.';
   }
 }
 
-function render(reply: FastifyReply, err: EmulatorError): FastifyReply {
+export function render(reply: FastifyReply, err: EmulatorError): FastifyReply {
   if (err instanceof PlatformError) return renderPlatform(reply, err);
   if (err instanceof OAuthError) return renderOAuth(reply, err);
   if (err instanceof HtmlError) return renderHtml(reply, err);
@@ -152,15 +181,26 @@ function renderInternal(request: FastifyRequest, reply: FastifyReply, err: unkno
 export function installErrorRendering(app: FastifyInstance, logPlatformError: ErrorLineWriter): void {
   app.decorate('logPlatformError', logPlatformError);
   app.setErrorHandler((err: FastifyError | EmulatorError, request, reply) => {
+    // Answered and closed by the HTTP layer already (a 408 while the body was arriving): nothing to render or log.
+    if (answeredSockets.has(request.raw.socket)) return reply.code(408).send();
     keepAliveAfterReadBody(request, reply);
     if (err instanceof EmulatorError) return render(reply, err);
     const mapped = fromFramework(err, request.url);
     if (mapped) return render(reply, mapped);
     return renderInternal(request, reply, err);
   });
-  // Unknown routes and wrong methods: 404 in the platform envelope, never the framework's default page.
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!;
-    return renderPlatform(reply, new PlatformError('NOT_FOUND', 'NotFound', { path }).because(`No route answers ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}.`));
-  });
+  // Unknown routes and wrong methods: 404 in the family's envelope, never the framework's default page.
+  app.setNotFoundHandler((request, reply) => render(reply, routeNotFound(request.method, request.url)));
+}
+
+/** The longest path a platform 404 names in its parameters. */
+const PATH_PARAMETER_MAX = 256;
+
+/** The 404 of a route that does not exist (or not for this method), in the URL's family (CONTRACTS §1). */
+export function routeNotFound(method: string, url: string): EmulatorError {
+  const path = url.split('?', 1)[0]!;
+  // Under the OAuth prefix, the sign-in page's paths included: a wrong method there is no page to render.
+  const reason = `No route answers ${method} ${quote(path, PATH_PARAMETER_MAX)}.`;
+  if (errorFamily(url) !== 'platform') return resourceNotFound(`No route ${method} ${quote(path)}.`).because(reason);
+  return notFound('NotFound', { path: excerpt(path, PATH_PARAMETER_MAX) }).because(reason);
 }

@@ -126,6 +126,17 @@ const ComputeModulesSeed = Type.Object(
   closed,
 );
 
+// Connection limits (CONTRACTS §8); defaults in src/settings.ts.
+const LimitsSeed = Type.Object(
+  {
+    max_connections: Type.Optional(Type.Integer({ minimum: 1 })),
+    request_timeout_ms: Type.Optional(PositiveMs),
+    headers_timeout_ms: Type.Optional(PositiveMs),
+    keep_alive_timeout_ms: Type.Optional(PositiveMs),
+  },
+  closed,
+);
+
 const PlatformConfig = Type.Object(
   {
     port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
@@ -139,7 +150,7 @@ const PlatformConfig = Type.Object(
     connections: Type.Array(ConnectionSeed, { default: [] }),
     ontologies: Type.Array(OntologySeed, { default: [] }),
     compute_modules: Type.Object(ComputeModulesSeed.properties, { ...closed, default: {} }),
-    limits: Type.Object({ ...OAUTH_LIMIT_KEYS }, { ...closed, default: {} }),
+    limits: Type.Object({ ...OAUTH_LIMIT_KEYS, ...LimitsSeed.properties }, { ...closed, default: {} }),
   },
   closed,
 );

@@ -12,10 +12,10 @@ import type { Store, JobRecord, JobResult, RequeueOutcome } from '../../store/st
 import type { Clock } from '../../clock.js';
 import type { ComputeModuleSettings } from '../../settings.js';
 import { randomSecret, randomUuid } from '../../ids.js';
-import { deployedAppInactive, invalidRequest, jobTimeout, queueFull, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
+import { deployedAppInactive, invalidRequest, jobTimeout, queueFull, quote, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
 import { Wakeups } from './wakeups.js';
 import { ModuleLiveness } from './liveness.js';
-import { excerpt, serializes } from './excerpt.js';
+import { serializes } from './serializes.js';
 
 export const MAX_HAND_OUTS = 3;
 export const DEFAULT_BRANCH = 'master';
@@ -271,13 +271,13 @@ export class JobService {
   private async insert(job: JobRecord): Promise<void> {
     const max = this.deps.settings.maxQueuedJobs;
     if (await this.deps.store.computeModuleJobs.insertIfRoom(job, max)) return;
-    throw queueFull(`Runtime ${excerpt(job.runtimeId)} already has ${max} queued jobs (compute_modules.max_queued_jobs); retry once its module has taken some.`);
+    throw queueFull(`Runtime ${quote(job.runtimeId)} already has ${max} queued jobs (compute_modules.max_queued_jobs); retry once its module has taken some.`);
   }
 
   private async newJob(request: JobRequest): Promise<JobRecord> {
     const branch = request.deployedAppBranch ?? DEFAULT_BRANCH;
     const app = await this.deps.store.computeModules.deployedApp(request.deployedAppRid, branch);
-    const named = `Deployed app ${excerpt(request.deployedAppRid)} on branch ${excerpt(branch)}`;
+    const named = `Deployed app ${quote(request.deployedAppRid)} on branch ${quote(branch)}`;
     if (!app) throw resourceNotFound(`${named} was not found.`);
     if (!app.active) throw deployedAppInactive(`${named} is not active.`);
     // Nothing stored may later fail to serialize (issue 10, item 1); the edge also refuses deep JSON.

@@ -4,12 +4,12 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, RuntimeRecord, Store } from '../../store/store.js';
 import type { Settings } from '../../settings.js';
 import { safeEqual } from '../../http/auth.js';
-import { invalidModuleAuthToken, invalidRequest, resourceNotFound } from '../../errors.js';
+import { invalidModuleAuthToken, invalidRequest, quote, resourceNotFound } from '../../errors.js';
 import type { JobService } from './jobs.js';
 import { clientGone } from './client-gone.js';
 import { pollArrived, watchDelivery } from './delivery.js';
 import { inspectionWire, pollWire } from './wire.js';
-import { excerpt, serializes } from './excerpt.js';
+import { serializes } from './serializes.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 import { noteHandOut, noteResult, withNote } from './unanswered.js';
 
@@ -43,10 +43,10 @@ const SessionBody = Type.Object(
 /** The runtime, and the job when one is named, or 404 not_found. */
 async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {
   const runtime = await store.computeModules.runtime(runtimeId);
-  if (!runtime) throw resourceNotFound(`Runtime ${excerpt(runtimeId)} was not found.`);
+  if (!runtime) throw resourceNotFound(`Runtime ${quote(runtimeId)} was not found.`);
   if (jobId === undefined) return { runtime };
   const job = await store.computeModuleJobs.byId(jobId);
-  if (!job || job.runtimeId !== runtimeId) throw resourceNotFound(`Job ${excerpt(jobId)} was not found on runtime ${excerpt(runtimeId)}.`);
+  if (!job || job.runtimeId !== runtimeId) throw resourceNotFound(`Job ${quote(jobId)} was not found on runtime ${quote(runtimeId)}.`);
   return { runtime, job };
 }
 

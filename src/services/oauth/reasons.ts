@@ -1,10 +1,10 @@
 // Wording shared by the refusals' plain-words reasons (DESIGN principle 11). Only names, URIs and scopes are
 // quoted here: never a secret, token, code or verifier.
 
-/** `"value"`, cut at `max` characters with `…`. */
-export function quote(value: string, max = 200): string {
-  return `"${value.length > max ? `${value.slice(0, max)}…` : value}"`;
-}
+import { quote as quoteInput } from '../../errors.js';
+
+/** `"value"`, cut at `max` characters with `…`: reasons name URIs and scopes, so they may quote longer than errors. */
+export const quote = (value: string, max = 200): string => quoteInput(value, max);
 
 /** `"a", "b"` or `none`. */
 export function quoteAll(values: readonly string[], none = 'none'): string {

@@ -19,7 +19,7 @@ export function token(deps: OAuthDeps, authorization: string | undefined, params
     throw invalidRequest('The grant_type parameter is required.').because('The token request has no grant_type; expected authorization_code, refresh_token or client_credentials.');
   }
   if (!isGrantType(grantType)) {
-    throw unsupportedGrantType(`grant_type "${grantType}" is not supported.`).because(`grant_type ${quote(grantType, 64)} is not one this service knows; expected authorization_code, refresh_token or client_credentials.`);
+    throw unsupportedGrantType(`grant_type ${quote(grantType, 64)} is not supported.`).because(`grant_type ${quote(grantType, 64)} is not one this service knows; expected authorization_code, refresh_token or client_credentials.`);
   }
   return grant(deps, grantType, authorization, params);
 }
