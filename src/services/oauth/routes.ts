@@ -64,7 +64,8 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
       }
     });
 
-    scope.get(`${OAUTH_BASE}/authorize`, async (request, reply) => {
+    // No automatic HEAD: it would run this handler and store a pending sign-in nobody sees (issue 10).
+    scope.get(`${OAUTH_BASE}/authorize`, { exposeHeadRoute: false }, async (request, reply) => {
       const valid = await validateAuthorizeRequest(deps.store, parseParams(request.url, queryOf(request.url)));
       noStore(reply).header('X-Frame-Options', 'DENY').header('Referrer-Policy', 'no-referrer');
       if (valid.loginHint !== undefined) {
