@@ -7,6 +7,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import { ConfigDocument, type Seed } from './schema.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
+import { ontologyProblems } from './ontology-apply.js';
 
 export class SeedError extends Error {
   constructor(
@@ -50,6 +51,8 @@ export function validateSeed(doc: unknown, source = '<inline>'): Seed {
   }
   const value = Value.Default(ConfigDocument, structuredClone(doc)) as unknown;
   const problems = describeErrors(value);
+  // Ontology references and values, once the shapes are right (CONTRACTS §9).
+  if (problems.length === 0) problems.push(...ontologyProblems((value as { platform: Seed }).platform));
   if (problems.length > 0) throw new SeedError(source, problems);
   return (value as { platform: Seed }).platform;
 }
