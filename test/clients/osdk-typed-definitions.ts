@@ -4,6 +4,11 @@
 // compile-time metadata the typed client reads its types from.
 import type {
   ActionDefinition,
+  ActionMetadata,
+  ActionParam,
+  ActionReturnTypeForOptions,
+  ApplyActionOptions,
+  ApplyBatchActionOptions,
   ObjectMetadata as $ObjectMetadata,
   ObjectSet as $ObjectSet,
   ObjectTypeDefinition,
@@ -187,25 +192,43 @@ export interface headcount extends QueryDefinition<headcount.Signature> {
 }
 export const headcount: headcount = { type: 'query', apiName: 'headcount', version: '0.0.0', osdkMetadata };
 
-/** An action definition whose signatures the client derives from the parameters (`signatures: never`). */
-type Action<Name extends string, Params> = ActionDefinition<never> & {
+/** Params in the generator's form; the signatures are written out as it writes them. */
+interface Signatures<P> {
+  applyAction<OP extends ApplyActionOptions>(args: P, options?: OP): Promise<ActionReturnTypeForOptions<OP>>;
+  batchApplyAction<OP extends ApplyBatchActionOptions>(args: ReadonlyArray<P>, options?: OP): Promise<ActionReturnTypeForOptions<OP>>;
+}
+type Action<Name extends string, P, Meta> = ActionDefinition<Signatures<P>> & {
   apiName: Name;
   type: 'action';
   osdkMetadata: typeof osdkMetadata;
-  __DefinitionMetadata?: { signatures: never; apiName: Name; type: 'action'; rid: string; status: 'ACTIVE'; parameters: Params };
+  __DefinitionMetadata?: { signatures: Signatures<P>; apiName: Name; type: 'action'; rid: string; status: 'ACTIVE'; parameters: Meta };
 };
+type ObjectParam<T extends ObjectTypeDefinition> = { type: ActionMetadata.DataType.Object<T>; nullable: false };
 
-export type promoteEmployee = Action<'promoteEmployee', { employee: { type: { type: 'object'; object: 'Employee' }; nullable: false }; newTitle: { type: 'string'; nullable: false } }>;
+export type promoteEmployee = Action<
+  'promoteEmployee',
+  { readonly employee: ActionParam.ObjectType<Employee>; readonly newTitle: ActionParam.PrimitiveType<'string'> },
+  { employee: ObjectParam<Employee>; newTitle: { type: 'string'; nullable: false } }
+>;
 export const promoteEmployee: promoteEmployee = { type: 'action', apiName: 'promoteEmployee', osdkMetadata };
 
 export type hireEmployee = Action<
   'hireEmployee',
-  { employeeId: { type: 'integer'; nullable: false }; fullName: { type: 'string'; nullable: false }; office: { type: { type: 'object'; object: 'Office' }; nullable: true } }
+  { readonly employeeId: ActionParam.PrimitiveType<'integer'>; readonly fullName: ActionParam.PrimitiveType<'string'>; readonly office?: ActionParam.ObjectType<Office> },
+  { employeeId: { type: 'integer'; nullable: false }; fullName: { type: 'string'; nullable: false }; office: { type: ActionMetadata.DataType.Object<Office>; nullable: true } }
 >;
 export const hireEmployee: hireEmployee = { type: 'action', apiName: 'hireEmployee', osdkMetadata };
 
-export type assignMentor = Action<'assignMentor', { employee: { type: { type: 'object'; object: 'Employee' }; nullable: false }; mentor: { type: { type: 'object'; object: 'Employee' }; nullable: false } }>;
+export type assignMentor = Action<
+  'assignMentor',
+  { readonly employee: ActionParam.ObjectType<Employee>; readonly mentor: ActionParam.ObjectType<Employee> },
+  { employee: ObjectParam<Employee>; mentor: ObjectParam<Employee> }
+>;
 export const assignMentor: assignMentor = { type: 'action', apiName: 'assignMentor', osdkMetadata };
 
-export type moveEmployee = Action<'moveEmployee', { employee: { type: { type: 'object'; object: 'Employee' }; nullable: false }; office: { type: { type: 'object'; object: 'Office' }; nullable: false } }>;
+export type moveEmployee = Action<
+  'moveEmployee',
+  { readonly employee: ActionParam.ObjectType<Employee>; readonly office: ActionParam.ObjectType<Office> },
+  { employee: ObjectParam<Employee>; office: ObjectParam<Office> }
+>;
 export const moveEmployee: moveEmployee = { type: 'action', apiName: 'moveEmployee', osdkMetadata };

@@ -18,8 +18,11 @@ export function executeQuery(ontology: OntologyRecord, apiName: string, paramete
     if (check.missing.length) throw missingParameter(check.missing);
     if (check.invalid) throw invalidParameterValue(check.invalid.name, queryTypeWire(check.invalid.dataType), check.invalid.value);
   }
+  // A case answers when its `when` equals the given parameters: the same names (absent and null alike) and values.
+  const given = Object.fromEntries(Object.entries(parameters).filter(([, v]) => v !== null && v !== undefined));
   for (const c of query.cases) {
-    if (Object.entries(c.when).every(([k, v]) => jsonEqual(parameters[k] ?? null, v))) return c.result;
+    const when = Object.fromEntries(Object.entries(c.when).filter(([, v]) => v !== null));
+    if (jsonEqual(when, given)) return c.result;
   }
   return result;
 }
