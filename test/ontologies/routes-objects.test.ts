@@ -109,7 +109,7 @@ describe('ontology objects over HTTP', () => {
     headers = bearer(await mintToken(app, 'dev', ['api:ontologies-read'])); // reset forgets tokens too
     expect((await get('/api/v2/ontologies/acme/objects/Employee/1')).statusCode).toBe(200);
     expect((await get('/api/v2/ontologies/acme/objects/Employee/9')).statusCode).toBe(404);
-    expect((await get('/api/v2/ontologies/acme/objects/Employee/2/links/mentees')).json().data).toEqual([]);
+    expect((await get('/api/v2/ontologies/acme/objects/Employee/2/links/mentees')).json().data.map((o: { __primaryKey: number }) => o.__primaryKey)).toEqual([3]);
   });
 
   it('an action whose edits cannot all apply changes nothing', async () => {
