@@ -79,6 +79,7 @@ const compare = (field: string, value: fc.Arbitrary<unknown>) => fc.record({ typ
 const text = fc.array(fc.constantFrom(...WORDS, 'omega', 'ALPHA'), { minLength: 1, maxLength: 2 }).map((w) => w.join(' '));
 const leaf: fc.Arbitrary<Clause> = fc.oneof(
   compare('n', fc.integer({ min: -1, max: 21 })),
+  fc.record({ type: fc.constant('eq'), field: fc.constant('id'), value: fc.integer({ min: -1, max: 301 }) }), // the key-index path
   compare('d', fc.integer({ min: -12, max: 12 }).map((x) => x / 2)),
   compare('day', fc.constantFrom(...DAYS, '2021-01-01')),
   fc.record({ type: fc.constant('eq'), field: fc.constant('flag'), value: fc.boolean() }),

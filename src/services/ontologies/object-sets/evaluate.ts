@@ -26,7 +26,7 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
       return { objectType, objects: await store.ontologyObjects.list(ontology.rid, objectType.apiName) };
     }
     case 'filter': {
-      const inner = await sub(set.objectSet);
+      const inner = (await byPrimaryKey(store, ontology, set)) ?? (await sub(set.objectSet));
       const predicates = new Map<string, Predicate>();
       const predicate = (o: OntologyObjectRecord) => {
         let p = predicates.get(o.objectType);
@@ -114,4 +114,38 @@ async function staticSet(store: Store, ontology: OntologyRecord, rids: string[])
   }
   const objects = rids.map((r) => found.get(r)).filter((o): o is OntologyObjectRecord => o !== undefined);
   return { objectType: types.size === 1 ? [...types][0] : undefined, objects: [...new Set(objects)] };
+}
+
+/**
+ * A filter of a base set on its primary key (`eq`, alone or inside an `and`), as the typed client's
+ * fetchOne and link navigation send it: the candidates come from the key index, not a scan; the whole clause
+ * is still applied to them afterwards by the caller.
+ */
+async function byPrimaryKey(store: Store, ontology: OntologyRecord, set: Record<string, unknown>): Promise<EvaluatedSet | undefined> {
+  const base = set.objectSet;
+  if (!isRecord(base) || base.type !== 'base' || typeof base.objectType !== 'string') return undefined;
+  const objectType = ontology.objectTypes.get(base.objectType);
+  if (!objectType) return undefined;
+  const keys = primaryKeyValues(set.where, objectType.primaryKey);
+  if (!keys) return undefined;
+  const objects: OntologyObjectRecord[] = [];
+  for (const key of keys.map(String)) {
+    const o = await store.ontologyObjects.get(ontology.rid, objectType.apiName, key);
+    if (o) objects.push(o);
+  }
+  return { objectType, objects };
+}
+
+/** The primary-key values a clause restricts to, when it does (every match has one of them). */
+function primaryKeyValues(where: unknown, primaryKey: string): unknown[] | undefined {
+  if (!isRecord(where)) return undefined;
+  const onKey = where.field === primaryKey && where.propertyIdentifier === undefined;
+  if (where.type === 'eq' && onKey && (typeof where.value === 'string' || typeof where.value === 'number')) return [where.value];
+  if (where.type === 'and' && Array.isArray(where.value)) {
+    for (const part of where.value) {
+      const keys = primaryKeyValues(part, primaryKey);
+      if (keys) return keys;
+    }
+  }
+  return undefined;
 }
