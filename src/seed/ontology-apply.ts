@@ -16,5 +16,9 @@ export function compiledOntology(o: OntologySeed, index: number): CompiledOntolo
 
 /** Every problem of every ontology, each with its path (the loader reports them with the schema's). */
 export function ontologyProblems(seed: Seed): string[] {
-  return seed.ontologies.flatMap((o, i) => compiledOntology(o, i).problems);
+  const problems = seed.ontologies.flatMap((o, i) => compiledOntology(o, i).problems);
+  // A generated object list can be wrong 100,000 times over: the first ones are enough to fix it.
+  return problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), `... and ${problems.length - MAX_PROBLEMS} more problems`] : problems;
 }
+
+const MAX_PROBLEMS = 100;

@@ -59,9 +59,15 @@ async function planLink(store: Store, ontology: OntologyRecord, type: ObjectType
   }
   const adding = e.kind === 'link';
   const via = link.via;
-  if (via.kind === 'outgoing') plan.stored.push({ kind: 'modify', objectType: type.apiName, primaryKey: pk, set: { [via.property]: adding ? targetPk : null } });
-  else if (via.kind === 'incoming') plan.stored.push({ kind: 'modify', objectType: targetType.apiName, primaryKey: targetPk, set: { [via.property]: adding ? pk : null } });
-  else {
+  if (via.kind !== 'pairs') {
+    // The foreign key lives on the source (outgoing) or on the target (incoming); an unlink clears it only
+    // when it names the other side, so unlinking objects that are not linked changes nothing.
+    const [holderType, holderPk, otherPk] = via.kind === 'outgoing' ? [type, pk, targetPk] : [targetType, targetPk, pk];
+    const holder = await store.ontologyObjects.get(ontology.rid, holderType.apiName, String(holderPk));
+    if (adding || String(holder?.values[via.property]) === String(otherPk)) {
+      plan.stored.push({ kind: 'modify', objectType: holderType.apiName, primaryKey: holderPk, set: { [via.property]: adding ? otherPk : null } });
+    }
+  } else {
     const [a, b] = via.side === 'a' ? [String(pk), String(targetPk)] : [String(targetPk), String(pk)];
     plan.stored.push({ kind: adding ? 'addPair' : 'removePair', linkId: via.linkId, a, b });
   }
