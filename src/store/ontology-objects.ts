@@ -37,6 +37,11 @@ export interface OntologyObjectRepo {
   get(ontologyRid: string, objectType: string, key: string): Promise<OntologyObjectRecord | undefined>;
   /** Every object of a type in a stable order (insertion order). The caller must not change the array. */
   list(ontologyRid: string, objectType: string): Promise<readonly OntologyObjectRecord[]>;
+  /**
+   * The objects of a type whose `property` holds one of `values` (compared as text), in list() order: the
+   * objects on the many side of a foreign-key link. Indexed, so following a link does not scan the type.
+   */
+  withValues(ontologyRid: string, objectType: string, property: string, values: ReadonlySet<string>): Promise<OntologyObjectRecord[]>;
   /** The keys paired with `key` on the other side of a many-to-many link; `side` is the side `key` is on. */
   paired(ontologyRid: string, linkId: string, side: 'a' | 'b', key: string): Promise<string[]>;
   /**

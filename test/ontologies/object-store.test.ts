@@ -45,4 +45,19 @@ describe('memory ontology objects', () => {
     store.clear();
     expect(await store.count()).toBe(0);
   });
+
+  it('finds objects by a property value through an index that follows every write', async () => {
+    const store = new MemoryOntologyObjects();
+    await store.insertObjects('o', [obj(1, { team: 'a' }), obj(2, { team: 'b' }), obj(3, { team: 'a' }), obj(4)]);
+    const keys = async (...values: string[]) => (await store.withValues('o', 'T', 'team', new Set(values))).map((o) => o.key);
+    expect(await keys('a')).toEqual(['1', '3']);
+    expect(await keys('b', 'a')).toEqual(['1', '2', '3']);
+    await store.applyEdits('o', [
+      { kind: 'modify', objectType: 'T', primaryKey: 1, set: { team: 'b' } },
+      { kind: 'create', objectType: 'T', primaryKey: 5, values: { id: 5, team: 'a' } },
+    ]);
+    expect(await keys('a')).toEqual(['3', '5']);
+    expect(await keys('b')).toEqual(['1', '2']);
+    expect(await keys('none')).toEqual([]);
+  });
 });

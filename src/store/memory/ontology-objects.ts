@@ -9,6 +9,8 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
   private types = new Map<string, Map<string, OntologyObjectRecord>>();
   private snapshots = new Map<string, readonly OntologyObjectRecord[]>();
   private links = new Map<string, Pairs>();
+  /** Per (ontology, type, property): value text to positions in the type's snapshot; dropped with it. */
+  private valueIndexes = new Map<string, Map<string, number[]>>();
 
   private table(ontologyRid: string, objectType: string): Map<string, OntologyObjectRecord> {
     const id = ontologyRid + SEP + objectType;
@@ -30,7 +32,7 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
       const table = this.table(ontologyRid, o.objectType);
       if (table.has(o.key)) skipped.push(o);
       else table.set(o.key, o);
-      this.snapshots.delete(ontologyRid + SEP + o.objectType);
+      this.forget(ontologyRid + SEP + o.objectType);
     }
     return skipped;
   }
@@ -49,6 +51,25 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
     let snapshot = this.snapshots.get(id);
     if (!snapshot) this.snapshots.set(id, (snapshot = [...(this.types.get(id)?.values() ?? [])]));
     return snapshot;
+  }
+
+  async withValues(ontologyRid: string, objectType: string, property: string, values: ReadonlySet<string>): Promise<OntologyObjectRecord[]> {
+    const snapshot = await this.list(ontologyRid, objectType);
+    const id = ontologyRid + SEP + objectType + SEP + property;
+    let index = this.valueIndexes.get(id);
+    if (!index) {
+      index = new Map();
+      for (const [i, o] of snapshot.entries()) {
+        const v = o.values[property];
+        if (v === undefined) continue;
+        const at = index.get(String(v));
+        if (at) at.push(i);
+        else index.set(String(v), [i]);
+      }
+      this.valueIndexes.set(id, index);
+    }
+    const positions = [...values].flatMap((v) => index.get(v) ?? []).sort((a, b) => a - b);
+    return positions.map((i) => snapshot[i]!);
   }
 
   async paired(ontologyRid: string, linkId: string, side: 'a' | 'b', key: string): Promise<string[]> {
@@ -86,13 +107,19 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
       const table = this.table(ontologyRid, objectType);
       if (record) table.set(key, record);
       else table.delete(key);
-      this.snapshots.delete(ontologyRid + SEP + objectType);
+      this.forget(ontologyRid + SEP + objectType);
     }
     for (const e of edits) {
       if (e.kind === 'addPair') addPair(this.pairs(ontologyRid, e.linkId), e.a, e.b);
       else if (e.kind === 'removePair') removePair(this.pairs(ontologyRid, e.linkId), e.a, e.b);
     }
     return { ok: true };
+  }
+
+  /** Drops what is derived from a type's objects: its snapshot and its value indexes. */
+  private forget(typeId: string): void {
+    if (!this.snapshots.delete(typeId)) return; // nothing derived since the last write
+    for (const id of this.valueIndexes.keys()) if (id.startsWith(typeId + SEP)) this.valueIndexes.delete(id);
   }
 
   async count(): Promise<number> {
@@ -105,6 +132,7 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
     this.types.clear();
     this.snapshots.clear();
     this.links.clear();
+    this.valueIndexes.clear();
   }
 }
 

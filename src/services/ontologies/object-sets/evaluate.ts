@@ -83,11 +83,7 @@ export async function followLink(store: Store, ontologyRid: string, link: LinkSi
       if (target) out.add(target);
     }
   } else if (via.kind === 'incoming') {
-    const keys = new Set(from.map((o) => o.key));
-    for (const t of await store.ontologyObjects.list(ontologyRid, link.target)) {
-      const v = t.values[via.property];
-      if (v !== undefined && keys.has(String(v))) out.add(t);
-    }
+    for (const t of await store.ontologyObjects.withValues(ontologyRid, link.target, via.property, new Set(from.map((o) => o.key)))) out.add(t);
   } else {
     for (const o of from) {
       for (const key of await store.ontologyObjects.paired(ontologyRid, via.linkId, via.side, o.key)) {
