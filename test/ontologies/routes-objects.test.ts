@@ -122,3 +122,17 @@ describe('ontology objects over HTTP', () => {
     expect(mode.json()).toMatchObject({ errorName: 'NotSupportedByEmulator', parameters: { 'options.mode': 'ASYNC' } });
   });
 });
+
+describe('aggregations over HTTP', () => {
+  const aggregate = (body: Record<string, unknown>) => post('/api/v2/ontologies/acme/objectSets/aggregate', { objectSet: base, ...body });
+
+  it('maxGroupCount keeps the largest groups; includeNullValues groups the absent as null; ordered by a date metric', async () => {
+    const top = await aggregate({ aggregation: [{ type: 'count', name: 'count' }], groupBy: [{ type: 'exact', field: 'title', maxGroupCount: 1 }] });
+    expect(top.json().data).toEqual([{ group: { title: 'Engineer' }, metrics: [{ name: 'count', value: 2 }] }]);
+    const withNull = await aggregate({ aggregation: [{ type: 'count', name: 'count' }], groupBy: [{ type: 'exact', field: 'officeId', includeNullValues: true }] });
+    expect(withNull.json().data.map((d: { group: { officeId: unknown } }) => d.group.officeId)).toEqual(['nyc', 'ldn', null]);
+    const latest = await aggregate({ aggregation: [{ type: 'max', field: 'hiredOn', name: 'latest', direction: 'DESC' }], groupBy: [{ type: 'exact', field: 'title' }] });
+    expect(latest.json().data.map((d: { group: { title: string } }) => d.group.title)).toEqual(['Intern', 'Analyst', 'Engineer', 'Director']);
+    expect((await aggregate({ aggregation: [{ type: 'count' }], groupBy: [{ type: 'exact', field: 'title', maxGroupCount: 0 }] })).statusCode).toBe(400);
+  });
+});

@@ -23,6 +23,7 @@ interface Metric {
 }
 interface Grouping {
   field: string;
+  maxGroups?: number;
   key: (o: OntologyObjectRecord) => unknown[] | undefined; // the groups an object falls into (none: excluded)
 }
 
@@ -53,12 +54,23 @@ export function aggregate(type: ObjectTypeDef, objects: readonly OntologyObjectR
     }
   }
   if (groupings.length === 0 && groups.size === 0) groups.set('[]', { group: {}, members: [] });
-  const data = [...groups.values()].map(({ group, members }) => ({ group, metrics: metrics.map((m) => metricValue(m, members)).filter((m) => m.value !== undefined) }));
+  const sizes = new Map<object, number>();
+  const data = [...groups.values()].map(({ group, members }) => {
+    const item = { group, metrics: metrics.map((m) => metricValue(m, members)).filter((m) => m.value !== undefined) };
+    sizes.set(item, members.length);
+    return item;
+  });
   const ordered = metrics.find((m) => m.direction);
   if (ordered) {
     const sign = ordered.direction === 'DESC' ? -1 : 1;
     const value = (d: (typeof data)[number]) => d.metrics.find((m) => m.name === ordered.name)?.value;
-    data.sort((a, b) => sign * ((value(a) as number) - (value(b) as number)));
+    data.sort((a, b) => sign * compareValues(value(a), value(b)));
+  }
+  // maxGroupCount keeps the largest groups (by object count; ties in the order met).
+  const limit = Math.min(...groupings.map((g) => g.maxGroups ?? Infinity));
+  if (data.length > limit) {
+    const keep = new Set([...data].sort((a, b) => sizes.get(b)! - sizes.get(a)!).slice(0, limit));
+    return { accuracy: 'ACCURATE', data: data.filter((d) => keep.has(d)) };
   }
   return { accuracy: 'ACCURATE', data };
 }
@@ -105,12 +117,15 @@ function groupingOf(type: ObjectTypeDef, g: unknown): Grouping {
   if (!prop) throw propertiesNotFound(type.apiName, [field]);
   if (g.type === 'exact') {
     const includeNull = g.includeNullValues === true;
+    const nullGroup = typeof g.defaultValue === 'string' ? g.defaultValue : null;
     const arrays = prop.dataType.type === 'array';
+    if (g.maxGroupCount !== undefined && (!Number.isInteger(g.maxGroupCount) || (g.maxGroupCount as number) < 1)) throw invalidRequest('groupBy.maxGroupCount', 'must be a positive integer');
     return {
       field,
+      maxGroups: g.maxGroupCount as number | undefined,
       key: (o) => {
         const v = o.values[field];
-        if (v === undefined) return includeNull ? [null] : undefined;
+        if (v === undefined) return includeNull ? [nullGroup] : undefined;
         return arrays ? [...new Set(v as unknown[])] : [v];
       },
     };
@@ -137,4 +152,11 @@ function fieldName(a: Record<string, unknown>): string {
   const id = a.propertyIdentifier;
   if (isRecord(id) && id.type === 'property' && typeof id.apiName === 'string') return id.apiName;
   throw invalidRequest(`aggregation.${String(a.type)}`, 'needs a field');
+}
+
+/** Metric values in order: numbers as numbers, anything else (dates, strings) as text; absent last. */
+function compareValues(a: unknown, b: unknown): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
