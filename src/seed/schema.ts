@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringMap } from '../string-map.js';
 import { OAUTH_LIMIT_KEYS } from './limits.js';
+import { QuerySeed, ontologySeedKeys } from './ontology-schema.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -70,15 +71,6 @@ const ConnectionSeed = Type.Object(
   closed,
 );
 
-const QuerySeed = Type.Object(
-  {
-    api_name: NonEmpty,
-    // Any JSON value, returned as it is on execution. Required: `null` is allowed, absence is not.
-    result: Type.Unknown(),
-  },
-  { ...closed, required: ['api_name', 'result'] },
-);
-
 const OntologySeed = Type.Object(
   {
     rid: Type.Optional(NonEmpty),
@@ -86,6 +78,7 @@ const OntologySeed = Type.Object(
     display_name: NonEmpty,
     description: Type.Optional(Type.String()),
     queries: Type.Array(QuerySeed, { default: [] }),
+    ...ontologySeedKeys,
   },
   closed,
 );
@@ -160,7 +153,7 @@ export const ConfigDocument = Type.Object({ platform: Type.Object(PlatformConfig
 export type UserSeed = Static<typeof UserSeed>;
 type OAuthClientSeed = Static<typeof OAuthClientSeed>;
 type ConnectionSeed = Static<typeof ConnectionSeed>;
-type OntologySeed = Static<typeof OntologySeed>;
+export type OntologySeed = Static<typeof OntologySeed>;
 type PlatformConfig = Static<typeof PlatformConfig>;
 export type ConfigDocument = Static<typeof ConfigDocument>;
 /** The validated, defaulted `platform` section: settings and entities together. */

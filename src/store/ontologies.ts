@@ -1,4 +1,5 @@
-// Ontologies and their seeded queries.
+// Ontologies and their seeded queries, object types and action types (definitions; objects: ontology-objects.ts).
+import type { ActionTypeDef, ObjectTypeDef, QueryDef } from './ontology-model.js';
 
 export interface OntologyRecord {
   rid: string;
@@ -7,6 +8,10 @@ export interface OntologyRecord {
   description: string;
   /** Query api name to the seeded result as JSON bytes, serialized once when seeded; in seed order. */
   queries: Map<string, Buffer>;
+  /** Typed query definitions, by api name, seed order (every seeded query has one). */
+  queryTypes: Map<string, QueryDef>;
+  objectTypes: Map<string, ObjectTypeDef>;
+  actionTypes: Map<string, ActionTypeDef>;
 }
 
 export interface OntologyRepo {
