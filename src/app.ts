@@ -22,6 +22,7 @@ import { controlRoutes } from './services/control/routes.js';
 import { connectivityRoutes } from './services/connectivity/routes.js';
 import { ontologyRoutes } from './services/ontologies/routes.js';
 import { computeModuleRoutes } from './services/compute-modules/routes.js';
+import { newPodRuntimeHandle } from './services/compute-modules/pod-listener/handle.js';
 
 export interface AppDeps {
   settings: Readonly<Settings>;
@@ -92,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   adminRoutes(app, deps);
   connectivityRoutes(app, deps);
   ontologyRoutes(app, deps);
+  app.decorate('podRuntime', newPodRuntimeHandle());
   await app.register(computeModuleRoutes, { store: deps.store, clock: deps.clock, settings: deps.settings });
 
   return app;

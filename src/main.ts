@@ -10,6 +10,7 @@ import { createMemoryStore } from './store/memory/index.js';
 import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
 import type { LogDestination, LogLevel } from './logger.js';
+import { startPodListener, type PodListener } from './services/compute-modules/pod-listener/index.js';
 
 interface ServerOptions {
   /** Path of a YAML seed file. */
@@ -33,6 +34,8 @@ export interface RunningServer {
   store: Store;
   settings: Readonly<Settings>;
   summary: SeedSummary;
+  /** The in-pod runtime listener (CONTRACTS §10): its HTTPS URL and the CA certificate a module trusts. */
+  podListener: PodListener;
   close(): Promise<void>;
 }
 
@@ -50,15 +53,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = createMemoryStore();
   const summary = await applySeed(seed, store, clock);
   const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
-  await app.listen({ port: settings.port, host: settings.host });
+  // The pod listener shares the app's JobService; its TLS material is made while the public port opens.
+  const podListener = startPodListener({ store, settings, jobs: app.podRuntime.jobs!, log: app.log });
+  app.podRuntime.listener = podListener;
+  podListener.catch(() => undefined); // awaited below; a failure is reported there, not as unhandled
+  let pod: PodListener;
+  try {
+    [, pod] = await Promise.all([app.listen({ port: settings.port, host: settings.host }), podListener]);
+  } catch (err) {
+    await app.close();
+    await podListener.then((p) => p.close(), () => undefined);
+    throw err;
+  }
   return {
     url: app.publicUrl(),
     app,
     store,
     settings,
     summary,
+    podListener: pod,
     async close() {
+      // The app first: its preClose answers every held poll, the pod listener's too (one JobService).
       await app.close();
+      await pod.close();
       await store.close();
     },
   };

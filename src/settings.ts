@@ -6,6 +6,8 @@ export interface ComputeModuleSettings {
   executeTimeoutMs: number;
   retainedJobs: number;
   maxResultBytes: number;
+  /** The in-pod runtime listener's port (CONTRACTS §10); 0 picks a free one. */
+  podListenerPort: number;
 }
 
 export interface Settings {
@@ -17,6 +19,8 @@ export interface Settings {
   /** JSON and form bodies. */
   bodyLimitBytes: number;
   computeModules: ComputeModuleSettings;
+  /** Path prefix -> one of ours, served as the target (CONTRACTS §11; src/http/path-aliases.ts). */
+  pathAliases: Readonly<Record<string, string>>;
 }
 
 const DEFAULT_PORT = 4000;
@@ -38,11 +42,13 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
     baseUrl: seed.base_url?.replace(/\/+$/, ''),
     controlToken: seed.control_token,
     bodyLimitBytes: MIB,
+    pathAliases: Object.freeze({ ...seed.path_aliases }),
     computeModules: Object.freeze({
       pollTimeoutMs: cm.poll_timeout_ms ?? 2000,
       executeTimeoutMs: cm.execute_timeout_ms ?? 300_000,
       retainedJobs: cm.retained_jobs ?? 10_000,
       maxResultBytes: cm.max_result_bytes ?? 32 * MIB,
+      podListenerPort: cm.pod_listener_port ?? 0,
     }),
   });
 }

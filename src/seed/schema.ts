@@ -117,6 +117,7 @@ const ComputeModulesSeed = Type.Object(
     execute_timeout_ms: Type.Optional(PositiveMs),
     retained_jobs: Type.Optional(Type.Integer({ minimum: 0 })),
     max_result_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+    pod_listener_port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   },
   closed,
 );
@@ -127,6 +128,7 @@ const PlatformConfig = Type.Object(
     host: Type.Optional(NonEmpty),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
     control_token: Type.Optional(NonEmpty),
+    path_aliases: Type.Optional(Type.Record(Type.String(), Type.String())),
     users: Type.Array(UserSeed, { default: [] }),
     oauth_clients: Type.Array(OAuthClientSeed, { default: [] }),
     enrollment: Type.Object(EnrollmentSeed.properties, { ...closed, default: {} }),
