@@ -15,6 +15,7 @@ import { installAuth } from './http/auth.js';
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
+import { pathAliasRewriter } from './http/path-aliases.js';
 import { startSweeper } from './services/oauth/sweeper.js';
 import { oauthRoutes } from './services/oauth/routes.js';
 import { adminRoutes } from './services/admin/routes.js';
@@ -59,6 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    rewriteUrl: pathAliasRewriter(deps.settings.pathAliases),
     // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
     // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
     schemaErrorFormatter,

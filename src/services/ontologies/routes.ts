@@ -11,6 +11,7 @@ import type { Store } from '../../store/store.js';
 import { ontologyListWire, ontologyWire } from './shapes.js';
 import { ontologyNotFound, queryNotFound } from './errors.js';
 import { useJsonBodies } from '../../http/body-parsers.js';
+import { PreviewQuery } from '../../http/preview.js';
 
 const READ = { auth: { kind: 'bearer', scope: 'api:ontologies-read' } } as const;
 const OntologyParams = Type.Object({ ontology: Type.String() });
@@ -34,18 +35,19 @@ export function ontologyRoutes(parent: FastifyInstance, deps: { store: Store }):
 
     app.get('/api/v2/ontologies', {
       config: READ,
+      schema: { querystring: PreviewQuery },
       handler: async () => ontologyListWire(await deps.store.ontologies.list()),
     });
 
     app.get('/api/v2/ontologies/:ontology', {
       config: READ,
-      schema: { params: OntologyParams },
+      schema: { querystring: PreviewQuery, params: OntologyParams },
       handler: async (request) => ontologyWire(await ontology(request.params.ontology)),
     });
 
     app.post('/api/v2/ontologies/:ontology/queries/:queryApiName/execute', {
       config: READ,
-      schema: { params: QueryParams, body: ExecuteBody },
+      schema: { querystring: PreviewQuery, params: QueryParams, body: ExecuteBody },
       // No body at all means no parameters; a body that is there (`null`, an array, text) is still checked.
       preValidation: async (request) => {
         if (request.body === undefined) request.body = {};
