@@ -9,7 +9,7 @@ import { resolveSettings, type Settings } from './settings.js';
 import { createMemoryStore } from './store/memory/index.js';
 import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
-import type { LogDestination, LogLevel } from './logger.js';
+import { logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { startPodListener, type PodListener } from './services/compute-modules/pod-listener/index.js';
 
 interface ServerOptions {
@@ -54,7 +54,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const summary = await applySeed(seed, store, clock);
   const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
   // The pod listener shares the app's JobService; its TLS material is made while the public port opens.
-  const podListener = startPodListener({ store, settings, jobs: app.podRuntime.jobs!, log: app.log });
+  const podListener = startPodListener({ store, settings, jobs: app.podRuntime.jobs!, log: app.log, logRequests: logsRequests(options.logLevel ?? 'silent') });
   app.podRuntime.listener = podListener;
   podListener.catch(() => undefined); // awaited below; a failure is reported there, not as unhandled
   let pod: PodListener;

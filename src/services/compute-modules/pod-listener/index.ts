@@ -33,6 +33,8 @@ export interface PodListenerDeps {
   settings: Readonly<Settings>;
   jobs: JobService;
   log: FastifyBaseLogger;
+  /** A line per request, as the public app logs them at debug and trace. */
+  logRequests?: boolean;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function startPodListener(deps: PodListenerDeps): Promise<PodListen
   const app: FastifyInstance = Fastify({
     https: { key: tls.privateKey, cert: tls.certificate },
     loggerInstance: deps.log,
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: new LogController({ disableRequestLogging: !deps.logRequests }),
     bodyLimit: deps.settings.bodyLimitBytes,
     // HEAD on the poll route must hand out nothing (CONTRACTS §6): no implicit HEAD routes here.
     exposeHeadRoutes: false,

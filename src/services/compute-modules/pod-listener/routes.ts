@@ -46,7 +46,7 @@ export async function podRoutes(pod: FastifyInstance, deps: PodRouteDeps): Promi
   // Bodiless: the SDK sends no content type and no body.
   app.post(`${RUNTIMES_PREFIX}/:runtimeId/${RESTART_TAIL}`, { onRequest: auth, schema: { params: RuntimeParams } }, async (request) => {
     const ids = await jobs.requeueHandedOut(request.params.runtimeId);
-    request.log.info({ runtimeId: request.params.runtimeId, requeued: ids.length }, 'module restart notification: handed-out jobs back in the queue');
+    request.log.info({ runtimeId: request.params.runtimeId, requeued: ids.length, jobIds: ids }, 'module restart notification: handed-out jobs back in the queue');
     return ids;
   });
 
