@@ -127,7 +127,10 @@ export async function runModule(options: RunModuleOptions): Promise<number> {
     }
     const pod = session.podRuntime ? ` (in-pod runtime https://${session.podRuntime.host}:${session.podRuntime.port})` : '';
     log(`runtime ${session.runtimeId}: polling ${session.getJobUri}${pod}; starting ${options.command.join(' ')}`);
-    return await runChild(options.command, { ...env, ...moduleEnv(session, files) }, log);
+    // The Python platform SDK wants a hostname beside the discovery file (its clients ask for one); the
+    // user's own FOUNDRY_HOSTNAME wins. The endpoints themselves come from the file, with their http scheme.
+    const hostname = env.FOUNDRY_HOSTNAME ? {} : { FOUNDRY_HOSTNAME: new URL(options.url).host };
+    return await runChild(options.command, { ...env, ...hostname, ...moduleEnv(session, files) }, log);
   } finally {
     cleanup();
     process.removeListener('exit', cleanup);
