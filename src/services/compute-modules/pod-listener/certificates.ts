@@ -32,7 +32,9 @@ export async function makePodTlsMaterial(): Promise<PodTlsMaterial> {
   // Loaded here, not at start-up of every process: only the pod listener needs it (~90 ms unbundled).
   // tsyringe, under @peculiar/x509, wants the Reflect metadata polyfill loaded first.
   await import('reflect-metadata');
-  const x509 = await import('@peculiar/x509');
+  const loaded = await import('@peculiar/x509');
+  // Bundled (esbuild picks the package's CommonJS build), the exports arrive under `default`.
+  const x509 = 'cryptoProvider' in loaded && loaded.cryptoProvider ? loaded : (loaded as unknown as { default: typeof loaded }).default;
   const crypto = webcrypto as unknown as Crypto;
   x509.cryptoProvider.set(crypto);
 
