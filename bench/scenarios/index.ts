@@ -5,9 +5,10 @@ import { badInput } from './bad-input.js';
 import { getCurrent } from './get-current.js';
 import { jobRoundTrip } from './job-round-trip.js';
 import { memory } from './memory.js';
+import { pythonModule } from './python-module.js';
 import { reset } from './reset.js';
 import { signInPage } from './sign-in-page.js';
 import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 
-export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, badInput, authCodeFlow, jobRoundTrip, reset, signInPage, memory];
+export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, badInput, authCodeFlow, jobRoundTrip, pythonModule, reset, signInPage, memory];
