@@ -79,6 +79,8 @@ def test_confidential_client_auth_through_the_path_alias(emulator):
     # The service principal's `organization: ""` (SPEC §2.1) is refused by the SDK's User model (README "Python").
     with pytest.raises(pydantic.ValidationError, match="organization"):
         client.admin.User.get_current()
+    raw = client.admin.User.with_raw_response.get_current().json()  # the workaround README gives
+    assert (raw["username"], raw["organization"], raw["attributes"]) == ("py-service", "", {"idp:realm": ["platform-internal-realm"]})
     # Signing out revokes the token through the alias too.
     auth.sign_out()
     status, _ = emulator.request("GET", "/api/v2/admin/enrollments/getCurrent", token=token.access_token)
