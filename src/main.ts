@@ -34,8 +34,8 @@ export interface RunningServer {
   store: Store;
   settings: Readonly<Settings>;
   summary: SeedSummary;
-  /** The in-pod runtime listener (CONTRACTS §10): its HTTPS URL and the CA certificate a module trusts. */
-  podListener: PodListener;
+  /** The in-pod runtime listener (CONTRACTS §10), started on first call: its HTTPS URL and the CA a module trusts. */
+  podListener(): Promise<PodListener>;
   close(): Promise<void>;
 }
 
@@ -53,16 +53,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = createMemoryStore();
   const summary = await applySeed(seed, store, clock);
   const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
-  // The pod listener shares the app's JobService; its TLS material is made while the public port opens.
-  const podListener = startPodListener({ store, settings, jobs: app.podRuntime.jobs!, log: app.log, logRequests: logsRequests(options.logLevel ?? 'silent') });
+  // The pod listener shares the app's JobService. On a free port (the default) it starts with the first
+  // runtime session, which is how a module learns its port, so that its TLS material (an X.509 library
+  // loaded on demand, keys, signatures) costs nothing at start-up; on a configured port it starts with the app.
+  let pod: Promise<PodListener> | undefined;
+  const logRequests = logsRequests(options.logLevel ?? 'silent');
+  const podListener = () => (pod ??= startPodListener({ store, settings, jobs: app.podRuntime.jobs!, log: app.log, logRequests }));
   app.podRuntime.listener = podListener;
-  podListener.catch(() => undefined); // awaited below; a failure is reported there, not as unhandled
-  let pod: PodListener;
   try {
-    [, pod] = await Promise.all([app.listen({ port: settings.port, host: settings.host }), podListener]);
+    await app.listen({ port: settings.port, host: settings.host });
+    if (settings.computeModules.podListenerPort !== 0) await podListener();
   } catch (err) {
     await app.close();
-    await podListener.then((p) => p.close(), () => undefined);
+    await pod?.then((p) => p.close(), () => undefined);
     throw err;
   }
   return {
@@ -71,11 +74,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store,
     settings,
     summary,
-    podListener: pod,
+    podListener,
     async close() {
       // The app first: its preClose answers every held poll, the pod listener's too (one JobService).
       await app.close();
-      await pod.close();
+      await pod?.then((p) => p.close(), () => undefined);
       await store.close();
     },
   };

@@ -107,7 +107,7 @@ describe('run-module', () => {
     const result = await runCli(['run-module', '--runtime', 'rt-cli', '--url', emulator.url, '--', process.execPath, '-e', report]);
     expect(result.code).toBe(0);
     const seen = JSON.parse(result.stdout.trim()) as { env: Record<string, string | undefined>; ca: { path: string; mode: string; text: string }; discovery: { path: string; mode: string; text: string } };
-    const pod = emulator.server.podListener;
+    const pod = await emulator.server.podListener();
     expect(seen.env).toMatchObject({
       RUNTIME_HOST: '127.0.0.1',
       RUNTIME_PORT: String(pod.port),

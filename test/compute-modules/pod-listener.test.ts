@@ -3,6 +3,7 @@
 // The real Python runtime SDK goes through it in test/clients/python/test_compute_module.py.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpsRequest } from 'node:https';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { startEmulator, type Emulator } from '../../src/index.js';
 
 const RUNTIMES = '/_emulate/platform/compute-modules/runtimes';
@@ -70,15 +71,37 @@ const inspect = async (runtimeId: string, jobId: string) =>
 describe('pod listener', () => {
   it('is HTTPS on loopback with a certificate that only the handed-out CA verifies', async () => {
     const session = await openSession('rt-pod-tls', 'ri.app.pod-tls');
+    const listener = await emulator.server.podListener(); // the one the session started, not another
     expect(session.podRuntime.host).toBe('127.0.0.1');
-    expect(emulator.server.podListener.url).toBe(`https://127.0.0.1:${session.podRuntime.port}`);
-    expect(session.podRuntime.caCertificate).toBe(emulator.server.podListener.caCertificate);
+    expect(listener.url).toBe(`https://127.0.0.1:${session.podRuntime.port}`);
+    expect(session.podRuntime.caCertificate).toBe(listener.caCertificate);
     expect(session.podRuntime.caCertificate).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+\n-----END CERTIFICATE-----/);
     expect(session.podRuntime.caCertificate).not.toMatch(/PRIVATE KEY/);
-    expect(session.podRuntime.restartNotificationUri).toBe(`${emulator.server.podListener.url}${RUNTIMES}/rt-pod-tls/restart`);
+    expect(session.podRuntime.restartNotificationUri).toBe(`${listener.url}${RUNTIMES}/rt-pod-tls/restart`);
     const trusted = await pod(session, 'GET', pathOf(session.getJobUri), { token: session.moduleAuthToken });
     expect(trusted.status).toBe(204);
     await expect(pod(session, 'GET', pathOf(session.getJobUri), { token: session.moduleAuthToken, ca: null })).rejects.toThrow(/self.signed|unable to (get|verify)/i);
+  });
+
+  it('starts with the app on a configured port, so that a module given only that port finds it', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const fixed = await startEmulator({ seed: { platform: { compute_modules: { pod_listener_port: port, runtimes: [{ runtime_id: 'rt-fixed', module_auth_token: 'fixed-token-0123456789' }] } } } });
+    try {
+      // Listening before anything asked for it.
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(resolve)).on('error', reject);
+      });
+      const session = { podRuntime: { host: '127.0.0.1', port, restartNotificationUri: '', caCertificate: (await fixed.server.podListener()).caCertificate }, moduleAuthToken: 'fixed-token-0123456789', getJobUri: '' };
+      const restart = await pod(session, 'POST', `${RUNTIMES}/rt-fixed/restart`, { token: session.moduleAuthToken });
+      expect({ status: restart.status, body: restart.body.toString() }).toEqual({ status: 200, body: '[]' });
+    } finally {
+      await fixed.close();
+    }
   });
 
   it('hands a job submitted on the public port to a poll on the pod port; the result is 204 and reaches the caller', async () => {

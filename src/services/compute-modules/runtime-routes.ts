@@ -62,7 +62,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
     const session = await jobs.openSession(request.body);
     request.log.info({ runtimeId: session.runtimeId, created: session.created }, 'compute-module session opened');
     // The in-pod runtime listener, when this server runs one: what a Python module needs (CONTRACTS §10).
-    const pod = await app.podRuntime.listener;
+    const pod = await app.podRuntime.listener?.();
     return {
       runtimeId: session.runtimeId,
       moduleAuthToken: session.moduleAuthToken,
