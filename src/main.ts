@@ -58,7 +58,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // loaded on demand, keys, signatures) costs nothing at start-up; on a configured port it starts with the app.
   let pod: Promise<PodListener> | undefined;
   const logRequests = logsRequests(options.logLevel ?? 'silent');
-  const podListener = () => (pod ??= startPodListener({ store, settings, jobs: app.podRuntime.jobs!, log: app.log, logRequests }));
+  const podListener = () =>
+    (pod ??= startPodListener({ store, settings, jobs: app.podRuntime.jobs!, log: app.log, logRequests }).catch((err: unknown) => {
+      pod = undefined; // a later session tries again
+      throw err;
+    }));
   app.podRuntime.listener = podListener;
   try {
     await app.listen({ port: settings.port, host: settings.host });

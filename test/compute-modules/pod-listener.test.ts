@@ -104,6 +104,17 @@ describe('pod listener', () => {
     }
   });
 
+  it('fails the start clearly when the configured port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      await expect(startEmulator({ seed: { platform: { compute_modules: { pod_listener_port: port } } } })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it('hands a job submitted on the public port to a poll on the pod port; the result is 204 and reaches the caller', async () => {
     const session = await openSession('rt-pod-jobs', 'ri.app.pod-jobs');
     const execute = fetch(`${emulator.url}${MUX}/compute-modules/jobs/execute`, {

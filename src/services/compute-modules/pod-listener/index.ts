@@ -62,8 +62,13 @@ export async function startPodListener(deps: PodListenerDeps): Promise<PodListen
   });
   installErrorRendering(app, (level, line) => deps.log[level](line, 'platform error'));
   rejectOtherMediaTypes(app);
-  await app.register(podRoutes, { store: deps.store, settings: deps.settings, jobs: deps.jobs });
-  await app.listen({ host: POD_HOST, port: deps.settings.computeModules.podListenerPort });
+  try {
+    await app.register(podRoutes, { store: deps.store, settings: deps.settings, jobs: deps.jobs });
+    await app.listen({ host: POD_HOST, port: deps.settings.computeModules.podListenerPort });
+  } catch (err) {
+    await app.close(); // e.g. the configured port is taken: nothing left half-open
+    throw err;
+  }
   const { port } = app.server.address() as AddressInfo;
   const url = `https://${POD_HOST}:${port}`;
   deps.log.info({ url }, 'in-pod runtime listener (HTTPS) ready');
