@@ -19,6 +19,7 @@ import { installFaults } from './http/faults.js';
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
+import { pathAliasRewriter } from './http/path-aliases.js';
 import { startSweeper } from './services/oauth/sweeper.js';
 import { oauthRoutes } from './services/oauth/routes.js';
 import { adminRoutes } from './services/admin/routes.js';
@@ -26,6 +27,7 @@ import { controlRoutes } from './services/control/routes.js';
 import { connectivityRoutes } from './services/connectivity/routes.js';
 import { ontologyRoutes } from './services/ontologies/routes.js';
 import { computeModuleRoutes } from './services/compute-modules/routes.js';
+import { newPodRuntimeHandle } from './services/compute-modules/pod-listener/handle.js';
 
 export interface AppDeps {
   settings: Readonly<Settings>;
@@ -70,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     ...serverOptions(deps.settings.limits),
+    rewriteUrl: pathAliasRewriter(deps.settings.pathAliases),
     // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
     // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
     schemaErrorFormatter,
@@ -112,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   adminRoutes(app, deps);
   connectivityRoutes(app, deps);
   ontologyRoutes(app, deps);
+  app.decorate('podRuntime', newPodRuntimeHandle());
   await app.register(computeModuleRoutes, { store: deps.store, clock: deps.clock, settings: deps.settings });
 
   return app;

@@ -29,7 +29,10 @@ Commands:
   run-module  Run a compute module against a running emulator: opens (or resets) the runtime's
               session, writes its module auth token to a private temporary file, and starts
               COMMAND with GET_JOB_URI, POST_RESULT_URI, POST_SCHEMA_URI and MODULE_AUTH_TOKEN
-              (the token file's path) set. Forwards SIGINT/SIGTERM; exits with COMMAND's code.
+              (the token file's path) set; for Python modules also RUNTIME_HOST, RUNTIME_PORT and
+              RESTART_NOTIFICATION_URI (the HTTPS in-pod runtime), CONNECTIONS_TO_OTHER_PODS_CA_PATH
+              and DEFAULT_CA_PATH (its CA file), FOUNDRY_SERVICE_DISCOVERY_V2 and FOUNDRY_HOSTNAME.
+              Forwards SIGINT/SIGTERM; exits with COMMAND's code.
 
 Options for start:
   -c, --config FILE   YAML seed file, root key \`platform\` (also PLATFORM_EMULATOR_CONFIG).

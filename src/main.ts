@@ -10,10 +10,11 @@ import { resolveSettings, type Settings } from './settings.js';
 import { createMemoryStore } from './store/memory/index.js';
 import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
-import type { LogDestination, LogLevel } from './logger.js';
+import { logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { controlRouteWarning, listenError } from './startup-words.js';
 import { mergeSeeds } from './seed/merge.js';
 import { exportState, stateAsJson, stateAsYaml } from './services/control/export-state.js';
+import { startPodListener, type PodListener } from './services/compute-modules/pod-listener/index.js';
 
 interface ServerOptions {
   /** Path of a YAML seed file. */
@@ -39,6 +40,8 @@ export interface RunningServer {
   store: Store;
   settings: Readonly<Settings>;
   summary: SeedSummary;
+  /** The in-pod runtime listener (CONTRACTS §10), started on first call: its HTTPS URL and the CA a module trusts. */
+  podListener(): Promise<PodListener>;
   close(): Promise<void>;
 }
 
@@ -57,12 +60,33 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = createMemoryStore();
   const summary = await applySeed(seed, store, clock);
   const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
+  // The pod listener shares the app's JobService. On a free port (the default) it starts with the first
+  // runtime session, which is how a module learns its port, so that its TLS material (an X.509 library
+  // loaded on demand, keys, signatures) costs nothing at start-up; on a configured port it starts with the app.
+  let pod: Promise<PodListener> | undefined;
+  const logRequests = logsRequests(options.logLevel ?? 'silent');
+  const podListener = () =>
+    (pod ??= startPodListener({ store, settings, jobs: app.podRuntime.jobs!, log: app.log, logRequests }).catch((err: unknown) => {
+      pod = undefined; // a later session tries again
+      throw err;
+    }));
+  app.podRuntime.listener = podListener;
+  const stop = async () => {
+    await app.close();
+    await pod?.then((p) => p.close(), () => undefined);
+    await store.close();
+  };
   try {
     await app.listen({ port: settings.port, host: settings.host });
   } catch (err) {
-    await app.close();
-    await store.close();
+    await stop();
     throw listenError(err, settings);
+  }
+  try {
+    if (settings.computeModules.podListenerPort !== 0) await podListener();
+  } catch (err) {
+    await stop();
+    throw err;
   }
   const controlWarning = controlRouteWarning(settings);
   if (controlWarning) summary.warnings.push(controlWarning);
@@ -72,8 +96,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store,
     settings,
     summary,
+    podListener,
     async close() {
+      // The app first: its preClose answers every held poll, the pod listener's too (one JobService).
       await app.close();
+      await pod?.then((p) => p.close(), () => undefined);
       await store.close();
     },
   };

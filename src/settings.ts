@@ -13,6 +13,8 @@ export interface ComputeModuleSettings {
   maxQueuedJobs: number;
   /** Total bytes of retained results; past it the oldest finished jobs are forgotten. */
   maxRetainedResultBytes: number;
+  /** The in-pod runtime listener's port (CONTRACTS §10); 0 picks a free one. */
+  podListenerPort: number;
 }
 
 /** Connections (CONTRACTS §8): defaults a test suite never meets. */
@@ -38,6 +40,8 @@ export interface Settings {
   /** Entries the request journal keeps (CONTRACTS §7); 0 turns it off. */
   journalSize: number;
   limits: LimitSettings;
+  /** Path prefix -> one of ours, served as the target (CONTRACTS §11; src/http/path-aliases.ts). */
+  pathAliases: Readonly<Record<string, string>>;
 }
 
 const DEFAULT_PORT = 4000;
@@ -60,6 +64,7 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
     controlToken: seed.control_token,
     bodyLimitBytes: MIB,
     journalSize: seed.journal_size ?? 1000,
+    pathAliases: Object.freeze({ ...seed.path_aliases }),
     computeModules: Object.freeze({
       pollTimeoutMs: cm.poll_timeout_ms ?? 2000,
       executeTimeoutMs: cm.execute_timeout_ms ?? 300_000,
@@ -68,6 +73,7 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
       moduleGoneMs: cm.module_gone_ms ?? 30_000,
       maxQueuedJobs: cm.max_queued_jobs ?? 10_000,
       maxRetainedResultBytes: cm.max_retained_result_bytes ?? 1024 * MIB,
+      podListenerPort: cm.pod_listener_port ?? 0,
     }),
     oauthLimits: resolveOAuthLimits(seed.limits),
     limits: Object.freeze({

@@ -8,9 +8,10 @@ import { jobRoundTrip } from './job-round-trip.js';
 import { memory } from './memory.js';
 import { pollBurst } from './poll-burst.js';
 import { ontology } from './ontology.js';
+import { pythonModule } from './python-module.js';
 import { reset } from './reset.js';
 import { signInPage } from './sign-in-page.js';
 import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 
-export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, pollBurst, reset, signInPage, ontology, memory];
+export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, pollBurst, pythonModule, reset, signInPage, ontology, memory];

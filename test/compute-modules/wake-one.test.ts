@@ -47,7 +47,7 @@ describe('one queued job, one woken poll', () => {
     const store = createMemoryStore();
     await store.computeModules.insertRuntime({ runtimeId: 'rt', moduleAuthToken: 'token-0123456789' });
     await store.computeModules.insertDeployedApp({ deployedAppRid: 'ri.app', runtimeId: 'rt', branch: 'master', active: true });
-    const settings = { pollTimeoutMs: 60_000, executeTimeoutMs: 60_000, retainedJobs: 10, maxResultBytes: 1024, moduleGoneMs: 30_000, maxQueuedJobs: 10, maxRetainedResultBytes: 1024 };
+    const settings = { pollTimeoutMs: 60_000, executeTimeoutMs: 60_000, retainedJobs: 10, maxResultBytes: 1024, moduleGoneMs: 30_000, maxQueuedJobs: 10, maxRetainedResultBytes: 1024, podListenerPort: 0 };
     const jobs = new JobService({ store, clock, settings });
     const [left, stays] = [new AbortController(), new AbortController()];
     const first = jobs.poll('rt', left.signal);

@@ -251,6 +251,19 @@ export class JobService {
     this.finishes.interruptAll('shutdown');
   }
 
+  /**
+   * The module restarted and said so (the in-pod runtime's restart notification, CONTRACTS §10): the runtime's
+   * handed-out, unanswered jobs go back to the queue (or fail after MAX_HAND_OUTS hand-outs). Their ids.
+   */
+  async requeueHandedOut(runtimeId: string): Promise<string[]> {
+    const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
+    const outcome = await this.deps.store.computeModuleJobs.requeueInProgress(runtimeId, MAX_HAND_OUTS, failure, this.deps.clock.now());
+    for (const job of outcome.failed) this.finishes.notify(job.jobId, job);
+    if (outcome.failed.length > 0) await this.prune();
+    if (outcome.requeued.length > 0) this.jobQueued(runtimeId);
+    return [...outcome.requeued, ...outcome.failed].map((job) => job.jobId);
+  }
+
   waitingPolls(runtimeId: string): number {
     return this.polls.count(runtimeId);
   }

@@ -49,6 +49,7 @@ export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeMod
   app.addHook('preClose', async () => jobs.interruptForShutdown());
   // conjure clients send `Content-Type: application/json` on bodiless calls (DELETE by id): empty means none.
   useJsonBodies(app, { emptyIsNoBody: true });
+  app.podRuntime.jobs = jobs; // shared with the in-pod runtime listener (pod-listener/)
   runtimeRoutes(app, { ...deps, jobs });
   jobRoutes(app, { store: deps.store, jobs });
 }

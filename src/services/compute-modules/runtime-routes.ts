@@ -41,7 +41,7 @@ const SessionBody = Type.Object(
 );
 
 /** The runtime, and the job when one is named, or 404 not_found. */
-async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {
+export async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {
   const runtime = await store.computeModules.runtime(runtimeId);
   if (!runtime) throw resourceNotFound(`Runtime ${quote(runtimeId)} was not found.`);
   if (jobId === undefined) return { runtime };
@@ -51,7 +51,7 @@ async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<
 }
 
 /** Unknown runtime (or job) 404 first, then the Module-Auth-Token in constant time: all before any body is read. */
-function moduleAuth(store: Store) {
+export function moduleAuth(store: Store) {
   return async (request: FastifyRequest) => {
     const { runtimeId, jobId } = request.params as { runtimeId: string; jobId?: string };
     const { runtime } = await lookUp(store, runtimeId, jobId);
@@ -73,12 +73,15 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
   app.post(RUNTIMES_PREFIX, { config: CONTROL_ROUTE, schema: { body: SessionBody } }, async (request) => {
     const session = await jobs.openSession(request.body);
     request.log.info({ runtimeId: session.runtimeId, created: session.created }, 'compute-module session opened');
+    // The in-pod runtime listener, when this server runs one: what a Python module needs (CONTRACTS §10).
+    const pod = await app.podRuntime.listener?.();
     return {
       runtimeId: session.runtimeId,
       moduleAuthToken: session.moduleAuthToken,
       getJobUri: uri(session.runtimeId, 'job'),
       postResultUri: uri(session.runtimeId, 'results'),
       postSchemaUri: uri(session.runtimeId, 'schemas'),
+      ...(pod ? { podRuntime: { host: pod.host, port: pod.port, restartNotificationUri: pod.restartNotificationUri(session.runtimeId), caCertificate: pod.caCertificate } } : {}),
     };
   });
 

@@ -8,8 +8,8 @@ const closed = { additionalProperties: false } as const;
 const open = { additionalProperties: true } as const;
 const Tagged = Type.Object({ type: Type.String() }, open);
 
-/** `?preview=true` is accepted and never required; other query parameters are ignored. */
-export const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unsafe<'true' | 'false'>({ type: 'string', enum: ['true', 'false'] })) }, open);
+/** `?preview=true` is accepted (any letter case) and never required; other query parameters are ignored. */
+export { PreviewQuery } from '../../http/preview.js';
 
 export const ConnectionParams = Type.Object({ connectionRid: Type.String() });
 
@@ -19,6 +19,8 @@ export const CreateConnectionBody = Type.Object(
     displayName: Type.String(),
     // The SDK type requires it; CONTRACTS §4 defaults it to the Foundry worker when omitted.
     worker: Type.Optional(Tagged),
+    // The newer name of `worker` (CONTRACTS §10), same shapes; one or the other.
+    runtimePlatform: Type.Optional(Tagged),
     configuration: Tagged,
   },
   closed,

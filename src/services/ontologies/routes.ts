@@ -17,6 +17,7 @@ import { metadataRoutes } from './metadata/routes.js';
 import { objectRoutes } from './objects/routes.js';
 import { objectSetRoutes } from './object-sets/routes.js';
 import { actionRoutes } from './actions/routes.js';
+import { PreviewQuery } from '../../http/preview.js';
 
 const OntologyParams = Type.Object({ ontology: Type.String() });
 const QueryParams = Type.Object({ ontology: Type.String(), queryApiName: Type.String() });
@@ -32,18 +33,19 @@ export function ontologyRoutes(parent: FastifyInstance, deps: { store: Store }):
 
     app.get('/api/v2/ontologies', {
       config: READ,
+      schema: { querystring: PreviewQuery },
       handler: async () => ontologyListWire(await deps.store.ontologies.list()),
     });
 
     app.get('/api/v2/ontologies/:ontology', {
       config: READ,
-      schema: { params: OntologyParams },
+      schema: { querystring: PreviewQuery, params: OntologyParams },
       handler: async (request) => ontologyWire(await findOntology(deps.store, request.params.ontology)),
     });
 
     app.post('/api/v2/ontologies/:ontology/queries/:queryApiName/execute', {
       config: READ,
-      schema: { params: QueryParams, body: ExecuteBody },
+      schema: { querystring: PreviewQuery, params: QueryParams, body: ExecuteBody },
       // No body at all means no parameters; a body that is there (`null`, an array, text) is still checked.
       preValidation: async (request) => {
         if (request.body === undefined) request.body = {};
