@@ -9,12 +9,17 @@ import type { Seed } from './seed/schema.js';
 import { applySeed, type SeedSummary } from './seed/apply.js';
 import { loggerOptions, logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
+import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './http/edge-refusals.js';
+import { installServerLimits, serverOptions } from './http/server-limits.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
+import { installJournal } from './http/journal/index.js';
+import { installFaults } from './http/faults.js';
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
+import { pathAliasRewriter } from './http/path-aliases.js';
 import { startSweeper } from './services/oauth/sweeper.js';
 import { oauthRoutes } from './services/oauth/routes.js';
 import { adminRoutes } from './services/admin/routes.js';
@@ -22,6 +27,7 @@ import { controlRoutes } from './services/control/routes.js';
 import { connectivityRoutes } from './services/connectivity/routes.js';
 import { ontologyRoutes } from './services/ontologies/routes.js';
 import { computeModuleRoutes } from './services/compute-modules/routes.js';
+import { newPodRuntimeHandle } from './services/compute-modules/pod-listener/handle.js';
 
 export interface AppDeps {
   settings: Readonly<Settings>;
@@ -39,8 +45,12 @@ declare module 'fastify' {
     publicUrl(): string;
     /** Clears the store and applies the seed again; runs every registered reset hook. */
     resetToSeed(): Promise<SeedSummary>;
-    /** Services that keep state beside the store (waiters, timers) register here to be reset too. */
-    onReset(hook: () => void | Promise<void>): void;
+    /**
+     * Services that keep state beside the store (waiters, timers) register here to be reset too. A hook runs
+     * before the store is cleared; with `afterClear` also once more after it, for a waiter that began between
+     * the two (it would wait on state the clear threw away).
+     */
+    onReset(hook: () => void | Promise<void>, options?: { afterClear?: boolean }): void;
     /** Compiles now every route validator that would otherwise compile on its first request. */
     compileValidators(): void;
   }
@@ -57,7 +67,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.settings.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // The HTTP layer's own refusals in the family's envelope, and connection limits (src/http/server-limits.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    ...serverOptions(deps.settings.limits),
+    rewriteUrl: pathAliasRewriter(deps.settings.pathAliases),
     // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
     // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
     schemaErrorFormatter,
@@ -66,16 +81,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const resetHooks: Array<() => void | Promise<void>> = [];
+  const afterClearHooks: Array<() => void | Promise<void>> = [];
   app.decorate('publicUrl', () => {
     if (deps.settings.baseUrl) return deps.settings.baseUrl;
     const address = app.server.address() as AddressInfo | null;
     return `http://localhost:${address?.port ?? deps.settings.port}`;
   });
   app.decorate('compileValidators', validation.compileAll);
-  app.decorate('onReset', (hook: () => void | Promise<void>) => void resetHooks.push(hook));
+  app.decorate('onReset', (hook: () => void | Promise<void>, options?: { afterClear?: boolean }) => {
+    resetHooks.push(hook);
+    if (options?.afterClear) afterClearHooks.push(hook);
+  });
   app.decorate('resetToSeed', async () => {
     for (const hook of resetHooks) await hook();
     await deps.store.clear();
+    for (const hook of afterClearHooks) await hook();
     return applySeed(deps.seed, deps.store, deps.clock);
   });
 
@@ -86,6 +106,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => unsubscribe?.());
 
   installErrorRendering(app, errorLineWriter(level, destination));
+  installJournal(app, { clock: deps.clock, size: deps.settings.journalSize, logLine: app.logPlatformError });
+  installFaults(app);
+  installServerLimits(app, deps.settings.limits);
   installAuth(app, deps);
   useJsonBodies(app);
   rejectOtherMediaTypes(app);
@@ -98,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   adminRoutes(app, deps);
   connectivityRoutes(app, deps);
   ontologyRoutes(app, deps);
+  app.decorate('podRuntime', newPodRuntimeHandle());
   await app.register(computeModuleRoutes, { store: deps.store, clock: deps.clock, settings: deps.settings });
 
   return app;

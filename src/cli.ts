@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { existsSync, writeFileSync } from 'node:fs';
 import { closeOnSignals, startServer } from './main.js';
-import { SeedError, loadSeedFile } from './seed/load.js';
+import { ConfigFileUnreadable, SeedError, loadSeedFile } from './seed/load.js';
 import { STARTER_CONFIG } from './seed/starter.js';
 import { parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
@@ -17,6 +17,7 @@ ontology and compute-module APIs.
 
 Usage:
   platform-emulator [start] [--config FILE] [--port N] [--host H] [--store S] [--log-level L]
+                           [--import FILE] [--export-on-exit FILE]
   platform-emulator init [FILE] [--force]
   platform-emulator run-module --runtime ID [--url URL | --config FILE] [--deployed-app RID [--branch B]]
                                -- COMMAND [ARGS...]
@@ -29,7 +30,10 @@ Commands:
   run-module  Run a compute module against a running emulator: opens (or resets) the runtime's
               session, writes its module auth token to a private temporary file, and starts
               COMMAND with GET_JOB_URI, POST_RESULT_URI, POST_SCHEMA_URI and MODULE_AUTH_TOKEN
-              (the token file's path) set. Forwards SIGINT/SIGTERM; exits with COMMAND's code.
+              (the token file's path) set; for Python modules also RUNTIME_HOST, RUNTIME_PORT and
+              RESTART_NOTIFICATION_URI (the HTTPS in-pod runtime), CONNECTIONS_TO_OTHER_PODS_CA_PATH
+              and DEFAULT_CA_PATH (its CA file), FOUNDRY_SERVICE_DISCOVERY_V2 and FOUNDRY_HOSTNAME.
+              Forwards SIGINT/SIGTERM; exits with COMMAND's code.
 
 Options for start:
   -c, --config FILE   YAML seed file, root key \`platform\` (also PLATFORM_EMULATOR_CONFIG).
@@ -41,6 +45,10 @@ Options for start:
                       kept across restarts and shared by every instance on it (also the config's
                       \`store\`, else DATABASE_URL).
       --log-level L   fatal, error, warn, info (default), debug (adds a line per request), trace, silent.
+      --import FILE   Start from a state export (GET /_emulate/platform/state, or --export-on-exit):
+                      its entities replace the config's of the same key; settings stay the config's.
+      --export-on-exit FILE
+                      On SIGTERM/SIGINT, write the state there before closing (YAML; JSON for .json).
   -h, --help          Show this help.
 
 Options for run-module:
@@ -70,6 +78,8 @@ async function start(args: string[]): Promise<number> {
       host: { type: 'string' },
       store: { type: 'string' },
       'log-level': { type: 'string' },
+      import: { type: 'string' },
+      'export-on-exit': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -77,16 +87,17 @@ async function start(args: string[]): Promise<number> {
   if (values.help) return printHelp();
   const logLevel = (values['log-level'] ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level: "${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
-  const server = await startServer({
+  const server = await saying(values.config !== undefined ? '--config' : 'PLATFORM_EMULATOR_CONFIG', startServer({
     configFile: values.config ?? (process.env.PLATFORM_EMULATOR_CONFIG || undefined),
     port: values.port !== undefined ? parsePort(values.port, '--port') : undefined,
     host: values.host,
     store: values.store,
+    importFile: values.import,
     logLevel,
     env: process.env,
-  });
+  }));
   // Handlers first: a supervisor that signals as soon as it reads the line below must get a graceful close.
-  closeOnSignals(server);
+  closeOnSignals(server, undefined, values['export-on-exit']);
   stdoutLines.flush();
   console.log(`platform-emulator listening on ${server.url} (${describe(server.summary)})`);
   if (server.settings.store !== 'memory') console.log(`store: ${describeStoreUrl(server.settings.store)}`);
@@ -140,7 +151,7 @@ async function runModuleCommand(args: string[]): Promise<number> {
   let controlToken: string | undefined;
   if (values.config) {
     // The same resolution as `start` (PORT over the config's port, base_url without a trailing slash).
-    const settings = resolveSettings(await loadSeedFile(values.config), {}, process.env);
+    const settings = resolveSettings(await saying('--config', loadSeedFile(values.config)), {}, process.env);
     url = settings.baseUrl ?? `http://localhost:${settings.port}`;
     controlToken = settings.controlToken;
   }
@@ -153,6 +164,17 @@ async function runModuleCommand(args: string[]): Promise<number> {
     }
     throw err;
   }
+}
+
+/** An unreadable config file's message also says where its path came from, and what to do when it is missing. */
+function saying<T>(origin: string, promise: Promise<T>): Promise<T> {
+  return promise.catch((err: unknown) => {
+    if (err instanceof ConfigFileUnreadable) {
+      err.message += ` (the path given by ${origin})`;
+      if (err.missing) err.message += `. Check the path, or write a starter config there with: platform-emulator init ${err.source}`;
+    }
+    throw err;
+  });
 }
 
 function printHelp(): number {

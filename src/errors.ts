@@ -14,6 +14,11 @@ export abstract class EmulatorError implements Error {
   declare readonly stack?: string;
   /** Extra response headers, e.g. WWW-Authenticate. */
   headers: Record<string, string> = {};
+  /**
+   * What was expected and what came, in plain words, for the journal and the log line of the refusal
+   * (DESIGN principle 11). Never a secret value. When unset, the wire description serves (journal/reason.ts).
+   */
+  reason?: string;
 
   constructor(message: string) {
     this.message = message;
@@ -21,6 +26,12 @@ export abstract class EmulatorError implements Error {
 
   get name(): string {
     return this.constructor.name;
+  }
+
+  /** Sets the plain-words reason where the refusal is decided: `throw invalidGrant('...').because('...')`. */
+  because(reason: string): this {
+    this.reason = reason;
+    return this;
   }
 }
 Object.setPrototypeOf(EmulatorError.prototype, Error.prototype);
@@ -37,6 +48,26 @@ export function withoutStack<T>(make: () => T): T {
   } finally {
     Error.stackTraceLimit = limit;
   }
+}
+
+/** The longest input an error description quotes as it is (CONTRACTS §1). */
+export const QUOTE_MAX = 64;
+
+/**
+ * An input value as an error description may quote it (CONTRACTS §1): in double quotes, with JSON's escapes (a
+ * line break or a quote in it cannot forge the message), cut to its first 64 characters and `…` when longer.
+ * Never pass a credential: descriptions name a secret's field, never its value.
+ */
+export function quote(value: string, max = QUOTE_MAX): string {
+  if (value.length <= max) return JSON.stringify(value);
+  return `${JSON.stringify(excerpt(value, max).slice(0, -1)).slice(0, -1)}…"`;
+}
+
+/** `value` as it is when at most `max` characters, else its start and `…` (never half a surrogate pair). */
+export function excerpt(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const high = value.charCodeAt(max - 1);
+  return `${value.slice(0, high >= 0xd800 && high <= 0xdbff ? max - 1 : max)}…`;
 }
 
 // ---- Platform API envelope: {errorCode, errorName, errorDescription, errorInstanceId, parameters} ----
@@ -67,9 +98,11 @@ export class PlatformError extends EmulatorError {
     readonly errorName: string,
     readonly parameters: Record<string, unknown> = {},
     readonly errorDescription: string = platformDescriptions[errorCode],
+    /** The HTTP layer's refusals keep their own status (414, 431, ...) beside INVALID_ARGUMENT. */
+    status: number = platformStatus[errorCode],
   ) {
     super(`${errorCode} ${errorName}`);
-    this.status = platformStatus[errorCode];
+    this.status = status;
   }
 }
 
@@ -114,6 +147,8 @@ export const jobCanceled = (description: string) => new OAuthError('job_canceled
 export const jobTimeout = (description: string) => new OAuthError('job_timeout', description, 504);
 export const deployedAppInactive = (description: string) => new OAuthError('deployed_app_inactive', description, 409);
 export const temporarilyUnavailable = (description: string) => new OAuthError('temporarily_unavailable', description, 503);
+/** A runtime's queue holds `compute_modules.max_queued_jobs` jobs already (CONTRACTS §8). */
+export const queueFull = (description: string) => new OAuthError('queue_full', description, 429);
 
 // ---- Bearer failures (their own fixed envelopes) ----
 
@@ -154,6 +189,20 @@ export class StoreUnavailable extends EmulatorError {
   readonly status = 503;
   constructor(readonly errorDescription = 'The emulator\'s database is unreachable; retry shortly.') {
     super('store unavailable');
+    this.reason = errorDescription;
     this.headers['Retry-After'] = '1';
+  }
+}
+
+// ---- Injected faults (control route POST /_emulate/platform/faults; src/http/faults.ts) ----
+
+/** An answer a test suite armed on purpose; its body is the armed one or the route family's envelope. */
+export class InjectedFault extends EmulatorError {
+  constructor(
+    readonly status: number,
+    reason: string,
+  ) {
+    super(`injected fault ${status}`);
+    this.reason = reason;
   }
 }

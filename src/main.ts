@@ -1,5 +1,6 @@
 // Entry: settings -> seed -> store -> app -> listen, and a graceful close on SIGTERM/SIGINT.
 import type { FastifyInstance } from 'fastify';
+import { writeFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { OffsetClock, type Clock } from './clock.js';
 import { loadSeedFile, validateSeed } from './seed/load.js';
@@ -9,13 +10,19 @@ import { resolveSettings, type Settings } from './settings.js';
 import { openStore, seedStore } from './store/open.js';
 import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
-import type { LogDestination, LogLevel } from './logger.js';
+import { logsRequests, type LogDestination, type LogLevel } from './logger.js';
+import { controlRouteWarning, listenError } from './startup-words.js';
+import { mergeSeeds } from './seed/merge.js';
+import { exportState, stateAsJson, stateAsYaml } from './services/control/export-state.js';
+import { startPodListener, type PodListener } from './services/compute-modules/pod-listener/index.js';
 
 interface ServerOptions {
   /** Path of a YAML seed file. */
   configFile?: string;
   /** A seed given inline: YAML text, or the parsed document with its root key `platform`. */
   seed?: string | Record<string, unknown>;
+  /** A state export (or seed file) whose entities are laid over the seed's (--import). */
+  importFile?: string;
   port?: number;
   /** Port when neither the options, PORT nor the seed set one (the CLI: 4000; test suites: 0). */
   defaultPort?: number;
@@ -35,6 +42,8 @@ export interface RunningServer {
   store: Store;
   settings: Readonly<Settings>;
   summary: SeedSummary;
+  /** The in-pod runtime listener (CONTRACTS §10), started on first call: its HTTPS URL and the CA a module trusts. */
+  podListener(): Promise<PodListener>;
   close(): Promise<void>;
 }
 
@@ -45,7 +54,8 @@ async function readSeed(options: Pick<ServerOptions, 'configFile' | 'seed'>): Pr
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const seed = await readSeed(options);
+  const base = await readSeed(options);
+  const seed = options.importFile === undefined ? base : mergeSeeds(base, await loadSeedFile(options.importFile));
   const settings = resolveSettings(seed, { port: options.port, host: options.host, store: options.store }, options.env ?? {}, options.defaultPort);
   // Real time, movable forward through the control route (an injected clock is used as it is).
   const clock = options.clock ?? new OffsetClock();
@@ -57,27 +67,69 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await seedStore(store, async () => void (summary = await applySeed(seed, store, clock)));
     summary ??= await summarizeStore(seed, store);
     app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
-    await app.listen({ port: settings.port, host: settings.host });
   } catch (err) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw err;
   }
+  const built = app;
+  // The pod listener shares the app's JobService. On a free port (the default) it starts with the first
+  // runtime session, which is how a module learns its port, so that its TLS material (an X.509 library
+  // loaded on demand, keys, signatures) costs nothing at start-up; on a configured port it starts with the app.
+  let pod: Promise<PodListener> | undefined;
+  const logRequests = logsRequests(options.logLevel ?? 'silent');
+  const podListener = () =>
+    (pod ??= startPodListener({ store, settings, jobs: built.podRuntime.jobs!, log: built.log, logRequests }).catch((err: unknown) => {
+      pod = undefined; // a later session tries again
+      throw err;
+    }));
+  app.podRuntime.listener = podListener;
+  const stop = async () => {
+    await built.close();
+    await pod?.then((p) => p.close(), () => undefined);
+    await store.close();
+  };
+  try {
+    await app.listen({ port: settings.port, host: settings.host });
+  } catch (err) {
+    await stop();
+    throw listenError(err, settings);
+  }
+  try {
+    if (settings.computeModules.podListenerPort !== 0) await podListener();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const controlWarning = controlRouteWarning(settings);
+  if (controlWarning) summary.warnings.push(controlWarning);
   return {
     url: app.publicUrl(),
     app,
     store,
     settings,
     summary,
+    podListener,
     async close() {
+      // The app first: its preClose answers every held poll, the pod listener's too (one JobService).
       await app.close();
+      await pod?.then((p) => p.close(), () => undefined);
       await store.close();
     },
   };
 }
 
-/** Closes on SIGTERM or SIGINT: stop accepting, let in-flight requests finish for up to `graceMs`, exit 0. */
-export function closeOnSignals(server: RunningServer, graceMs = 10_000): void {
+/** Writes the state as a seed document: JSON for a `.json` file, else YAML (--export-on-exit). */
+export async function writeStateFile(store: Store, file: string): Promise<void> {
+  const doc = await exportState(store);
+  await writeFile(file, /\.json$/i.test(file) ? stateAsJson(doc) : stateAsYaml(doc), { mode: 0o600 });
+}
+
+/**
+ * Closes on SIGTERM or SIGINT: stop accepting, let in-flight requests finish for up to `graceMs`, exit 0.
+ * With `exportFile`, the state is written there first (a failure to write is logged and exits 1).
+ */
+export function closeOnSignals(server: RunningServer, graceMs = 10_000, exportFile?: string): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
@@ -88,9 +140,15 @@ export function closeOnSignals(server: RunningServer, graceMs = 10_000): void {
       process.exit(0);
     }, graceMs);
     force.unref();
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+    const exported = exportFile === undefined ? Promise.resolve(true) : writeStateFile(server.store, exportFile).then(
+      () => (server.app.log.info({ file: exportFile }, 'state exported'), true),
+      (err: unknown) => (server.app.log.error({ err, file: exportFile }, 'state export failed'), false),
+    );
+    void exported.then((ok) =>
+      server.close().then(
+        () => process.exit(ok ? 0 : 1),
+        () => process.exit(1),
+      ),
     );
   };
   process.once('SIGTERM', shutdown);

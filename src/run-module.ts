@@ -1,6 +1,9 @@
 // `platform-emulator run-module`: runs a user's compute module against a running emulator, the way the
 // platform would: it opens (or resets) the runtime's session, hands the module the URIs and a token file
 // through the environment variables the runtime SDK reads, forwards signals, and exits with the module's code.
+// One set of variables serves both runtime SDKs (CONTRACTS §10): the TypeScript one (@palantir/compute-module)
+// calls the full public URIs; the Python one (foundry-compute-modules) keeps only their paths and calls them on
+// https://RUNTIME_HOST:RUNTIME_PORT, the emulator's in-pod runtime listener, trusting the CA file it is given.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
@@ -29,6 +32,8 @@ export interface Session {
   getJobUri: string;
   postResultUri: string;
   postSchemaUri: string;
+  /** The in-pod runtime listener, when the emulator runs one. */
+  podRuntime?: { host: string; port: number; restartNotificationUri: string; caCertificate: string };
 }
 
 export class RunModuleError extends Error {}
@@ -59,14 +64,46 @@ export async function openSession(options: Pick<RunModuleOptions, 'url' | 'runti
   return JSON.parse(text) as Session;
 }
 
-/** The environment the runtime SDK (@palantir/compute-module) reads; MODULE_AUTH_TOKEN is a file path. */
-function moduleEnv(session: Session, tokenFile: string): Record<string, string> {
+interface ModuleFiles {
+  token: string;
+  serviceDiscovery: string;
+  ca?: string;
+}
+
+/**
+ * The environment either runtime SDK reads (MODULE_AUTH_TOKEN and the two *_CA_PATH are file paths). Neither
+ * installed SDK reads the *_V2 variables (GET_JOB_URI_V2, ...), so they are not set.
+ */
+function moduleEnv(session: Session, files: ModuleFiles): Record<string, string> {
+  const pod = session.podRuntime;
   return {
     GET_JOB_URI: session.getJobUri,
     POST_RESULT_URI: session.postResultUri,
     POST_SCHEMA_URI: session.postSchemaUri,
-    MODULE_AUTH_TOKEN: tokenFile,
+    MODULE_AUTH_TOKEN: files.token,
+    FOUNDRY_SERVICE_DISCOVERY_V2: files.serviceDiscovery,
+    ...(pod && files.ca
+      ? {
+          RUNTIME_HOST: pod.host,
+          RUNTIME_PORT: String(pod.port),
+          RESTART_NOTIFICATION_URI: pod.restartNotificationUri,
+          CONNECTIONS_TO_OTHER_PODS_CA_PATH: files.ca,
+          DEFAULT_CA_PATH: files.ca,
+        }
+      : {}),
   };
+}
+
+/**
+ * Where the platform's services are, as the platform writes it for a module: YAML, a list of URLs per service.
+ * Both spellings the SDKs look up (the Python platform SDK: `api-gateway` then `api_gateway`, `multipass`;
+ * the TypeScript runtime SDK: `api_gateway`, `stream_proxy`). `multipass` (the OAuth base) points straight at
+ * ours, so the Python SDK's ConfidentialClientAuth reaches {base}/idp/api/oauth2/token without a path alias.
+ */
+export function serviceDiscoveryYaml(baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  const services: Record<string, string> = { api_gateway: `${base}/api`, stream_proxy: `${base}/api`, multipass: `${base}/idp/api` };
+  return Object.entries(services).map(([name, url]) => `${name}:\n  - ${JSON.stringify(url)}\n`).join('');
 }
 
 export async function runModule(options: RunModuleOptions): Promise<number> {
@@ -76,15 +113,24 @@ export async function runModule(options: RunModuleOptions): Promise<number> {
   if (env.NODE_ENV === 'development') log('warning: NODE_ENV=development makes the runtime SDK stay inactive (it never polls)');
 
   const session = await openSession(options);
-  // A private directory and file: the token is the module's credential.
+  // A private directory (0700) and files (0600): the token is the module's credential. Removed at exit.
   const dir = mkdtempSync(join(tmpdir(), 'platform-emulator-module-'));
-  const tokenFile = join(dir, 'module-auth-token');
+  const files: ModuleFiles = { token: join(dir, 'module-auth-token'), serviceDiscovery: join(dir, 'service-discovery.yml') };
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   process.once('exit', cleanup);
   try {
-    writeFileSync(tokenFile, session.moduleAuthToken, { mode: 0o600 });
-    log(`runtime ${session.runtimeId}: polling ${session.getJobUri}; starting ${options.command.join(' ')}`);
-    return await runChild(options.command, { ...env, ...moduleEnv(session, tokenFile) }, log);
+    writeFileSync(files.token, session.moduleAuthToken, { mode: 0o600 });
+    writeFileSync(files.serviceDiscovery, serviceDiscoveryYaml(options.url), { mode: 0o600 });
+    if (session.podRuntime) {
+      files.ca = join(dir, 'runtime-ca.pem');
+      writeFileSync(files.ca, session.podRuntime.caCertificate, { mode: 0o600 });
+    }
+    const pod = session.podRuntime ? ` (in-pod runtime https://${session.podRuntime.host}:${session.podRuntime.port})` : '';
+    log(`runtime ${session.runtimeId}: polling ${session.getJobUri}${pod}; starting ${options.command.join(' ')}`);
+    // The Python platform SDK wants a hostname beside the discovery file (its clients ask for one); the
+    // user's own FOUNDRY_HOSTNAME wins. The endpoints themselves come from the file, with their http scheme.
+    const hostname = env.FOUNDRY_HOSTNAME ? {} : { FOUNDRY_HOSTNAME: new URL(options.url).host };
+    return await runChild(options.command, { ...env, ...hostname, ...moduleEnv(session, files) }, log);
   } finally {
     cleanup();
     process.removeListener('exit', cleanup);

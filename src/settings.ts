@@ -1,11 +1,29 @@
 // Run-time settings: resolved once from the config file, the command line and the environment, then frozen.
 import type { Seed } from './seed/schema.js';
+import { resolveOAuthLimits, type OAuthLimits } from './seed/limits.js';
 
 export interface ComputeModuleSettings {
   pollTimeoutMs: number;
   executeTimeoutMs: number;
   retainedJobs: number;
   maxResultBytes: number;
+  /** A runtime with handed-out jobs and no poll in flight or started for this long has gone; its jobs come back. */
+  moduleGoneMs: number;
+  /** Queued jobs per runtime; past it a new job is refused (429 queue_full). */
+  maxQueuedJobs: number;
+  /** Total bytes of retained results; past it the oldest finished jobs are forgotten. */
+  maxRetainedResultBytes: number;
+  /** The in-pod runtime listener's port (CONTRACTS §10); 0 picks a free one. */
+  podListenerPort: number;
+}
+
+/** Connections (CONTRACTS §8): defaults a test suite never meets. */
+export interface LimitSettings {
+  maxConnections: number;
+  /** Receiving a whole request, body included (not the handler's time: long-polls and held executes are not cut). */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 export interface Settings {
@@ -19,6 +37,13 @@ export interface Settings {
   computeModules: ComputeModuleSettings;
   /** `memory`, or the `postgres://` URL of a shared store. */
   store: string;
+  /** Caps on pending sign-ins, codes and tokens (`platform.limits`). */
+  oauthLimits: Readonly<OAuthLimits>;
+  /** Entries the request journal keeps (CONTRACTS §7); 0 turns it off. */
+  journalSize: number;
+  limits: LimitSettings;
+  /** Path prefix -> one of ours, served as the target (CONTRACTS §11; src/http/path-aliases.ts). */
+  pathAliases: Readonly<Record<string, string>>;
 }
 
 const DEFAULT_PORT = 4000;
@@ -46,11 +71,24 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
     controlToken: seed.control_token,
     bodyLimitBytes: MIB,
     store: resolveStore(overrides.store ?? seed.store ?? (env.DATABASE_URL || undefined) ?? 'memory'),
+    journalSize: seed.journal_size ?? 1000,
+    pathAliases: Object.freeze({ ...seed.path_aliases }),
     computeModules: Object.freeze({
       pollTimeoutMs: cm.poll_timeout_ms ?? 2000,
       executeTimeoutMs: cm.execute_timeout_ms ?? 300_000,
       retainedJobs: cm.retained_jobs ?? 10_000,
       maxResultBytes: cm.max_result_bytes ?? 32 * MIB,
+      moduleGoneMs: cm.module_gone_ms ?? 30_000,
+      maxQueuedJobs: cm.max_queued_jobs ?? 10_000,
+      maxRetainedResultBytes: cm.max_retained_result_bytes ?? 1024 * MIB,
+      podListenerPort: cm.pod_listener_port ?? 0,
+    }),
+    oauthLimits: resolveOAuthLimits(seed.limits),
+    limits: Object.freeze({
+      maxConnections: seed.limits.max_connections ?? 10_000,
+      requestTimeoutMs: seed.limits.request_timeout_ms ?? 60_000,
+      headersTimeoutMs: seed.limits.headers_timeout_ms ?? 20_000,
+      keepAliveTimeoutMs: seed.limits.keep_alive_timeout_ms ?? 30_000,
     }),
   });
 }

@@ -8,7 +8,7 @@ describe('settings', () => {
   it('defaults to port 4000 on 127.0.0.1, base URL from the bound port', () => {
     const s = resolveSettings(seedWith({}), {}, {});
     expect(s).toMatchObject({ port: 4000, host: '127.0.0.1', baseUrl: undefined, bodyLimitBytes: 1024 * 1024 });
-    expect(s.computeModules).toEqual({ pollTimeoutMs: 2000, executeTimeoutMs: 300000, retainedJobs: 10000, maxResultBytes: 32 * 1024 * 1024 });
+    expect(s.computeModules).toEqual({ pollTimeoutMs: 2000, executeTimeoutMs: 300000, retainedJobs: 10000, maxResultBytes: 32 * 1024 * 1024, moduleGoneMs: 30000, maxQueuedJobs: 10000, maxRetainedResultBytes: 1024 * 1024 * 1024, podListenerPort: 0 });
     expect(Object.isFrozen(s)).toBe(true);
   });
 

@@ -15,6 +15,10 @@ export interface SeedOptions {
   /** Human users beside the default admin. */
   users?: number;
   computeModules?: boolean;
+  /** compute_modules.poll_timeout_ms, when a scenario holds polls longer than the default 2 s. */
+  pollTimeoutMs?: number;
+  /** The request journal's size (config journal_size); 0 turns it off. */
+  journalSize?: number;
 }
 
 export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
@@ -27,12 +31,15 @@ export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
   }));
   return {
     platform: {
+      // The scenarios measure throughput and the sweep of 1,000,000 tokens, not the caps: raised above what they mint.
+      limits: { max_access_tokens: 10_000_000, max_refresh_tokens: 10_000_000 },
+      ...(options.journalSize !== undefined ? { journal_size: options.journalSize } : {}),
       users,
       oauth_clients: [
         { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token', 'client_credentials'] },
       ],
       ...(options.computeModules
-        ? { compute_modules: { runtimes: [{ runtime_id: RUNTIME_ID }], deployed_apps: [{ deployed_app_rid: DEPLOYED_APP_RID, runtime_id: RUNTIME_ID }], execute_timeout_ms: 30_000 } }
+        ? { compute_modules: { runtimes: [{ runtime_id: RUNTIME_ID }], deployed_apps: [{ deployed_app_rid: DEPLOYED_APP_RID, runtime_id: RUNTIME_ID }], execute_timeout_ms: 30_000, ...(options.pollTimeoutMs ? { poll_timeout_ms: options.pollTimeoutMs } : {}) } }
         : {}),
     },
   };

@@ -3,12 +3,16 @@ import type { Scenario } from '../lib/scenario.js';
 import { authCodeFlow } from './auth-code-flow.js';
 import { badInput } from './bad-input.js';
 import { getCurrent } from './get-current.js';
+import { journal } from './journal.js';
 import { jobRoundTrip } from './job-round-trip.js';
 import { memory } from './memory.js';
 import { postgres } from './postgres.js';
+import { pollBurst } from './poll-burst.js';
+import { ontology } from './ontology.js';
+import { pythonModule } from './python-module.js';
 import { reset } from './reset.js';
 import { signInPage } from './sign-in-page.js';
 import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 
-export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, badInput, authCodeFlow, jobRoundTrip, reset, signInPage, postgres, memory];
+export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, pollBurst, pythonModule, reset, signInPage, ontology, postgres, memory];

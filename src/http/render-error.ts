@@ -8,14 +8,19 @@ import {
   PlatformError,
   StoreUnavailable,
   Unauthenticated,
+  excerpt,
   invalidArgument,
   invalidRequest,
+  notFound,
   platformStatus,
+  quote,
+  resourceNotFound,
 } from '../errors.js';
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
 import { errorPage } from './html.js';
 import { keepAliveAfterReadBody } from './keep-alive.js';
+import { answeredSockets } from './answered-sockets.js';
 import type { ErrorLineWriter } from './error-log.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
 
@@ -26,11 +31,31 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * CONTRACTS §1: no error answer is larger than 16 KiB. Each site quotes input short (src/errors.ts `quote`);
+ * this is the net under them all, for parameters and descriptions that carry a value the client sent.
+ */
+const DESCRIPTION_MAX = 4096;
+const PARAMETER_MAX = 1024;
+
+function boundedParameters(parameters: Record<string, unknown>): Record<string, unknown> {
+  let out = parameters;
+  for (const key in parameters) {
+    const value = parameters[key];
+    if (typeof value === 'string' && value.length > PARAMETER_MAX) {
+      if (out === parameters) out = { ...parameters };
+      out[key] = excerpt(value, PARAMETER_MAX);
+    }
+  }
+  return out;
+}
+
 export function renderPlatform(reply: FastifyReply, err: PlatformError): FastifyReply {
   const errorInstanceId = randomUuid();
   // CONTRACTS §1: every errorInstanceId is logged, at the default level, so a user can find the line an SDK
-  // error points to.
-  reply.server.logPlatformError(err.status >= 500 ? 'error' : 'info', { reqId: reply.request.id, errorInstanceId, errorCode: err.errorCode, errorName: err.errorName });
+  // error points to: the journal hook writes it on the refusal's one line, with the reason.
+  reply.request.refusal = err;
+  reply.request.errorInstanceId = errorInstanceId;
   return reply
     .code(err.status)
     .headers(err.headers)
@@ -38,31 +63,34 @@ export function renderPlatform(reply: FastifyReply, err: PlatformError): Fastify
     .send({
       errorCode: err.errorCode,
       errorName: err.errorName,
-      errorDescription: err.errorDescription,
+      errorDescription: excerpt(err.errorDescription, DESCRIPTION_MAX),
       errorInstanceId,
-      parameters: err.parameters,
+      parameters: boundedParameters(err.parameters),
     });
 }
 
 export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply {
+  reply.request.refusal = err; // read by the journal hook (src/http/journal/hook.ts)
   return reply
     .code(err.status)
     .headers(err.headers)
     .header('Cache-Control', 'no-store')
     .header('Pragma', 'no-cache')
     .type('application/json')
-    .send({ error: err.error, error_description: err.errorDescription });
+    .send({ error: err.error, error_description: excerpt(err.errorDescription, DESCRIPTION_MAX) });
 }
 
 /** The 401 body, serialized once: it never changes, and most bad requests end here. */
 const UNAUTHENTICATED_BODY = JSON.stringify({ message: 'Requires authentication' });
 
 export function renderBearer(reply: FastifyReply, err: Unauthenticated | DeactivatedUser): FastifyReply {
+  reply.request.refusal = err;
   const body = err instanceof Unauthenticated ? UNAUTHENTICATED_BODY : JSON.stringify({ error: 'invalid_token', error_description: err.errorDescription });
   return reply.code(401).headers(err.headers).type('application/json').send(body);
 }
 
 export function renderHtml(reply: FastifyReply, err: HtmlError, status = err.status): FastifyReply {
+  reply.request.refusal = err;
   return reply
     .code(status)
     .header('X-Frame-Options', 'DENY')
@@ -91,6 +119,8 @@ function fromFramework(err: FastifyError, url: string): EmulatorError | undefine
   }
 }
 
+const FIELD_MAX = 256;
+
 /** The field the first schema problem is about: `secrets.token`, `configuration.type`; `body` for the whole body. */
 function validationField(err: FastifyError): string {
   const first = err.validation?.[0];
@@ -100,7 +130,8 @@ function validationField(err: FastifyError): string {
   const params = first.params as Record<string, unknown>;
   if (first.keyword === 'required' && typeof params.missingProperty === 'string') segments.push(params.missingProperty);
   if (first.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') segments.push(params.additionalProperty);
-  return segments.length > 0 ? fieldPath(segments) : context;
+  // The path is made of keys the client sent: cut, as a key may be 600 KB long.
+  return segments.length > 0 ? excerpt(fieldPath(segments), FIELD_MAX) : context;
 }
 
 function describeFrameworkError(err: FastifyError): string {
@@ -114,6 +145,8 @@ function describeFrameworkError(err: FastifyError): string {
       return 'The request body is empty but the content type is JSON.';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return 'The request body is not valid JSON.';
+    case 'JSON_TOO_DEEP':
+      return err.message;
     default:
       return err instanceof SyntaxError ? 'The request body is not valid JSON.' : 'The request is malformed.';
   }
@@ -131,7 +164,9 @@ function renderUnavailable(reply: FastifyReply, err: StoreUnavailable): FastifyR
       return renderHtml(reply.headers(err.headers), new HtmlError('Temporarily unavailable', err.errorDescription), 503);
     default: {
       const errorInstanceId = randomUuid();
-      reply.server.logPlatformError('error', { reqId: reply.request.id, errorInstanceId, errorCode: 'INTERNAL', errorName: 'ServiceUnavailable' });
+      // Logged by the journal hook on the refusal's one line, with its errorInstanceId (CONTRACTS §1).
+      reply.request.refusal = err;
+      reply.request.errorInstanceId = errorInstanceId;
       return reply.code(503).headers(err.headers).type('application/json').send({
         errorCode: 'INTERNAL',
         errorName: 'ServiceUnavailable',
@@ -143,7 +178,7 @@ function renderUnavailable(reply: FastifyReply, err: StoreUnavailable): FastifyR
   }
 }
 
-function render(reply: FastifyReply, err: EmulatorError): FastifyReply {
+export function render(reply: FastifyReply, err: EmulatorError): FastifyReply {
   if (err instanceof StoreUnavailable) return renderUnavailable(reply, err);
   if (err instanceof PlatformError) return renderPlatform(reply, err);
   if (err instanceof OAuthError) return renderOAuth(reply, err);
@@ -174,12 +209,26 @@ function renderInternal(request: FastifyRequest, reply: FastifyReply, err: unkno
 export function installErrorRendering(app: FastifyInstance, logPlatformError: ErrorLineWriter): void {
   app.decorate('logPlatformError', logPlatformError);
   app.setErrorHandler((err: FastifyError | EmulatorError, request, reply) => {
+    // Answered and closed by the HTTP layer already (a 408 while the body was arriving): nothing to render or log.
+    if (answeredSockets.has(request.raw.socket)) return reply.code(408).send();
     keepAliveAfterReadBody(request, reply);
     if (err instanceof EmulatorError) return render(reply, err);
     const mapped = fromFramework(err, request.url);
     if (mapped) return render(reply, mapped);
     return renderInternal(request, reply, err);
   });
-  // Unknown routes and wrong methods: 404 in the platform envelope, never the framework's default page.
-  app.setNotFoundHandler((request, reply) => renderPlatform(reply, new PlatformError('NOT_FOUND', 'NotFound', { path: request.url.split('?')[0] })));
+  // Unknown routes and wrong methods: 404 in the family's envelope, never the framework's default page.
+  app.setNotFoundHandler((request, reply) => render(reply, routeNotFound(request.method, request.url)));
+}
+
+/** The longest path a platform 404 names in its parameters. */
+const PATH_PARAMETER_MAX = 256;
+
+/** The 404 of a route that does not exist (or not for this method), in the URL's family (CONTRACTS §1). */
+export function routeNotFound(method: string, url: string): EmulatorError {
+  const path = url.split('?', 1)[0]!;
+  // Under the OAuth prefix, the sign-in page's paths included: a wrong method there is no page to render.
+  const reason = `No route answers ${method} ${quote(path, PATH_PARAMETER_MAX)}.`;
+  if (errorFamily(url) !== 'platform') return resourceNotFound(`No route ${method} ${quote(path)}.`).because(reason);
+  return notFound('NotFound', { path: excerpt(path, PATH_PARAMETER_MAX) }).because(reason);
 }

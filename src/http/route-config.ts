@@ -23,13 +23,33 @@ declare module 'fastify' {
 export const CONTROL_ROUTE = { auth: { kind: 'control' } } as const;
 
 /** Which error envelope a URL answers in (CONTRACTS §1). */
-type ErrorFamily = 'platform' | 'oauth' | 'html';
+export type ErrorFamily = 'platform' | 'oauth' | 'html';
 
 const OAUTH_PREFIXES = ['/idp/api/oauth2/', '/_emulate/platform/compute-modules/', '/analytics-backend-multiplexer/'];
-const HTML_PREFIX = '/idp/api/oauth2/authorize';
+const HTML_PATHS = new Set(['/idp/api/oauth2/authorize', '/idp/api/oauth2/authorize/callback']);
 
+/**
+ * The family of a request target, chosen on its percent-decoded path (`/%69dp/api/oauth2/token` reaches the
+ * token route, so its errors are OAuth's). Only escapes of ASCII characters are decoded: the prefixes are
+ * ASCII, and a malformed escape stays as it is, so this never throws. An absolute-form target
+ * (`http://host/path`) is judged by its path.
+ */
 export function errorFamily(url: string): ErrorFamily {
-  if (url.startsWith(HTML_PREFIX)) return 'html';
-  if (OAUTH_PREFIXES.some((p) => url.startsWith(p))) return 'oauth';
+  const path = decodedPath(url);
+  if (HTML_PATHS.has(path.endsWith('/') ? path.slice(0, -1) : path)) return 'html';
+  for (const prefix of OAUTH_PREFIXES) if (path.startsWith(prefix)) return 'oauth';
   return 'platform';
+}
+
+/** The path of a request target, without its query, with escapes of ASCII characters decoded. */
+export function decodedPath(url: string): string {
+  let path = url;
+  if (path[0] !== '/') {
+    const scheme = path.indexOf('://');
+    const slash = scheme > 0 ? path.indexOf('/', scheme + 3) : -1;
+    if (scheme > 0) path = slash < 0 ? '/' : path.slice(slash);
+  }
+  const query = path.indexOf('?');
+  if (query >= 0) path = path.slice(0, query);
+  return path.includes('%') ? path.replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : path;
 }

@@ -4,6 +4,8 @@ import type { Store, UserRecord } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import { DEFAULT_ORGANIZATION_RID, DEFAULT_REALM, type Seed, type UserSeed } from './schema.js';
 import { randomSecret, stableUuid } from '../ids.js';
+import { scopeWarnings } from './scope-warnings.js';
+import { compiledOntology, ontologyRid } from './ontology-apply.js';
 
 export interface SeedSummary {
   users: number;
@@ -28,7 +30,7 @@ const DEFAULT_ADMIN: UserSeed = {
   attributes: {},
 };
 
-function userFromSeed(u: UserSeed): UserRecord {
+export function userFromSeed(u: UserSeed): UserRecord {
   return {
     id: stableUuid(`user:${u.username}`),
     username: u.username,
@@ -46,7 +48,7 @@ function userFromSeed(u: UserSeed): UserRecord {
 }
 
 export async function applySeed(seed: Seed, store: Store, clock: Clock): Promise<SeedSummary> {
-  const warnings: string[] = [];
+  const warnings: string[] = scopeWarnings(seed);
   const skipped = (path: string, what: string) => warnings.push(`${path}: duplicate ${what} skipped (the first definition wins)`);
 
   const defaultAdmin = !seed.users.some((u) => u.username === DEFAULT_ADMIN.username);
@@ -88,14 +90,23 @@ export async function applySeed(seed: Seed, store: Store, clock: Clock): Promise
       if (queries.has(q.api_name)) skipped(`platform.ontologies[${i}].queries[${j}]`, `api_name "${q.api_name}"`);
       else queries.set(q.api_name, Buffer.from(JSON.stringify(q.result) ?? '')); // serialized once: execute sends these bytes
     }
+    const model = compiledOntology(o, i);
+    const rid = ontologyRid(o);
     const inserted = await store.ontologies.insert({
-      rid: o.rid ?? `ri.ontology.main.ontology.${stableUuid(`ontology:${o.api_name}`)}`,
+      rid,
       apiName: o.api_name,
       displayName: o.display_name,
       description: o.description ?? '',
       queries,
+      queryTypes: model.queryTypes,
+      objectTypes: model.objectTypes,
+      actionTypes: model.actionTypes,
     });
     if (!inserted) skipped(`platform.ontologies[${i}]`, `api_name or rid of "${o.api_name}"`);
+    else {
+      await store.ontologyObjects.insertObjects(rid, model.objects);
+      for (const [linkId, pairs] of model.pairs) await store.ontologyObjects.insertPairs(rid, linkId, pairs);
+    }
   }
 
   const cm = seed.compute_modules;

@@ -1,12 +1,16 @@
 // Read -> parse -> validate. Every problem is reported at once, each with its path
 // (`platform.users[2].username: required`), so a broken seed is fixed in one pass.
 import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
 import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import { ConfigDocument, type Seed } from './schema.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
+import { shapeProblems } from './shape.js';
+import { ruleProblems } from './rules.js';
+import { ontologyProblems } from './ontology-apply.js';
 
 export class SeedError extends Error {
   constructor(
@@ -17,13 +21,42 @@ export class SeedError extends Error {
   }
 }
 
+/** The config file itself could not be read: said in words, with the file's path. */
+export class ConfigFileUnreadable extends SeedError {
+  constructor(
+    source: string,
+    readonly reason: string,
+    readonly missing: boolean,
+  ) {
+    super(source, [reason]);
+    const shown = isAbsolute(source) ? source : `${source} (${resolve(source)})`;
+    this.message = `cannot read the config file ${shown}: ${reason}`;
+  }
+}
+
+function unreadable(path: string, err: NodeJS.ErrnoException): ConfigFileUnreadable {
+  switch (err.code) {
+    case 'ENOENT':
+      return new ConfigFileUnreadable(path, 'no such file', true);
+    case 'EISDIR':
+      return new ConfigFileUnreadable(path, 'it is a directory, not a file', false);
+    case 'ENOTDIR':
+      return new ConfigFileUnreadable(path, 'a part of the path is not a directory', true);
+    case 'EACCES':
+    case 'EPERM':
+      return new ConfigFileUnreadable(path, 'permission denied', false);
+    default:
+      return new ConfigFileUnreadable(path, err.message, false);
+  }
+}
+
 /** Reads and validates a YAML seed file. */
 export async function loadSeedFile(path: string): Promise<Seed> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new SeedError(path, [`cannot read file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`]);
+    throw unreadable(path, err as NodeJS.ErrnoException);
   }
   return parseSeed(text, path);
 }
@@ -32,7 +65,9 @@ export async function loadSeedFile(path: string): Promise<Seed> {
 export function parseSeed(text: string, source = '<inline>'): Seed {
   let doc: unknown;
   try {
-    doc = parse(text);
+    // A seed written as JSON (JSON is YAML) is read by JSON.parse: the YAML parser takes ~100x longer on the
+    // large object lists of an ontology seed. Anything JSON.parse refuses goes to the YAML parser as before.
+    doc = parseJsonOr(text, parse);
   } catch (err) {
     if (err instanceof YAMLParseError) {
       const at = err.linePos?.[0];
@@ -43,23 +78,41 @@ export function parseSeed(text: string, source = '<inline>'): Seed {
   return validateSeed(doc ?? {}, source);
 }
 
+function parseJsonOr(text: string, yaml: (text: string) => unknown): unknown {
+  if (text.trimStart().startsWith('{')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // not JSON after all (YAML flow mappings look alike): the YAML parser decides
+    }
+  }
+  return yaml(text);
+}
+
 /** Validates an already-parsed document (root key `platform`) and fills in the defaults. */
 export function validateSeed(doc: unknown, source = '<inline>'): Seed {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new SeedError(source, ['the document must be a mapping with the root key `platform`']);
   }
+  // Lists and mappings are checked as written: filling the defaults would hide a list written as a mapping.
+  const shapes = shapeProblems(ConfigDocument, doc).map((p) => ({ path: fieldPath(p.segments), message: p.message }));
   const value = Value.Default(ConfigDocument, structuredClone(doc)) as unknown;
-  const problems = describeErrors(value);
+  const covered = (path: string) => shapes.some((s) => path === s.path || path.startsWith(`${s.path}.`) || path.startsWith(`${s.path}[`));
+  const problems = [...shapes.map((s) => `${s.path}: ${s.message}`), ...describeErrors(value, covered)];
+  for (const rule of ruleProblems((value as { platform?: unknown }).platform)) problems.push(`${fieldPath(rule.segments)}: ${rule.message}`);
+  // Ontology references and values, once the shapes are right (CONTRACTS §9).
+  if (problems.length === 0) problems.push(...ontologyProblems((value as { platform: Seed }).platform));
   if (problems.length > 0) throw new SeedError(source, problems);
   return (value as { platform: Seed }).platform;
 }
 
-function describeErrors(value: unknown): string[] {
+/** The schema's problems, one per path, leaving out those under a path already `covered` by a shape problem. */
+function describeErrors(value: unknown, covered: (path: string) => boolean): string[] {
   const seen = new Set<string>();
   const problems: string[] = [];
   for (const error of Value.Errors(ConfigDocument, value)) {
     const path = fieldPath(pointerSegments(error.path));
-    if (seen.has(path)) continue; // one message per path: the first is the most specific
+    if (seen.has(path) || covered(path)) continue; // one message per path: the first is the most specific
     seen.add(path);
     problems.push(`${path}: ${explain(error.type, error.path, error.schema, error.message)}`);
   }
@@ -122,7 +175,7 @@ function nearest(word: string, candidates: string[]): string | undefined {
   return best?.key;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let diagonal = row[0]!;

@@ -1,6 +1,9 @@
 // The YAML seed schema (root key `platform`), with the defaults of SPEC §2. The Seed type comes from it.
 // Unknown keys are rejected (additionalProperties: false) so that a typo never silently seeds nothing.
 import { Type, type Static } from '@sinclair/typebox';
+import { StringMap } from '../string-map.js';
+import { OAUTH_LIMIT_KEYS } from './limits.js';
+import { QuerySeed, ontologySeedKeys } from './ontology-schema.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -21,7 +24,7 @@ export const UserSeed = Type.Object(
     principal_type: Type.Union([Type.Literal('human'), Type.Literal('service')], { default: 'human' }),
     active: Type.Boolean({ default: true }),
     oauth_client_id: Type.Optional(Type.String()),
-    attributes: Type.Record(Type.String(), Type.Array(Type.String()), { default: {} }),
+    attributes: StringMap(Type.Array(Type.String()), { default: {} }),
   },
   closed,
 );
@@ -68,15 +71,6 @@ const ConnectionSeed = Type.Object(
   closed,
 );
 
-const QuerySeed = Type.Object(
-  {
-    api_name: NonEmpty,
-    // Any JSON value, returned as it is on execution. Required: `null` is allowed, absence is not.
-    result: Type.Unknown(),
-  },
-  { ...closed, required: ['api_name', 'result'] },
-);
-
 const OntologySeed = Type.Object(
   {
     rid: Type.Optional(NonEmpty),
@@ -84,6 +78,7 @@ const OntologySeed = Type.Object(
     display_name: NonEmpty,
     description: Type.Optional(Type.String()),
     queries: Type.Array(QuerySeed, { default: [] }),
+    ...ontologySeedKeys,
   },
   closed,
 );
@@ -117,6 +112,21 @@ const ComputeModulesSeed = Type.Object(
     execute_timeout_ms: Type.Optional(PositiveMs),
     retained_jobs: Type.Optional(Type.Integer({ minimum: 0 })),
     max_result_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+    pod_listener_port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+    module_gone_ms: Type.Optional(PositiveMs),
+    max_queued_jobs: Type.Optional(Type.Integer({ minimum: 1 })),
+    max_retained_result_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  closed,
+);
+
+// Connection limits (CONTRACTS §8); defaults in src/settings.ts.
+const LimitsSeed = Type.Object(
+  {
+    max_connections: Type.Optional(Type.Integer({ minimum: 1 })),
+    request_timeout_ms: Type.Optional(PositiveMs),
+    headers_timeout_ms: Type.Optional(PositiveMs),
+    keep_alive_timeout_ms: Type.Optional(PositiveMs),
   },
   closed,
 );
@@ -129,12 +139,15 @@ const PlatformConfig = Type.Object(
     control_token: Type.Optional(NonEmpty),
     /** `memory` (the default) or a `postgres://` URL (CONTRACTS §12). */
     store: Type.Optional(Type.String({ pattern: '^(memory|postgres(ql)?://.+)$' })),
+    journal_size: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+    path_aliases: Type.Optional(StringMap(Type.String())),
     users: Type.Array(UserSeed, { default: [] }),
     oauth_clients: Type.Array(OAuthClientSeed, { default: [] }),
     enrollment: Type.Object(EnrollmentSeed.properties, { ...closed, default: {} }),
     connections: Type.Array(ConnectionSeed, { default: [] }),
     ontologies: Type.Array(OntologySeed, { default: [] }),
     compute_modules: Type.Object(ComputeModulesSeed.properties, { ...closed, default: {} }),
+    limits: Type.Object({ ...OAUTH_LIMIT_KEYS, ...LimitsSeed.properties }, { ...closed, default: {} }),
   },
   closed,
 );
@@ -144,7 +157,7 @@ export const ConfigDocument = Type.Object({ platform: Type.Object(PlatformConfig
 export type UserSeed = Static<typeof UserSeed>;
 type OAuthClientSeed = Static<typeof OAuthClientSeed>;
 type ConnectionSeed = Static<typeof ConnectionSeed>;
-type OntologySeed = Static<typeof OntologySeed>;
+export type OntologySeed = Static<typeof OntologySeed>;
 type PlatformConfig = Static<typeof PlatformConfig>;
 export type ConfigDocument = Static<typeof ConfigDocument>;
 /** The validated, defaulted `platform` section: settings and entities together. */

@@ -62,4 +62,9 @@ platform:
         branch: master
     # poll_timeout_ms: 2000        # how long a runtime's job poll is held before 204
     # execute_timeout_ms: 300000   # how long a synchronous execute waits before 504
+
+  # limits:                        # memory caps (README "Limits"); the defaults suit any test suite
+  #   max_pending_sign_ins: 10000  # past it the oldest pending sign-in is forgotten
+  #   max_access_tokens: 100000    # past it new tokens are refused (503 temporarily_unavailable)
+  #   max_service_principals: 10000  # open mode: past it a new client_id is refused (503)
 `;

@@ -38,6 +38,11 @@ export interface RequeueOutcome {
 export interface ComputeModuleJobRepo {
   /** Queues a new job (state `queued`, no hand-outs) behind the runtime's other queued jobs. */
   insert(job: JobRecord): Promise<void>;
+  /**
+   * As insert, unless the runtime already has `maxQueued` queued jobs: then nothing is stored and the answer
+   * is false. One statement (count and insert together), so that concurrent submits cannot overshoot.
+   */
+  insertIfRoom(job: JobRecord, maxQueued: number): Promise<boolean>;
   byId(jobId: string): Promise<JobRecord | undefined>;
   /** Hands out the runtime's oldest queued job: `inProgress`, one more hand-out. */
   claimNext(runtimeId: string, now: number): Promise<JobRecord | undefined>;
@@ -50,12 +55,25 @@ export interface ComputeModuleJobRepo {
   complete(jobId: string, result: JobResult, now: number): Promise<JobRecord | undefined>;
   /** `queued` or `inProgress` -> `canceled`; undefined (nothing changes) otherwise. */
   cancel(jobId: string, now: number): Promise<JobRecord | undefined>;
+  /** `queued` or `inProgress` -> `failed` with `failure`; undefined (nothing changes) otherwise. */
+  fail(jobId: string, failure: string, now: number): Promise<JobRecord | undefined>;
   /**
    * Every `inProgress` job of the runtime goes back to the queue at its old place, except those already
    * handed out `maxHandOuts` times, which fail with `failure`.
    */
   requeueInProgress(runtimeId: string, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome>;
-  /** Forgets the oldest finished jobs until at most `keep` remain; queued and running jobs are never dropped. */
-  pruneFinished(keep: number): Promise<number>;
+  /**
+   * The lease: as requeueInProgress, but only for jobs last handed out at or before `handedOutBy` (their
+   * `startedAt`), so that a job claimed by a poll that began after the runtime was judged gone stays with
+   * that poll. One statement: UPDATE ... WHERE runtime and state inProgress and startedAt <= handedOutBy.
+   */
+  requeueHandedOutBefore(runtimeId: string, handedOutBy: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome>;
+  /**
+   * Forgets the oldest finished jobs until at most `keep` remain and their results together hold at most
+   * `maxResultBytes` bytes (no byte bound when omitted); queued and running jobs are never dropped.
+   */
+  pruneFinished(keep: number, maxResultBytes?: number): Promise<number>;
+  /** The bytes of every retained result, together. */
+  retainedResultBytes(): Promise<number>;
   countFinished(): Promise<number>;
 }

@@ -59,27 +59,36 @@ export type ConsumeCodeResult =
 export type RotateResult = { outcome: 'rotated' } | { outcome: 'reused'; grantId: string } | { outcome: 'unknown' };
 
 export interface OAuthRepo {
-  saveAuthorizeRequest(request: AuthorizeRequestRecord): Promise<void>;
+  /** With `max`: forgets the oldest requests first, so that at most `max` are kept (a half-done sign-in is lost). */
+  saveAuthorizeRequest(request: AuthorizeRequestRecord, max?: number): Promise<void>;
   findAuthorizeRequest(id: string): Promise<AuthorizeRequestRecord | undefined>;
   /** Removes and returns the request: a sign-in form can be submitted once. */
   takeAuthorizeRequest(id: string): Promise<AuthorizeRequestRecord | undefined>;
 
-  insertCode(code: AuthorizationCodeRecord): Promise<void>;
+  /** With `max`: forgets the oldest codes first (most were exchanged already), so that at most `max` are kept. */
+  insertCode(code: AuthorizationCodeRecord, max?: number): Promise<void>;
   /** Marks the code consumed and says whether it was fresh; a consumed code stays known until it expires. */
   consumeCode(code: string): Promise<ConsumeCodeResult>;
 
-  insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
+  /**
+   * With `max`, when `max` tokens are stored already: forgets the oldest retired token (kept only to recognise
+   * a reuse); when every one is live, stores nothing and throws StoreFull.
+   */
+  insertRefreshToken(token: RefreshTokenRecord, max?: number): Promise<void>;
   findRefreshToken(token: string): Promise<RefreshTokenRecord | undefined>;
   /**
    * Retires `current` and stores `next`, in one step. When `current` was already retired (a reuse), stores
-   * nothing and answers `reused`; the caller then revokes the grant.
+   * nothing and answers `reused`; the caller then revokes the grant. With `max`, makes room as
+   * insertRefreshToken does but never refuses: rotation keeps the live count, so at worst `current`, just
+   * retired, is the one forgotten.
    */
-  rotateRefreshToken(current: string, next: RefreshTokenRecord): Promise<RotateResult>;
+  rotateRefreshToken(current: string, next: RefreshTokenRecord, max?: number): Promise<RotateResult>;
   /**
    * Revokes an authorization: retires its refresh tokens and remembers the grant as revoked until
    * `rememberUntil`, so that a token a concurrent request is issuing for it is caught (isGrantRevoked).
    */
-  revokeGrant(grantId: string, rememberUntil: number): Promise<void>;
+  /** With `max`: forgets the oldest marks first, so that at most `max` are kept (each matters only while a token is being issued). */
+  revokeGrant(grantId: string, rememberUntil: number, max?: number): Promise<void>;
   isGrantRevoked(grantId: string): Promise<boolean>;
 
   /** Deletes requests, codes, refresh tokens and revoked-grant marks that expired at or before `now`; returns how many. */

@@ -1,4 +1,5 @@
-// Ontologies and their seeded queries.
+// Ontologies and their seeded queries, object types and action types (definitions; objects: ontology-objects.ts).
+import type { ActionTypeDef, ObjectTypeDef, QueryDef } from './ontology-model.js';
 
 export interface OntologyRecord {
   rid: string;
@@ -7,11 +8,17 @@ export interface OntologyRecord {
   description: string;
   /** Query api name to the seeded result as JSON bytes, serialized once when seeded; in seed order. */
   queries: Map<string, Buffer>;
+  /** Typed query definitions, by api name, seed order (every seeded query has one). */
+  queryTypes: Map<string, QueryDef>;
+  objectTypes: Map<string, ObjectTypeDef>;
+  actionTypes: Map<string, ActionTypeDef>;
 }
 
 export interface OntologyRepo {
   /** False when the api name or rid is taken. */
   insert(ontology: OntologyRecord): Promise<boolean>;
+  /** Sets (or adds) the result a query answers with; false when there is no such ontology. */
+  setQueryResult(apiName: string, queryApiName: string, result: Buffer): Promise<boolean>;
   /** Seed order. */
   list(): Promise<OntologyRecord[]>;
   byApiName(apiName: string): Promise<OntologyRecord | undefined>;

@@ -7,6 +7,7 @@ import type { OAuthRepo } from './oauth.js';
 import type { EnrollmentRepo } from './enrollment.js';
 import type { ConnectionRepo } from './connections.js';
 import type { OntologyRepo } from './ontologies.js';
+import type { OntologyObjectRepo } from './ontology-objects.js';
 import type { ComputeModuleRepo } from './compute-modules.js';
 import type { ComputeModuleJobRepo } from './compute-module-jobs.js';
 
@@ -18,6 +19,7 @@ export interface Store {
   enrollment: EnrollmentRepo;
   connections: ConnectionRepo;
   ontologies: OntologyRepo;
+  ontologyObjects: OntologyObjectRepo;
   computeModules: ComputeModuleRepo;
   computeModuleJobs: ComputeModuleJobRepo;
   /** Forgets everything; the caller applies the seed again. */
@@ -54,5 +56,6 @@ export type { AuthorizationParameters, AuthorizeRequestRecord, AuthorizationCode
 export type { EnrollmentRecord, EnrollmentRepo } from './enrollment.js';
 export type { ConnectionRecord, ConnectionRepo, DomainRecord, DomainAuthRecord, ApiKeyLocationRecord, WorkerRecord } from './connections.js';
 export type { OntologyRecord, OntologyRepo } from './ontologies.js';
+export type { OntologyObjectRecord, OntologyObjectRepo, StoredEdit, EditOutcome, PropertyValues } from './ontology-objects.js';
 export type { RuntimeRecord, DeployedAppRecord, ComputeModuleRepo } from './compute-modules.js';
 export type { JobRecord, JobResult, JobState, ComputeModuleJobRepo, RequeueOutcome } from './compute-module-jobs.js';

@@ -16,7 +16,8 @@ export interface AccessTokenRecord {
 }
 
 export interface TokenRepo {
-  insertAccess(token: AccessTokenRecord): Promise<void>;
+  /** With `max`: when `max` tokens are stored already, stores nothing and throws StoreFull (never evicts one). */
+  insertAccess(token: AccessTokenRecord, max?: number): Promise<void>;
   findAccess(token: string): Promise<AccessTokenRecord | undefined>;
   revokeAccess(token: string): Promise<boolean>;
   /** Revokes every access token of a grant; returns how many. */

@@ -20,6 +20,8 @@ export interface UserRecord {
 export interface UserRepo {
   /** Adds a seeded user; false (and no change) when the username is taken: the first definition wins. */
   insert(user: UserRecord): Promise<boolean>;
+  /** Creates or replaces the seeded user of this username (control routes); true when created. */
+  upsert(user: UserRecord): Promise<boolean>;
   byId(id: string): Promise<UserRecord | undefined>;
   /** Seeded users only: an automatic service principal never answers to a username. */
   byUsername(username: string): Promise<UserRecord | undefined>;
@@ -30,7 +32,11 @@ export interface UserRepo {
   /**
    * The principal of a client-credentials token: the seeded service user tied to the client by
    * `oauth_client_id`, else a service principal created once per client (kept apart from seeded names).
+   * With `max` (given for open-mode clients only): when `max` principals made with a cap exist already, a new one
+   * is not made and StoreFull is thrown; a seeded service user or an existing principal is still returned.
    */
-  servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord>;
+  servicePrincipalFor(clientId: string, create: () => UserRecord, max?: number): Promise<UserRecord>;
   count(): Promise<number>;
+  /** Seeded users in seed order (not the automatic service principals), for the dashboard. */
+  list(): Promise<UserRecord[]>;
 }

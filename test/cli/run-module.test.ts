@@ -97,6 +97,34 @@ describe('run-module', () => {
     expect(result.stdout).toContain('"queryType":"q"');
   });
 
+  it('gives a Python module the in-pod runtime: host, port, restart URI, CA and service-discovery files (0600, removed at exit)', async () => {
+    const report = `
+      const fs = require('node:fs');
+      const names = ['RUNTIME_HOST', 'RUNTIME_PORT', 'RESTART_NOTIFICATION_URI', 'CONNECTIONS_TO_OTHER_PODS_CA_PATH', 'DEFAULT_CA_PATH', 'FOUNDRY_SERVICE_DISCOVERY_V2', 'FOUNDRY_HOSTNAME', 'GET_JOB_URI_V2'];
+      const env = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+      const file = (p) => ({ path: p, mode: (fs.statSync(p).mode & 0o777).toString(8), text: fs.readFileSync(p, 'utf8') });
+      console.log(JSON.stringify({ env, ca: file(env.CONNECTIONS_TO_OTHER_PODS_CA_PATH), discovery: file(env.FOUNDRY_SERVICE_DISCOVERY_V2) }));`;
+    const result = await runCli(['run-module', '--runtime', 'rt-cli', '--url', emulator.url, '--', process.execPath, '-e', report]);
+    expect(result.code).toBe(0);
+    const seen = JSON.parse(result.stdout.trim()) as { env: Record<string, string | undefined>; ca: { path: string; mode: string; text: string }; discovery: { path: string; mode: string; text: string } };
+    const pod = await emulator.server.podListener();
+    expect(seen.env).toMatchObject({
+      RUNTIME_HOST: '127.0.0.1',
+      RUNTIME_PORT: String(pod.port),
+      RESTART_NOTIFICATION_URI: `${pod.url}/_emulate/platform/compute-modules/runtimes/rt-cli/restart`,
+      DEFAULT_CA_PATH: seen.ca.path,
+      FOUNDRY_HOSTNAME: new URL(emulator.url).host,
+    });
+    expect(seen.env.GET_JOB_URI_V2).toBeUndefined(); // neither installed SDK reads the V2 variables
+    expect(seen.ca).toMatchObject({ mode: '600', text: pod.caCertificate });
+    expect(seen.discovery.mode).toBe('600');
+    expect(seen.discovery.text).toBe(
+      `api_gateway:\n  - "${emulator.url}/api"\nstream_proxy:\n  - "${emulator.url}/api"\nmultipass:\n  - "${emulator.url}/idp/api"\n`,
+    );
+    expect(existsSync(seen.ca.path)).toBe(false);
+    expect(existsSync(seen.discovery.path)).toBe(false);
+  });
+
   it('fails clearly when the emulator cannot be reached (exit 1)', async () => {
     const unreachable = await runCli(['run-module', '--runtime', 'x', '--url', 'http://127.0.0.1:9', '--', process.execPath, '-e', '']);
     expect(unreachable.code).toBe(1);

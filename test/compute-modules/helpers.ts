@@ -13,6 +13,9 @@ export interface SeedOptions {
   executeTimeoutMs?: number;
   retainedJobs?: number;
   maxResultBytes?: number;
+  moduleGoneMs?: number;
+  maxQueuedJobs?: number;
+  maxRetainedResultBytes?: number;
   baseUrl?: string;
   /** Where the service logs at info level; silent without it. */
   logDestination?: NodeJS.WritableStream;
@@ -28,6 +31,9 @@ export function seed(o: SeedOptions = {}) {
         execute_timeout_ms: o.executeTimeoutMs ?? 5_000,
         ...(o.retainedJobs !== undefined ? { retained_jobs: o.retainedJobs } : {}),
         ...(o.maxResultBytes !== undefined ? { max_result_bytes: o.maxResultBytes } : {}),
+        ...(o.moduleGoneMs !== undefined ? { module_gone_ms: o.moduleGoneMs } : {}),
+        ...(o.maxQueuedJobs !== undefined ? { max_queued_jobs: o.maxQueuedJobs } : {}),
+        ...(o.maxRetainedResultBytes !== undefined ? { max_retained_result_bytes: o.maxRetainedResultBytes } : {}),
         runtimes: [
           { runtime_id: RUNTIME, module_auth_token: TOKEN },
           { runtime_id: 'rt-2', module_auth_token: 'module-token-2' },

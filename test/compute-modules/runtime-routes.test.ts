@@ -41,9 +41,9 @@ describe('POST runtimes: create or reset a session', () => {
     const listed = await h.app.inject({ method: 'GET', url: `${MUX}/schemas?rid=${ADDER}`, headers: h.auth });
     expect(listed.json()).toEqual([]);
 
-    const chosen = (await h.openSession({ runtimeId: RUNTIME, moduleAuthToken: 'my-own-token' })).json();
-    expect(chosen.moduleAuthToken).toBe('my-own-token');
-    expect((await h.poll('my-own-token')).statusCode).toBe(204);
+    const chosen = (await h.openSession({ runtimeId: RUNTIME, moduleAuthToken: 'my-own-token-0123' })).json();
+    expect(chosen.moduleAuthToken).toBe('my-own-token-0123');
+    expect((await h.poll('my-own-token-0123')).statusCode).toBe(204);
   });
 
   it('binds a deployed app to the runtime when one is named', async () => {

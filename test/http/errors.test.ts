@@ -7,7 +7,6 @@ describe('unknown routes and framework errors', () => {
     ['GET', '/api/v2/admin/users/nope'],
     ['POST', '/api/v2/admin/users/getCurrent'],
     ['DELETE', '/idp/api/me'],
-    ['GET', '/idp/api/oauth2/nothing'],
   ])('%s %s answers 404 in the platform envelope', async (method, url) => {
     const { app } = await buildTestApp();
     const res = await app.inject({ method: method as 'GET', url });

@@ -194,3 +194,14 @@ describe('authorize: open mode (no clients seeded)', () => {
     expectHtmlError(await app.inject({ url: `${AUTHORIZE}?client_id=x&response_type=code&redirect_uri=relative/cb` }), /Invalid redirect URI/);
   });
 });
+
+describe('authorize: HEAD stores nothing', () => {
+  it('answers 404 and keeps no pending sign-in (a HEAD would otherwise run the GET handler)', async () => {
+    const { app, store } = await buildTestApp({ seed: SEED });
+    const res = await app.inject({ method: 'HEAD', url: authorizeUrl(ok) });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toBe('');
+    expect((await store.oauth.counts()).authorizeRequests).toBe(0);
+    await app.close();
+  });
+});

@@ -91,9 +91,10 @@ describe('token endpoint request checks', () => {
       method: 'POST',
       url: TOKEN,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'grant_type=client_credentials&client_id=public&scope=a&scope=b',
+      payload: 'grant_type=client_credentials&client_id=public&client_id=public&scope=a',
     });
-    expect(expectOAuthError(repeated, 400, 'invalid_request')).toMatch(/scope/);
+    // `scope` alone may repeat (CONTRACTS §10; test/http/python-wire.test.ts); any other field is refused.
+    expect(expectOAuthError(repeated, 400, 'invalid_request')).toMatch(/client_id/);
     expectOAuthError(await app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'client_credentials', client_id: 'public' } }), 400, 'invalid_request');
     expectOAuthError(await app.inject({ method: 'POST', url: TOKEN }), 400, 'invalid_request');
   });

@@ -17,6 +17,8 @@ import { StoreFull } from '../../src/store/capacity.js';
 import { freshSchemaUrl } from '../helpers/store.js';
 import { baseUrl } from './helpers.js';
 
+const noTypes = { queryTypes: new Map(), objectTypes: new Map(), actionTypes: new Map() };
+
 let store: Store;
 let tokens: PgTokens;
 let oauth: PgOAuth;
@@ -163,7 +165,7 @@ describe('upserts and lists on PostgreSQL', () => {
     expect(await modules.listRuntimes()).toEqual([{ runtimeId: 'rt-b', moduleAuthToken: 'c'.repeat(16) }, { runtimeId: 'rt-a', moduleAuthToken: 'a'.repeat(16) }]);
 
     const ontologies = store.ontologies as PgOntologies;
-    await ontologies.insert({ rid: 'ri.o', apiName: 'o', displayName: 'O', description: '', queries: new Map([['q1', Buffer.from('1')]]) });
+    await ontologies.insert({ rid: 'ri.o', apiName: 'o', displayName: 'O', description: '', ...noTypes, queries: new Map([['q1', Buffer.from('1')]]) });
     expect(await ontologies.setQueryResult('o', 'q2', Buffer.from('2'))).toBe(true);
     expect(await ontologies.setQueryResult('o', 'q1', Buffer.from('"one"'))).toBe(true);
     expect(await ontologies.setQueryResult('none', 'q', Buffer.from('x'))).toBe(false);

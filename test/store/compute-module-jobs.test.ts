@@ -84,4 +84,49 @@ describe(`compute-module jobs (${TEST_STORE ? 'postgres' : 'memory'} store)`, ()
     expect((await repo.byId('d'))?.state).toBe('queued');
     expect(await repo.countFinished()).toBe(0);
   });
+
+  it('insertIfRoom refuses past the runtime\'s queued count; running jobs and other runtimes do not count', async () => {
+    const repo = await filled('a', 'b');
+    expect(await repo.insertIfRoom(job('c'), 2)).toBe(false);
+    expect(await repo.byId('c')).toBeUndefined();
+    expect(await repo.insertIfRoom(job('other', 'rt-2'), 2)).toBe(true);
+    await repo.claimNext('rt', 1);
+    expect(await repo.insertIfRoom(job('c'), 2)).toBe(true);
+    expect(await repo.byId('c')).toMatchObject({ state: 'queued', handOuts: 0 });
+  });
+
+  it('fail ends a queued or running job with its reason, once', async () => {
+    const repo = await filled('a', 'b');
+    await repo.claimNext('rt', 1);
+    expect(await repo.fail('a', 'broken', 2)).toMatchObject({ state: 'failed', failure: 'broken', finishedAt: 2 });
+    expect(await repo.fail('b', 'broken', 3)).toMatchObject({ state: 'failed' });
+    expect(await repo.fail('a', 'again', 4)).toBeUndefined();
+    expect(await repo.claimNext('rt', 5)).toBeUndefined(); // b left the queue
+  });
+
+  it('requeueHandedOutBefore takes back only jobs handed out by the given time', async () => {
+    const repo = await filled('a', 'b', 'c');
+    await repo.claimNext('rt', 10);
+    await repo.claimNext('rt', 20);
+    const outcome = await repo.requeueHandedOutBefore('rt', 10, 3, 'gone', 30);
+    expect(outcome.requeued.map((j) => j.jobId)).toEqual(['a']);
+    expect(await repo.byId('b')).toMatchObject({ state: 'inProgress', startedAt: 20 });
+    expect((await repo.claimNext('rt', 40))).toMatchObject({ jobId: 'a', handOuts: 2 }); // ahead of c again
+    await repo.claimNext('rt', 41); // c
+    const again = await repo.requeueHandedOutBefore('rt', 100, 2, 'gone', 50);
+    expect(again.failed.map((j) => j.jobId)).toEqual(['a']);
+    expect(again.requeued.map((j) => j.jobId).sort()).toEqual(['b', 'c']);
+  });
+
+  it('prunes the oldest finished jobs until their results fit in the byte bound', async () => {
+    const repo = await filled('a', 'b', 'c');
+    for (const id of ['a', 'b', 'c']) await repo.complete(id, { body: Buffer.alloc(10) }, 1);
+    expect(await repo.retainedResultBytes()).toBe(30);
+    expect(await repo.pruneFinished(100, 20)).toBe(1);
+    expect(await repo.byId('a')).toBeUndefined();
+    expect(await repo.retainedResultBytes()).toBe(20);
+    expect(await repo.pruneFinished(100)).toBe(0); // no byte bound
+    expect(await repo.pruneFinished(100, 0)).toBe(2);
+    expect(await repo.retainedResultBytes()).toBe(0);
+  });
 });

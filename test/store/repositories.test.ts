@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccessTokenRecord, RefreshTokenRecord, Store } from '../../src/store/store.js';
 import { TEST_STORE, openTestStore } from '../helpers/store.js';
 
+const noTypes = { queryTypes: new Map(), objectTypes: new Map(), actionTypes: new Map() };
+
 let store: Store;
 beforeEach(async () => {
   store = await openTestStore();
@@ -95,9 +97,9 @@ describe(`clients, enrollment, connections and ontologies (${kind} store)`, () =
 
   it('keeps ontologies in seed order with their query bytes exactly', async () => {
     const bytes = Buffer.from('{"b":1,"a":[1.0,2]}');
-    await store.ontologies.insert({ rid: 'ri.o2', apiName: 'second', displayName: 'S', description: '', queries: new Map([['q', bytes]]) });
-    await store.ontologies.insert({ rid: 'ri.o1', apiName: 'first', displayName: 'F', description: 'd', queries: new Map() });
-    expect(await store.ontologies.insert({ rid: 'ri.o3', apiName: 'first', displayName: 'X', description: '', queries: new Map() })).toBe(false);
+    await store.ontologies.insert({ rid: 'ri.o2', apiName: 'second', displayName: 'S', description: '', ...noTypes, queries: new Map([['q', bytes]]) });
+    await store.ontologies.insert({ rid: 'ri.o1', apiName: 'first', displayName: 'F', description: 'd', ...noTypes, queries: new Map() });
+    expect(await store.ontologies.insert({ rid: 'ri.o3', apiName: 'first', displayName: 'X', description: '', ...noTypes, queries: new Map() })).toBe(false);
     expect((await store.ontologies.list()).map((o) => o.apiName)).toEqual(['second', 'first']);
     expect((await store.ontologies.byApiName('second'))?.queries.get('q')).toEqual(bytes);
     expect((await store.ontologies.byRid('ri.o1'))?.description).toBe('d');

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store, UserRecord } from '../../src/store/store.js';
 import { TEST_STORE, openTestStore } from '../helpers/store.js';
+import { MemoryUsers } from '../../src/store/memory/users.js';
 
 let store: Store | undefined;
 afterEach(async () => {
@@ -46,5 +47,23 @@ describe(`users.servicePrincipalFor (${TEST_STORE ? 'postgres' : 'memory'} store
     const first = await users.servicePrincipalFor('other', create);
     expect(await users.servicePrincipalFor('other', create)).toEqual(first);
     expect(made).toBe(1);
+  });
+});
+
+describe('MemoryUsers.servicePrincipalFor with a cap', () => {
+  it('refuses a new principal past max, still returns existing ones and seeded service users, and counts only capped ones', async () => {
+    const users = new MemoryUsers();
+    const create = (name: string) => () => user(name, { principalType: 'service' });
+    await users.insert(user('bot', { principalType: 'service', oauthClientId: 'seeded' }));
+    await users.servicePrincipalFor('uncapped', create('uncapped')); // a seeded client's principal: no max, never counted
+    await users.servicePrincipalFor('a', create('a'), 2);
+    await users.servicePrincipalFor('b', create('b'), 2);
+    await expect(users.servicePrincipalFor('c', create('c'), 2)).rejects.toMatchObject({ name: 'StoreFull', max: 2 });
+    expect(await users.byId('id-c')).toBeUndefined();
+    expect((await users.servicePrincipalFor('a', create('x'), 2)).username).toBe('a');
+    expect((await users.servicePrincipalFor('seeded', create('x'), 2)).username).toBe('bot');
+    users.clear();
+    await users.servicePrincipalFor('c', create('c'), 2);
+    expect((await users.byId('id-c'))?.username).toBe('c');
   });
 });

@@ -3,15 +3,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
 import { enrollmentWire, meWire, userWire } from './shapes.js';
+import { PreviewQuery } from '../../http/preview.js';
 
 export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void {
   app.get('/api/v2/admin/users/getCurrent', {
     config: { auth: { kind: 'bearer', scope: 'api:admin-read', denied: { errorName: 'GetCurrentUserPermissionDenied', parameters: () => ({}) } } },
+    schema: { querystring: PreviewQuery },
     handler: async (request) => userWire(request.principal!),
   });
 
   app.get('/api/v2/admin/enrollments/getCurrent', {
     config: { auth: { kind: 'bearer', scope: 'api:admin-read', denied: { errorName: 'GetCurrentEnrollmentPermissionDenied', parameters: () => ({}) } } },
+    schema: { querystring: PreviewQuery },
     handler: async () => enrollmentWire(await deps.store.enrollment.get()),
   });
 

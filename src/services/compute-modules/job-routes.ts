@@ -3,10 +3,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, Store } from '../../store/store.js';
-import { jobCanceled, jobFailed, jobNotReady, resourceNotFound } from '../../errors.js';
+import { jobCanceled, jobFailed, jobNotReady, quote, resourceNotFound } from '../../errors.js';
 import { DEFAULT_BRANCH, type JobService } from './jobs.js';
 import { clientGone } from './client-gone.js';
 import { jobStatusWire, jobWire } from './wire.js';
+import { serializes } from './serializes.js';
 
 export const MULTIPLEXER_PREFIX = '/analytics-backend-multiplexer/api/module-group-multiplexer';
 
@@ -42,7 +43,7 @@ export function jobRoutes(parent: FastifyInstance, deps: { store: Store; jobs: J
 
   async function findJob(jobId: string): Promise<JobRecord> {
     const job = await store.computeModuleJobs.byId(jobId);
-    if (!job) throw resourceNotFound(`Job ${jobId} was not found.`);
+    if (!job) throw resourceNotFound(`Job ${quote(jobId)} was not found.`);
     return job;
   }
 
@@ -74,7 +75,7 @@ export function jobRoutes(parent: FastifyInstance, deps: { store: Store; jobs: J
   );
 
   const cancel = async (jobId: string, reply: FastifyReply) => {
-    if (!(await jobs.cancel(jobId))) throw resourceNotFound(`Job ${jobId} was not found.`);
+    if (!(await jobs.cancel(jobId))) throw resourceNotFound(`Job ${quote(jobId)} was not found.`);
     return reply.code(204).send();
   };
   app.delete(`${MULTIPLEXER_PREFIX}/jobs`, { config: bearer, schema: { body: JobBody } }, async (request, reply) => cancel(request.body.id, reply));
@@ -89,9 +90,10 @@ export function jobRoutes(parent: FastifyInstance, deps: { store: Store; jobs: J
     async (request) => {
       const branch = request.query.branch ?? DEFAULT_BRANCH;
       const deployed = await store.computeModules.deployedApp(request.query.rid, branch);
-      if (!deployed) throw resourceNotFound(`Deployed app ${request.query.rid} on branch ${branch} was not found.`);
+      if (!deployed) throw resourceNotFound(`Deployed app ${quote(request.query.rid)} on branch ${quote(branch)} was not found.`);
       const schemas = await store.computeModules.schemas(deployed.runtimeId);
-      return schemas.map((s) => ({ issues: [], ...(s as Record<string, unknown>) }));
+      // A schema that cannot be written (stored before deep JSON was refused) is left out, not a 500 for all.
+      return schemas.filter(serializes).map((s) => ({ issues: [], ...(s as Record<string, unknown>) }));
     },
   );
 }

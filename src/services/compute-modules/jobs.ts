@@ -4,15 +4,19 @@
 //   queued --poll--> inProgress --result--> succeeded
 //   queued --result--> succeeded                     (a late answer from a module whose session was reset)
 //   queued | inProgress --cancel--> canceled
-//   inProgress --session reset--> queued, or failed once it has been handed out MAX_HAND_OUTS times
+//   inProgress --session reset, or its module gone (liveness.ts)--> queued, or failed once it has been
+//                                                                   handed out MAX_HAND_OUTS times
+//   queued | inProgress --its query cannot be serialized--> failed     (a poll never answers 500 for it)
 import { performance } from 'node:perf_hooks';
-import type { Store, JobRecord, JobResult } from '../../store/store.js';
+import type { Store, JobRecord, JobResult, RequeueOutcome } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
 import type { ComputeModuleSettings } from '../../settings.js';
 import { randomSecret, randomUuid } from '../../ids.js';
-import { deployedAppInactive, jobTimeout, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
+import { deployedAppInactive, invalidRequest, jobTimeout, queueFull, quote, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
 import { Wakeups } from './wakeups.js';
+import { ModuleLiveness } from './liveness.js';
 import { linkInstances, type CrossInstance } from './cross-instance.js';
+import { serializes } from './serializes.js';
 
 export const MAX_HAND_OUTS = 3;
 const FINISHED = new Set<JobRecord['state']>(['succeeded', 'failed', 'canceled']);
@@ -22,6 +26,8 @@ export interface JobServiceDeps {
   store: Store;
   clock: Clock;
   settings: Readonly<ComputeModuleSettings>;
+  /** Where failures that no request can report (a lease check on a timer) are logged. */
+  logError?: (err: unknown, message: string) => void;
 }
 
 export interface JobRequest {
@@ -58,19 +64,23 @@ export class JobService {
   /** Per runtime; bounded by the store's runtimes and emptied on reset. */
   private readonly sessions = new Map<string, PollSession>();
 
+  private readonly liveness: ModuleLiveness;
   /** Hints to and from other instances sharing the store (none for the memory store). */
   private readonly peers: CrossInstance;
 
   constructor(private readonly deps: JobServiceDeps) {
+    this.liveness = new ModuleLiveness(deps.clock, deps.settings.moduleGoneMs, (runtimeId, lastSeen) => this.moduleGone(runtimeId, lastSeen), (err, runtimeId) =>
+      deps.logError?.(err, `could not bring back the jobs of runtime ${runtimeId}, whose module has gone`),
+    );
     this.peers = linkInstances(deps.store.notifications, {
-      jobQueued: (runtimeId) => this.jobQueued(runtimeId, false),
+      jobQueued: (runtimeId) => this.jobQueued(runtimeId, 1, false),
       jobFinished: (jobId) => void this.finishedElsewhere(jobId),
       sessionReset: (runtimeId) => {
         this.sessions.set(runtimeId, { queued: 0 });
         this.polls.notify(runtimeId, 'session');
       },
       recheck: () => {
-        for (const runtimeId of this.polls.keys()) this.jobQueued(runtimeId, false);
+        for (const runtimeId of this.polls.keys()) this.jobQueued(runtimeId, this.polls.count(runtimeId), false);
         for (const jobId of this.finishes.keys()) void this.finishedElsewhere(jobId);
       },
     });
@@ -97,17 +107,28 @@ export class JobService {
     this.polls.notify(request.runtimeId, 'session');
     this.peers.publishSession(request.runtimeId);
     const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
-    const outcome = await store.computeModuleJobs.requeueInProgress(request.runtimeId, MAX_HAND_OUTS, failure, clock.now());
+    await this.settle(request.runtimeId, await store.computeModuleJobs.requeueInProgress(request.runtimeId, MAX_HAND_OUTS, failure, clock.now()));
+    return { runtimeId: request.runtimeId, moduleAuthToken, created };
+  }
+
+  /** The lease (CONTRACTS §6): the runtime's module has gone; the jobs it was handed by `lastSeen` come back. */
+  private async moduleGone(runtimeId: string, lastSeen: number): Promise<void> {
+    const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer; its module stopped polling.`;
+    const outcome = await this.deps.store.computeModuleJobs.requeueHandedOutBefore(runtimeId, lastSeen, MAX_HAND_OUTS, failure, this.deps.clock.now());
+    await this.settle(runtimeId, outcome);
+  }
+
+  /** After jobs were put back: waiters of failed ones answer, and one poll per requeued job is woken. */
+  private async settle(runtimeId: string, outcome: RequeueOutcome): Promise<void> {
     for (const job of outcome.failed) this.finished(job);
     if (outcome.failed.length > 0) await this.prune();
-    if (outcome.requeued.length > 0) this.jobQueued(request.runtimeId);
-    return { runtimeId: request.runtimeId, moduleAuthToken, created };
+    if (outcome.requeued.length > 0) this.jobQueued(runtimeId, outcome.requeued.length);
   }
 
   /** Queues a job for the deployed app's runtime. */
   async submit(request: JobRequest): Promise<JobRecord> {
     const job = await this.newJob(request);
-    await this.deps.store.computeModuleJobs.insert(job);
+    await this.insert(job);
     this.jobQueued(job.runtimeId);
     return job;
   }
@@ -121,7 +142,7 @@ export class JobService {
     // Subscribed before the job exists anywhere, so its result cannot slip past.
     const subscription = this.finishes.subscribe(job.jobId, this.deps.settings.executeTimeoutMs, signal);
     try {
-      await this.deps.store.computeModuleJobs.insert(job);
+      await this.insert(job);
     } catch (err) {
       subscription.cancel();
       throw err;
@@ -153,14 +174,33 @@ export class JobService {
    * between.
    */
   async poll(runtimeId: string, signal: AbortSignal): Promise<JobRecord | undefined> {
+    await this.liveness.pollStarted(runtimeId);
+    try {
+      return await this.pollQueue(runtimeId, signal);
+    } finally {
+      this.liveness.pollEnded(runtimeId);
+    }
+  }
+
+  /**
+   * A queued job wakes one waiting poll (notifyOne), so a poll that was woken and leaves without looking
+   * (its client went away) passes the wake-up on; one that looked and found nothing had it taken by another.
+   */
+  private async pollQueue(runtimeId: string, signal: AbortSignal): Promise<JobRecord | undefined> {
     const jobs = this.deps.store.computeModuleJobs;
     const deadline = performance.now() + this.deps.settings.pollTimeoutMs;
     const session = this.session(runtimeId);
     const current = () => this.sessions.get(runtimeId) === session;
+    let woken = false;
     for (;;) {
-      if (signal.aborted || !current()) return undefined;
+      if (signal.aborted || !current()) {
+        if (woken) this.polls.notifyOne(runtimeId, 'job');
+        return undefined;
+      }
+      woken = false;
       const queuedBefore = session.queued;
       const job = await jobs.claimNext(runtimeId, this.deps.clock.now());
+      if (job && !(await this.servable(job))) continue;
       if (job) {
         if (!signal.aborted && current()) return job;
         // Its client went away, or its session was reset while it looked: the job goes back.
@@ -171,7 +211,22 @@ export class JobService {
       if (session.queued !== queuedBefore) continue;
       const wake = await this.polls.subscribe(runtimeId, deadline - performance.now(), signal).wake;
       if (wake.kind !== 'notified') return undefined;
+      woken = wake.value === 'job';
     }
+  }
+
+  /**
+   * Whether a claimed job can be answered: a query that cannot be serialized (stored by an older version, or
+   * straight into the store) would make every poll that picks it a 500, so the job fails with a reason instead.
+   */
+  private async servable(job: JobRecord): Promise<boolean> {
+    if (serializes(job.query)) return true;
+    const failed = await this.deps.store.computeModuleJobs.fail(job.jobId, 'The job\'s query could not be serialized (nested too deeply?); no module was given it.', this.deps.clock.now());
+    if (failed) {
+      this.finished(failed);
+      await this.prune();
+    }
+    return false;
   }
 
   /** A handed-out job whose response never reached its poller goes back to the queue. */
@@ -201,15 +256,30 @@ export class JobService {
   /** The store was reset: every waiter answers at once. */
   interruptForReset(): void {
     this.sessions.clear(); // a poll still looking at the queue ends too
+    this.liveness.clear();
     this.polls.interruptAll('reset');
     this.finishes.interruptAll('reset');
   }
 
   /** The server is closing: every waiter answers at once and new ones do not wait. */
   interruptForShutdown(): void {
+    this.liveness.close();
     this.peers.stop();
     this.polls.interruptAll('shutdown');
     this.finishes.interruptAll('shutdown');
+  }
+
+  /**
+   * The module restarted and said so (the in-pod runtime's restart notification, CONTRACTS §10): the runtime's
+   * handed-out, unanswered jobs go back to the queue (or fail after MAX_HAND_OUTS hand-outs). Their ids.
+   */
+  async requeueHandedOut(runtimeId: string): Promise<string[]> {
+    const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
+    const outcome = await this.deps.store.computeModuleJobs.requeueInProgress(runtimeId, MAX_HAND_OUTS, failure, this.deps.clock.now());
+    for (const job of outcome.failed) this.finished(job);
+    if (outcome.failed.length > 0) await this.prune();
+    if (outcome.requeued.length > 0) this.jobQueued(runtimeId);
+    return [...outcome.requeued, ...outcome.failed].map((job) => job.jobId);
   }
 
   waitingPolls(runtimeId: string): number {
@@ -223,9 +293,9 @@ export class JobService {
   }
 
   /** Counted before anyone is woken, so that a poll between its look and its subscription sees it. */
-  private jobQueued(runtimeId: string, tellPeers = true): void {
-    this.session(runtimeId).queued++;
-    this.polls.notify(runtimeId, 'job');
+  private jobQueued(runtimeId: string, count = 1, tellPeers = true): void {
+    this.session(runtimeId).queued += count;
+    for (let i = 0; i < count; i++) if (!this.polls.notifyOne(runtimeId, 'job')) break;
     if (tellPeers) this.peers.publishQueued(runtimeId);
   }
 
@@ -241,11 +311,21 @@ export class JobService {
     if (job && FINISHED.has(job.state)) this.finishes.notify(jobId, job);
   }
 
+  /** Queues the job unless its runtime's queue is full (CONTRACTS §8). */
+  private async insert(job: JobRecord): Promise<void> {
+    const max = this.deps.settings.maxQueuedJobs;
+    if (await this.deps.store.computeModuleJobs.insertIfRoom(job, max)) return;
+    throw queueFull(`Runtime ${quote(job.runtimeId)} already has ${max} queued jobs (compute_modules.max_queued_jobs); retry once its module has taken some.`);
+  }
+
   private async newJob(request: JobRequest): Promise<JobRecord> {
     const branch = request.deployedAppBranch ?? DEFAULT_BRANCH;
     const app = await this.deps.store.computeModules.deployedApp(request.deployedAppRid, branch);
-    if (!app) throw resourceNotFound(`Deployed app ${request.deployedAppRid} on branch ${branch} was not found.`);
-    if (!app.active) throw deployedAppInactive(`Deployed app ${request.deployedAppRid} on branch ${branch} is not active.`);
+    const named = `Deployed app ${quote(request.deployedAppRid)} on branch ${quote(branch)}`;
+    if (!app) throw resourceNotFound(`${named} was not found.`);
+    if (!app.active) throw deployedAppInactive(`${named} is not active.`);
+    // Nothing stored may later fail to serialize (issue 10, item 1); the edge also refuses deep JSON.
+    if (!serializes(request.query)) throw invalidRequest('The query cannot be stored: it could not be serialized again (nested too deeply).');
     return {
       jobId: randomUuid(),
       runtimeId: app.runtimeId,
@@ -260,6 +340,7 @@ export class JobService {
   }
 
   private async prune(): Promise<void> {
-    await this.deps.store.computeModuleJobs.pruneFinished(this.deps.settings.retainedJobs);
+    const { retainedJobs, maxRetainedResultBytes } = this.deps.settings;
+    await this.deps.store.computeModuleJobs.pruneFinished(retainedJobs, maxRetainedResultBytes);
   }
 }

@@ -17,6 +17,8 @@
 //   store), and one waiting when it shuts down 503 `temporarily_unavailable`.
 // - Waiting is per process; on a shared PostgreSQL store, other instances' changes arrive as LISTEN/NOTIFY
 //   hints (cross-instance.ts), and a lost hint delays a wake-up by up to a second (the periodic re-check).
+// - A job past `max_queued_jobs` is 429 `queue_full` (CONTRACTS §8 asks for "a clear error", names none).
+// - Module liveness (liveness.ts) judges a module by its last poll on any instance (recorded in the store).
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
@@ -34,12 +36,20 @@ export interface ComputeModuleDeps {
 
 /** Registers both route families in their own encapsulated scope. */
 export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps): Promise<void> {
-  const jobs = new JobService({ store: deps.store, clock: deps.clock, settings: deps.settings.computeModules });
+  const jobs = new JobService({
+    store: deps.store,
+    clock: deps.clock,
+    settings: deps.settings.computeModules,
+    logError: (err, message) => app.log.error({ err }, message),
+  });
   // Held polls and executes answer at once on reset and on close, so neither waits for a timer.
-  app.onReset(() => jobs.interruptForReset());
+  // Also after the clear: an execute that subscribed after the first pass and queued its job before the
+  // clear would otherwise wait out execute_timeout_ms for a job that is gone (issue 10, item 14).
+  app.onReset(() => jobs.interruptForReset(), { afterClear: true });
   app.addHook('preClose', async () => jobs.interruptForShutdown());
   // conjure clients send `Content-Type: application/json` on bodiless calls (DELETE by id): empty means none.
   useJsonBodies(app, { emptyIsNoBody: true });
+  app.podRuntime.jobs = jobs; // shared with the in-pod runtime listener (pod-listener/)
   runtimeRoutes(app, { ...deps, jobs });
   jobRoutes(app, { store: deps.store, jobs });
 }

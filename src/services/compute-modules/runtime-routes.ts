@@ -4,11 +4,14 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, RuntimeRecord, Store } from '../../store/store.js';
 import type { Settings } from '../../settings.js';
 import { safeEqual } from '../../http/auth.js';
-import { invalidModuleAuthToken, resourceNotFound } from '../../errors.js';
+import { invalidModuleAuthToken, invalidRequest, quote, resourceNotFound } from '../../errors.js';
 import type { JobService } from './jobs.js';
 import { clientGone } from './client-gone.js';
+import { pollArrived, watchDelivery } from './delivery.js';
 import { inspectionWire, pollWire } from './wire.js';
+import { serializes } from './serializes.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
+import { noteHandOut, noteResult, withNote } from './unanswered.js';
 
 export const RUNTIMES_PREFIX = '/_emulate/platform/compute-modules/runtimes';
 
@@ -20,34 +23,43 @@ export interface RuntimeRouteDeps {
 
 const RuntimeParams = Type.Object({ runtimeId: Type.String({ minLength: 1 }) });
 const JobParams = Type.Object({ runtimeId: Type.String({ minLength: 1 }), jobId: Type.String({ minLength: 1 }) });
+// The shapes CONTRACTS §6 gives, checked before anything is created (issue 10, items 6 and 12): a runtime id
+// goes into URIs and paths, a token into a header. Other names: no control characters, no lone surrogates
+// (the u-flag pattern reads a surrogate pair as one character, so only a lone one falls in the range).
+const RuntimeId = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$' });
+const ModuleAuthToken = Type.String({ pattern: '^[!-~]{16,512}$' });
+const name = (minLength: number) => Type.String({ pattern: `^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]{${minLength},256}$` });
 const SessionBody = Type.Object(
   {
-    runtimeId: Type.String({ minLength: 1, maxLength: 200 }),
-    moduleAuthToken: Type.Optional(Type.String({ minLength: 1 })),
-    deployedAppRid: Type.Optional(Type.String({ minLength: 1 })),
-    branch: Type.Optional(Type.String({ minLength: 1 })),
-    displayName: Type.Optional(Type.String()),
+    runtimeId: RuntimeId,
+    moduleAuthToken: Type.Optional(ModuleAuthToken),
+    deployedAppRid: Type.Optional(name(1)),
+    branch: Type.Optional(name(1)),
+    displayName: Type.Optional(name(0)),
   },
   { additionalProperties: false },
 );
 
 /** The runtime, and the job when one is named, or 404 not_found. */
-async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {
+export async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {
   const runtime = await store.computeModules.runtime(runtimeId);
-  if (!runtime) throw resourceNotFound(`Runtime ${runtimeId} was not found.`);
+  if (!runtime) throw resourceNotFound(`Runtime ${quote(runtimeId)} was not found.`);
   if (jobId === undefined) return { runtime };
   const job = await store.computeModuleJobs.byId(jobId);
-  if (!job || job.runtimeId !== runtimeId) throw resourceNotFound(`Job ${jobId} was not found on runtime ${runtimeId}.`);
+  if (!job || job.runtimeId !== runtimeId) throw resourceNotFound(`Job ${quote(jobId)} was not found on runtime ${quote(runtimeId)}.`);
   return { runtime, job };
 }
 
 /** Unknown runtime (or job) 404 first, then the Module-Auth-Token in constant time: all before any body is read. */
-function moduleAuth(store: Store) {
+export function moduleAuth(store: Store) {
   return async (request: FastifyRequest) => {
     const { runtimeId, jobId } = request.params as { runtimeId: string; jobId?: string };
     const { runtime } = await lookUp(store, runtimeId, jobId);
     const presented = request.headers['module-auth-token'];
-    if (typeof presented !== 'string' || !safeEqual(presented, runtime.moduleAuthToken)) throw invalidModuleAuthToken();
+    if (typeof presented !== 'string') throw invalidModuleAuthToken().because(`No Module-Auth-Token header; the routes of runtime "${runtimeId}" expect the token its session answered.`);
+    if (!safeEqual(presented, runtime.moduleAuthToken)) {
+      throw invalidModuleAuthToken().because(`The Module-Auth-Token is not the current token of runtime "${runtimeId}" (a session reset rotates it).`);
+    }
   };
 }
 
@@ -61,23 +73,40 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
   app.post(RUNTIMES_PREFIX, { config: CONTROL_ROUTE, schema: { body: SessionBody } }, async (request) => {
     const session = await jobs.openSession(request.body);
     request.log.info({ runtimeId: session.runtimeId, created: session.created }, 'compute-module session opened');
+    // The in-pod runtime listener, when this server runs one: what a Python module needs (CONTRACTS §10).
+    const pod = await app.podRuntime.listener?.();
     return {
       runtimeId: session.runtimeId,
       moduleAuthToken: session.moduleAuthToken,
       getJobUri: uri(session.runtimeId, 'job'),
       postResultUri: uri(session.runtimeId, 'results'),
       postSchemaUri: uri(session.runtimeId, 'schemas'),
+      ...(pod ? { podRuntime: { host: pod.host, port: pod.port, restartNotificationUri: pod.restartNotificationUri(session.runtimeId), caCertificate: pod.caCertificate } } : {}),
     };
   });
 
-  app.get(`${RUNTIMES_PREFIX}/:runtimeId/job`, { onRequest: moduleAuth(store), schema: { params: RuntimeParams } }, async (request, reply) => {
+  // Only GET: Fastify's automatic HEAD route would run this handler, hand out a job and drop it (issue 10, item 4).
+  const pollRoute = { exposeHeadRoute: false, onRequest: moduleAuth(store), schema: { params: RuntimeParams } };
+  app.get(`${RUNTIMES_PREFIX}/:runtimeId/job`, pollRoute, async (request, reply) => {
+    pollArrived(request.raw.socket);
     const gone = clientGone(reply);
     const job = await jobs.poll(request.params.runtimeId, gone);
     if (!job) return reply.code(204).send();
     // The same signal, still listening: if the answer is never written out to the module, the job goes back
     // to the queue. (poll returned the job only if the signal had not fired, and no event can run since.)
-    const requeue = () => jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job'));
+    // At most once: a closing connection can fire both watches below, and a second take-back could otherwise
+    // meet the job already handed out again with the same count.
+    let taken = false;
+    const requeue = () => {
+      if (taken) return;
+      taken = true;
+      jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job'));
+    };
     gone.addEventListener('abort', requeue, { once: true });
+    // Written out but reset before it was read: back to the queue too, as undelivered (delivery.ts). Whichever
+    // of the two notices first puts the job back; the other then finds it moved on and does nothing.
+    watchDelivery(request.raw.socket, requeue);
+    await noteHandOut(request, store, job);
     return pollWire(job);
   });
 
@@ -88,6 +117,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
     `${RUNTIMES_PREFIX}/:runtimeId/schemas`,
     { onRequest: moduleAuth(store), schema: { params: RuntimeParams, body: FunctionSchemas } },
     async (request) => {
+      if (!serializes(request.body)) throw invalidRequest('The function schemas cannot be stored: they could not be serialized again (nested too deeply).');
       await store.computeModules.setSchemas(request.params.runtimeId, request.body);
       return {};
     },
@@ -105,6 +135,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
         const contentType = request.headers['content-type'];
         const accepted = await jobs.postResult(request.params.jobId, { body, contentType });
         if (!accepted) request.log.info({ jobId: request.params.jobId }, 'result for a job no longer in progress discarded');
+        else noteResult(request, request.params.jobId, body);
         return {};
       },
     );
@@ -117,7 +148,10 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
       const { runtimeId, jobId } = request.params;
       const { runtime, job } = await lookUp(store, runtimeId, jobId);
       const [apps, schemas] = await Promise.all([store.computeModules.deployedAppsOf(runtimeId), store.computeModules.schemas(runtimeId)]);
-      return inspectionWire(runtime, apps, job!, schemas, jobs.waitingPolls(runtimeId));
+      const answer = inspectionWire(runtime, apps, job!, schemas, jobs.waitingPolls(runtimeId));
+      if (serializes(answer)) return withNote(answer, job!, schemas);
+      // Stored before such values were refused: shown without what cannot be written, never a 500.
+      return withNote({ ...answer, job: { ...answer.job, query: serializes(job!.query) ? job!.query : null }, schemas: schemas.filter(serializes) }, job!, schemas);
     },
   );
 }

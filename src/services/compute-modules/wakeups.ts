@@ -1,6 +1,7 @@
 // Event-driven waiting (DESIGN principle 7): a waiter registers interest in a key and sleeps until someone
 // notifies that key, its time runs out, its client goes away, the store is reset or the server closes.
-// No timer ever fires to look for work; the only timer is the end of the hold.
+// No timer ever fires to look for work; the only timer is the end of the hold. `notify` wakes every waiter of
+// a key (a session reset ends all its polls); `notifyOne` wakes one (a queued job is for one poll).
 
 export type Wake<T> =
   | { kind: 'notified'; value: T }
@@ -57,6 +58,17 @@ export class Wakeups<T> {
     const members = this.waiting.get(key);
     if (!members) return;
     for (const settle of [...members]) settle({ kind: 'notified', value });
+  }
+
+  /**
+   * Wakes the longest-waiting waiter of `key` only (a Set keeps insertion order); false when none waits.
+   * For work that one waiter takes: waking all of them for one job cost O(waiters) per job (issue 10, item 8).
+   */
+  notifyOne(key: string, value: T): boolean {
+    const first = this.waiting.get(key)?.values().next();
+    if (!first || first.done) return false;
+    first.value({ kind: 'notified', value });
+    return true;
   }
 
   /** Ends every wait: the store was reset (waiters answer at once) or the server is closing. */

@@ -34,7 +34,7 @@ type Body = Static<typeof CreateConnectionBody>;
 export function connectionFromRequest(body: Body, rid: string): ConnectionRecord {
   if (isBlank(body.displayName)) throw propertyCannotBeBlank('displayName');
   if (isBlank(body.parentFolderRid)) throw propertyCannotBeBlank('parentFolderRid');
-  const worker = workerFrom(body.worker);
+  const worker = workerFrom(body);
 
   if (body.configuration.type !== 'rest') throw connectionTypeNotSupported(body.configuration.type);
   const configuration = check(RestConfiguration, body.configuration, ['configuration']);
@@ -77,11 +77,17 @@ export function connectionFromRequest(body: Body, rid: string): ConnectionRecord
   return record;
 }
 
-function workerFrom(worker: Body['worker']): WorkerRecord {
+/** `worker`, or its newer name `runtimePlatform` (CONTRACTS §10): the same shapes, at most one of the two. */
+function workerFrom(body: Body): WorkerRecord {
+  if (body.worker !== undefined && body.runtimePlatform !== undefined) {
+    throw invalidField(['runtimePlatform'], 'is the newer name of worker; give one of the two');
+  }
+  const field = body.worker !== undefined ? 'worker' : 'runtimePlatform';
+  const worker = body.worker ?? body.runtimePlatform;
   if (worker === undefined) return { type: 'foundryWorker', networkEgressPolicyRids: [] };
-  const type = tagOf(worker, ['worker'], ['foundryWorker', 'unknownWorker']);
+  const type = tagOf(worker, [field], ['foundryWorker', 'unknownWorker']);
   if (type === 'unknownWorker') throw unknownWorkerCannotBeUsed();
-  const checked = check(FoundryWorker, worker, ['worker']);
+  const checked = check(FoundryWorker, worker, [field]);
   return { type: 'foundryWorker', networkEgressPolicyRids: checked.networkEgressPolicyRids ?? [] };
 }
 

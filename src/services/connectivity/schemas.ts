@@ -2,13 +2,14 @@
 // request (configuration, worker, domain auth, secrets) are checked branch by branch in create.ts, so that each
 // failure names its field and the SDK's own errors (ConnectionTypeNotSupported, ...) come out where they apply.
 import { Type } from '@sinclair/typebox';
+import { StringMap } from '../../string-map.js';
 
 const closed = { additionalProperties: false } as const;
 const open = { additionalProperties: true } as const;
 const Tagged = Type.Object({ type: Type.String() }, open);
 
-/** `?preview=true` is accepted and never required; other query parameters are ignored. */
-export const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unsafe<'true' | 'false'>({ type: 'string', enum: ['true', 'false'] })) }, open);
+/** `?preview=true` is accepted (any letter case) and never required; other query parameters are ignored. */
+export { PreviewQuery } from '../../http/preview.js';
 
 export const ConnectionParams = Type.Object({ connectionRid: Type.String() });
 
@@ -18,12 +19,14 @@ export const CreateConnectionBody = Type.Object(
     displayName: Type.String(),
     // The SDK type requires it; CONTRACTS §4 defaults it to the Foundry worker when omitted.
     worker: Type.Optional(Tagged),
+    // The newer name of `worker` (CONTRACTS §10), same shapes; one or the other.
+    runtimePlatform: Type.Optional(Tagged),
     configuration: Tagged,
   },
   closed,
 );
 
-export const UpdateSecretsBody = Type.Object({ secrets: Type.Record(Type.String(), Type.String()) }, closed);
+export const UpdateSecretsBody = Type.Object({ secrets: StringMap(Type.String()) }, closed);
 
 // ---- the branches, checked in create.ts ----
 
@@ -63,6 +66,6 @@ export const HeaderLocation = Type.Object({ type: Type.Literal('header'), header
 export const QueryParameterLocation = Type.Object({ type: Type.Literal('queryParameter'), queryParameterName: Type.String({ minLength: 1 }) }, closed);
 
 export const SecretsWithPlaintextValues = Type.Object(
-  { type: Type.Literal('asSecretsWithPlaintextValues'), secrets: Type.Record(Type.String(), Type.String()) },
+  { type: Type.Literal('asSecretsWithPlaintextValues'), secrets: StringMap(Type.String()) },
   closed,
 );

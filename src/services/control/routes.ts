@@ -5,14 +5,21 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
+import type { Settings } from '../../settings.js';
 import { conflict, notFound } from '../../errors.js';
 import { mintAccessToken } from '../oauth/access-tokens.js';
+import { accessTokensFullPlatform } from '../oauth/limits.js';
 import { clockRoutes } from './clock.js';
+import { journalRoutes } from './journal.js';
+import { faultRoutes } from './faults.js';
+import { entityRoutes } from './entities.js';
+import { stateRoutes } from './state.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
 export interface ControlDeps {
   store: Store;
   clock: Clock;
+  settings: Pick<Settings, 'oauthLimits'>;
   resetToSeed: () => Promise<unknown>;
 }
 
@@ -44,7 +51,7 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
       const user = await deps.store.users.byUsername(username);
       if (!user) throw notFound('UserNotFound', { username });
       if (!user.active) throw conflict('UserDeactivated', { username });
-      return mintAccessToken(deps, { principal: user, clientId: null, scopes: [...new Set(scopes)] });
+      return mintAccessToken(deps, { principal: user, clientId: null, scopes: [...new Set(scopes)] }, accessTokensFullPlatform);
     },
   );
 
@@ -57,4 +64,8 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   }
 
   clockRoutes(parent, deps);
+  journalRoutes(parent);
+  faultRoutes(parent);
+  entityRoutes(parent, deps);
+  stateRoutes(parent, deps);
 }

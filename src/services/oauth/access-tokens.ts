@@ -3,6 +3,8 @@ import type { UserRecord } from '../../store/store.js';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenRecord } from '../../store/tokens.js';
 import { randomSecret } from '../../ids.js';
 import type { OAuthDeps } from './deps.js';
+import { accessTokensFull, refusalFor } from './limits.js';
+import type { EmulatorError } from '../../errors.js';
 
 const ACCESS_TOKEN_PREFIX = 'platform_';
 
@@ -25,16 +27,22 @@ interface MintRequest {
 /** When the token was issued: every access token lives exactly ACCESS_TOKEN_TTL_SECONDS. */
 export const accessIssuedAt = (token: Pick<AccessTokenRecord, 'expiresAt'>): number => token.expiresAt - ACCESS_TOKEN_TTL_SECONDS * 1000;
 
-export async function mintAccessToken(deps: OAuthDeps, request: MintRequest): Promise<TokenResponse> {
+/** Past `limits.max_access_tokens` nothing is stored and `whenFull` is thrown (by default the token endpoint's 503). */
+export async function mintAccessToken(deps: OAuthDeps, request: MintRequest, whenFull: (max: number) => EmulatorError = accessTokensFull): Promise<TokenResponse> {
   const now = deps.clock.now();
   const token = ACCESS_TOKEN_PREFIX + randomSecret();
-  await deps.store.tokens.insertAccess({
+  const record = {
     token,
     principalId: request.principal.id,
     clientId: request.clientId,
     scopes: request.scopes,
     expiresAt: now + ACCESS_TOKEN_TTL_SECONDS * 1000,
     grantId: request.grantId,
-  });
+  };
+  try {
+    await deps.store.tokens.insertAccess(record, deps.settings.oauthLimits.maxAccessTokens);
+  } catch (err) {
+    throw refusalFor(err, whenFull);
+  }
   return { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: request.scopes.join(' ') };
 }

@@ -20,6 +20,6 @@ export async function issueCode(deps: OAuthDeps, source: AuthorizationParameters
     userId: user.id,
     grantId: randomUuid(),
     expiresAt: deps.clock.now() + CODE_TTL_MS,
-  });
+  }, deps.settings.oauthLimits.maxAuthorizationCodes);
   return redirectWith(source.redirectUri, { code, state: source.state });
 }

@@ -1,8 +1,10 @@
-// What the OAuth service's functions work with: the store and the injected clock.
+// What the OAuth service's functions work with: the store, the injected clock and the caps of `platform.limits`.
 import type { Clock } from '../../clock.js';
+import type { Settings } from '../../settings.js';
 import type { Store } from '../../store/store.js';
 
 export interface OAuthDeps {
   store: Store;
   clock: Clock;
+  settings: Pick<Settings, 'oauthLimits'>;
 }

@@ -1,5 +1,6 @@
 // Form and query parameters of the OAuth endpoints. RFC 6749 §3.1 and §3.2: a parameter sent more than once
-// is an error, and a parameter sent with an empty value counts as omitted.
+// is an error, and a parameter sent with an empty value counts as omitted. One exception (CONTRACTS §10): in a
+// form, `scope` given twice (`scope=a&scope=b`, as some clients encode a list) is one scope list, joined with spaces.
 
 import { withoutStack } from '../../errors.js';
 
@@ -11,19 +12,31 @@ export class RepeatedParameter extends Error {
   }
 }
 
-/** Parses `a=1&b=2` into single values; throws RepeatedParameter for a repeated name. */
-export function singleValued(encoded: string): Params {
+/**
+ * Parses `a=1&b=2` into single values; throws RepeatedParameter for a repeated name, except the names in
+ * `joined`, whose values are joined with a space in the order given.
+ */
+export function singleValued(encoded: string, joined: readonly string[] = []): Params {
   const out: Record<string, string> = Object.create(null);
+  const seen = new Set<string>();
   for (const pair of encoded.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
     const name = decodeFormComponent(eq < 0 ? pair : pair.slice(0, eq));
     const value = eq < 0 ? '' : decodeFormComponent(pair.slice(eq + 1));
-    if (name in out) throw withoutStack(() => new RepeatedParameter(name));
+    if (seen.has(name)) {
+      if (!joined.includes(name)) throw withoutStack(() => new RepeatedParameter(name));
+      if (value !== '') out[name] = name in out ? `${out[name]} ${value}` : value;
+      continue;
+    }
+    seen.add(name);
     if (value !== '') out[name] = value;
   }
   return out;
 }
+
+/** Form fields that may be given more than once, joined with spaces (CONTRACTS §10). */
+export const JOINED_FORM_FIELDS: readonly string[] = ['scope'];
 
 /**
  * One name or value of application/x-www-form-urlencoded, as the WHATWG URL standard (and so URLSearchParams)

@@ -14,6 +14,9 @@ function parseAbsolute(uri: string): URL | undefined {
   }
 }
 
+/** The only redirect URIs authorize accepts; the seed refuses to register any other (it could never match). */
+export const isAbsoluteRedirectUri = (uri: string): boolean => parseAbsolute(uri) !== undefined && !uri.includes('#');
+
 /**
  * The URI with the port taken out, for loopback hosts; undefined for other URIs. Textual, so that everything
  * but the port still matches exactly (no case folding of the host, no resolving of `..` in the path).
@@ -38,7 +41,7 @@ export function checkRedirectUri(resolved: ResolvedClient, presented: string | u
     if (!resolved.open && registered.length === 1) return { redirectUri: registered[0]! };
     return { problem: resolved.open || registered.length === 0 ? 'redirect_uri is required.' : 'redirect_uri is required: the client has several registered redirect URIs.' };
   }
-  if (!parseAbsolute(presented) || presented.includes('#')) return { problem: 'redirect_uri must be an absolute http or https URI without a fragment.' };
+  if (!isAbsoluteRedirectUri(presented)) return { problem: 'redirect_uri must be an absolute http or https URI without a fragment.' };
   if (resolved.open || registered.some((r) => matchesRegistered(r, presented))) return { redirectUri: presented };
   return { problem: 'redirect_uri does not match any redirect URI registered for this client.' };
 }

@@ -20,8 +20,9 @@ export const refreshIssuedAt = (token: Pick<RefreshTokenRecord, 'expiresAt'>): n
 
 /** Revokes everything one authorization produced: its refresh family and its access tokens. */
 export async function revokeAuthorization(deps: OAuthDeps, grantId: string): Promise<void> {
-  // Remembered as long as any token of the grant could still be presented.
-  await deps.store.oauth.revokeGrant(grantId, deps.clock.now() + REFRESH_TOKEN_TTL_MS);
+  // Remembered as long as any token of the grant could still be presented; at most as many marks as refresh
+  // tokens (the oldest forgotten: a mark only matters while a token of its grant is being issued).
+  await deps.store.oauth.revokeGrant(grantId, deps.clock.now() + REFRESH_TOKEN_TTL_MS, deps.settings.oauthLimits.maxRefreshTokens);
   await deps.store.tokens.revokeGrant(grantId);
 }
 

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HtmlError, invalidRequest } from '../../errors.js';
 import { errorFamily } from '../../http/route-config.js';
 import { randomSecret } from '../../ids.js';
-import { RepeatedParameter, queryOf, singleValued, type Params } from './params.js';
+import { JOINED_FORM_FIELDS, RepeatedParameter, queryOf, singleValued, type Params } from './params.js';
 import { validateAuthorizeRequest } from './authorize-request.js';
 import { finishSignIn, signInUser, startSignIn } from './sign-in.js';
 import { issueCode } from './codes.js';
@@ -36,9 +36,9 @@ function repeatedError(url: string, err: RepeatedParameter) {
   return errorFamily(url) === 'html' ? new HtmlError('Invalid request', err.message) : invalidRequest(err.message);
 }
 
-function parseParams(url: string, encoded: string): Params {
+function parseParams(url: string, encoded: string, joined: readonly string[] = []): Params {
   try {
-    return singleValued(encoded);
+    return singleValued(encoded, joined);
   } catch (err) {
     throw err instanceof RepeatedParameter ? repeatedError(url, err) : err;
   }
@@ -58,13 +58,14 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
     rejectOtherMediaTypes(scope);
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
       try {
-        done(null, parseParams(request.url, body as string));
+        done(null, parseParams(request.url, body as string, JOINED_FORM_FIELDS));
       } catch (err) {
         done(err as Error, undefined);
       }
     });
 
-    scope.get(`${OAUTH_BASE}/authorize`, async (request, reply) => {
+    // No automatic HEAD: it would run this handler and store a pending sign-in nobody sees (issue 10).
+    scope.get(`${OAUTH_BASE}/authorize`, { exposeHeadRoute: false }, async (request, reply) => {
       const valid = await validateAuthorizeRequest(deps.store, parseParams(request.url, queryOf(request.url)));
       noStore(reply).header('X-Frame-Options', 'DENY').header('Referrer-Policy', 'no-referrer');
       if (valid.loginHint !== undefined) {

@@ -34,7 +34,9 @@ export async function startSignIn(deps: OAuthDeps, request: ValidAuthorizeReques
     browserId,
     expiresAt: deps.clock.now() + SIGN_IN_TTL_MS,
   };
-  await deps.store.oauth.saveAuthorizeRequest(record);
+  // Past the cap the oldest pending sign-in is forgotten: refusing instead would let anyone (authorize needs no
+  // credentials) lock every real sign-in out for the 30 minutes a request is kept.
+  await deps.store.oauth.saveAuthorizeRequest(record, deps.settings.oauthLimits.maxPendingSignIns);
   return record;
 }
 

@@ -12,12 +12,20 @@ export class MemoryComputeModuleJobs implements ComputeModuleJobRepo {
   private queues = new Map<string, Entry[]>();
   /** Finished job ids in the order they finished: pruning takes from the front. */
   private finished = new Set<string>();
+  /** The bytes of the results of the jobs in `finished`. */
+  private resultBytes = 0;
   private nextSeq = 0;
 
   async insert(job: JobRecord): Promise<void> {
     const entry = { job: { ...job, state: 'queued' as const, handOuts: 0 }, seq: this.nextSeq++ };
     this.entries.set(job.jobId, entry);
     this.enqueue(entry);
+  }
+
+  async insertIfRoom(job: JobRecord, maxQueued: number): Promise<boolean> {
+    if ((this.queues.get(job.runtimeId)?.length ?? 0) >= maxQueued) return false;
+    await this.insert(job);
+    return true;
   }
 
   async byId(jobId: string): Promise<JobRecord | undefined> {
@@ -48,10 +56,23 @@ export class MemoryComputeModuleJobs implements ComputeModuleJobRepo {
     return this.finish(jobId, now, { state: 'canceled' });
   }
 
+  async fail(jobId: string, failure: string, now: number): Promise<JobRecord | undefined> {
+    return this.finish(jobId, now, { state: 'failed', failure });
+  }
+
   async requeueInProgress(runtimeId: string, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    return this.requeue(runtimeId, Infinity, maxHandOuts, failure, now);
+  }
+
+  async requeueHandedOutBefore(runtimeId: string, handedOutBy: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    return this.requeue(runtimeId, handedOutBy, maxHandOuts, failure, now);
+  }
+
+  private requeue(runtimeId: string, handedOutBy: number, maxHandOuts: number, failure: string, now: number): RequeueOutcome {
     const outcome: RequeueOutcome = { requeued: [], failed: [] };
     for (const entry of this.entries.values()) {
       if (entry.job.runtimeId !== runtimeId || entry.job.state !== 'inProgress') continue;
+      if ((entry.job.startedAt ?? 0) > handedOutBy) continue;
       if (entry.job.handOuts >= maxHandOuts) {
         outcome.failed.push(this.finish(entry.job.jobId, now, { state: 'failed', failure })!);
       } else {
@@ -63,15 +84,20 @@ export class MemoryComputeModuleJobs implements ComputeModuleJobRepo {
     return outcome;
   }
 
-  async pruneFinished(keep: number): Promise<number> {
+  async pruneFinished(keep: number, maxResultBytes = Infinity): Promise<number> {
     let dropped = 0;
     for (const jobId of this.finished) {
-      if (this.finished.size <= keep) break;
+      if (this.finished.size <= keep && this.resultBytes <= maxResultBytes) break;
       this.finished.delete(jobId);
+      this.resultBytes -= this.entries.get(jobId)?.job.result?.body.length ?? 0;
       this.entries.delete(jobId);
       dropped++;
     }
     return dropped;
+  }
+
+  async retainedResultBytes(): Promise<number> {
+    return this.resultBytes;
   }
 
   async countFinished(): Promise<number> {
@@ -82,6 +108,7 @@ export class MemoryComputeModuleJobs implements ComputeModuleJobRepo {
     this.entries.clear();
     this.queues.clear();
     this.finished.clear();
+    this.resultBytes = 0;
   }
 
   private finish(jobId: string, now: number, change: Pick<JobRecord, 'state'> & Partial<JobRecord>): JobRecord | undefined {
@@ -90,6 +117,7 @@ export class MemoryComputeModuleJobs implements ComputeModuleJobRepo {
     if (entry.job.state === 'queued') this.dequeue(entry);
     entry.job = { ...entry.job, ...change, finishedAt: now };
     this.finished.add(jobId);
+    this.resultBytes += entry.job.result?.body.length ?? 0;
     return { ...entry.job };
   }
 

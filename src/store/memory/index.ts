@@ -7,6 +7,7 @@ import { MemoryOAuth } from './oauth.js';
 import { MemoryEnrollment } from './enrollment.js';
 import { MemoryConnections } from './connections.js';
 import { MemoryOntologies } from './ontologies.js';
+import { MemoryOntologyObjects } from './ontology-objects.js';
 import { MemoryComputeModules } from './compute-modules.js';
 import { MemoryComputeModuleJobs } from './compute-module-jobs.js';
 
@@ -19,6 +20,7 @@ export function createMemoryStore(): Store {
     enrollment: new MemoryEnrollment(),
     connections: new MemoryConnections(),
     ontologies: new MemoryOntologies(),
+    ontologyObjects: new MemoryOntologyObjects(),
     computeModules: new MemoryComputeModules(),
     computeModuleJobs: new MemoryComputeModuleJobs(),
   };

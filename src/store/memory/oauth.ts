@@ -6,7 +6,8 @@ import type {
   RefreshTokenRecord,
   RotateResult,
 } from '../oauth.js';
-import { GrantIndex, sweepOrdered } from './ordered-expiry.js';
+import { GrantIndex, evictOldest, sweepOrdered } from './ordered-expiry.js';
+import { StoreFull } from '../capacity.js';
 
 export class MemoryOAuth implements OAuthRepo {
   private requests = new Map<string, AuthorizeRequestRecord>();
@@ -15,8 +16,11 @@ export class MemoryOAuth implements OAuthRepo {
   /** Refresh tokens by grant: a grant's family. */
   private families = new GrantIndex();
   private revoked = new Map<string, { expiresAt: number }>();
+  /** Retired refresh tokens in the order they were retired: the first is forgotten when the cap is reached. */
+  private retiredOrder = new Set<string>();
 
-  async saveAuthorizeRequest(request: AuthorizeRequestRecord): Promise<void> {
+  async saveAuthorizeRequest(request: AuthorizeRequestRecord, max = Infinity): Promise<void> {
+    evictOldest(this.requests, max);
     this.requests.set(request.id, request);
   }
 
@@ -30,7 +34,8 @@ export class MemoryOAuth implements OAuthRepo {
     return request;
   }
 
-  async insertCode(code: AuthorizationCodeRecord): Promise<void> {
+  async insertCode(code: AuthorizationCodeRecord, max = Infinity): Promise<void> {
+    evictOldest(this.codes, max);
     this.codes.set(code.code, code);
   }
 
@@ -42,30 +47,60 @@ export class MemoryOAuth implements OAuthRepo {
     return { outcome: 'fresh', code: record };
   }
 
-  async insertRefreshToken(token: RefreshTokenRecord): Promise<void> {
+  async insertRefreshToken(token: RefreshTokenRecord, max = Infinity): Promise<void> {
+    if (this.refresh.size >= max && !this.forgetOldestRetired()) throw new StoreFull('refresh tokens', max);
+    this.store(token);
+  }
+
+  private store(token: RefreshTokenRecord): void {
     this.refresh.set(token.token, token);
     this.families.add(token.grantId, token.token);
+    if (token.retired) this.retiredOrder.add(token.token);
+  }
+
+  private retire(record: RefreshTokenRecord): void {
+    record.retired = true; // in place: the map keeps its expiry order
+    this.retiredOrder.add(record.token);
+  }
+
+  /** Forgets the retired token retired first; false when none is retired. */
+  private forgetOldestRetired(): boolean {
+    const oldest = this.retiredOrder.values().next();
+    if (oldest.done) return false;
+    this.forgetRefresh(oldest.value);
+    return true;
+  }
+
+  private forgetRefresh(token: string): void {
+    const record = this.refresh.get(token);
+    this.refresh.delete(token);
+    this.retiredOrder.delete(token);
+    if (record) this.families.remove(record.grantId, token);
   }
 
   async findRefreshToken(token: string): Promise<RefreshTokenRecord | undefined> {
     return this.refresh.get(token);
   }
 
-  async rotateRefreshToken(current: string, next: RefreshTokenRecord): Promise<RotateResult> {
+  async rotateRefreshToken(current: string, next: RefreshTokenRecord, max = Infinity): Promise<RotateResult> {
     const record = this.refresh.get(current);
     if (!record) return { outcome: 'unknown' };
     if (record.retired) return { outcome: 'reused', grantId: record.grantId };
-    record.retired = true;
-    await this.insertRefreshToken(next);
+    this.retire(record);
+    if (this.refresh.size >= max) this.forgetOldestRetired(); // there is one: `current`
+    this.store(next);
     return { outcome: 'rotated' };
   }
 
-  async revokeGrant(grantId: string, rememberUntil: number): Promise<void> {
+  async revokeGrant(grantId: string, rememberUntil: number, max = Infinity): Promise<void> {
     // A grant revoked twice keeps its first mark, so the map stays in expiry order.
-    if (!this.revoked.has(grantId)) this.revoked.set(grantId, { expiresAt: rememberUntil });
+    if (!this.revoked.has(grantId)) {
+      evictOldest(this.revoked, max);
+      this.revoked.set(grantId, { expiresAt: rememberUntil });
+    }
     for (const token of this.families.members(grantId)) {
       const record = this.refresh.get(token);
-      if (record) record.retired = true;
+      if (record) this.retire(record);
     }
   }
 
@@ -77,10 +112,7 @@ export class MemoryOAuth implements OAuthRepo {
     return (
       sweepOrdered(this.requests, now, (key) => this.requests.delete(key)) +
       sweepOrdered(this.codes, now, (key) => this.codes.delete(key)) +
-      sweepOrdered(this.refresh, now, (key, value) => {
-        this.refresh.delete(key);
-        this.families.remove(value.grantId, key);
-      }) +
+      sweepOrdered(this.refresh, now, (key) => this.forgetRefresh(key)) +
       sweepOrdered(this.revoked, now, (key) => this.revoked.delete(key))
     );
   }
@@ -95,5 +127,6 @@ export class MemoryOAuth implements OAuthRepo {
     this.refresh.clear();
     this.families.clear();
     this.revoked.clear();
+    this.retiredOrder.clear();
   }
 }

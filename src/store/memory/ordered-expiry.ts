@@ -12,6 +12,15 @@ export function sweepOrdered<T extends { expiresAt: number }>(map: Map<string, T
   return swept;
 }
 
+/** Deletes the oldest entries of an insertion-ordered map until fewer than `max` remain (room for one more). */
+export function evictOldest<T>(map: Map<string, T>, max: number): void {
+  while (map.size >= max) {
+    const oldest = map.keys().next();
+    if (oldest.done) return;
+    map.delete(oldest.value);
+  }
+}
+
 /** Token keys by grant id; a grant is dropped with its last token. */
 export class GrantIndex {
   private grants = new Map<string, Set<string>>();

@@ -1,12 +1,14 @@
 import type { AccessTokenRecord, TokenRepo } from '../tokens.js';
 import { GrantIndex, sweepOrdered } from './ordered-expiry.js';
+import { StoreFull } from '../capacity.js';
 
 export class MemoryTokens implements TokenRepo {
   /** Insertion order is expiry order (one fixed lifetime), which the sweep relies on. */
   private access = new Map<string, AccessTokenRecord>();
   private grants = new GrantIndex();
 
-  async insertAccess(token: AccessTokenRecord): Promise<void> {
+  async insertAccess(token: AccessTokenRecord, max = Infinity): Promise<void> {
+    if (this.access.size >= max) throw new StoreFull('access tokens', max);
     this.access.set(token.token, token);
     if (token.grantId) this.grants.add(token.grantId, token.token);
   }

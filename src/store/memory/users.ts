@@ -1,4 +1,5 @@
 import type { UserRecord, UserRepo } from '../users.js';
+import { StoreFull } from '../capacity.js';
 
 export class MemoryUsers implements UserRepo {
   private byName = new Map<string, UserRecord>();
@@ -7,6 +8,8 @@ export class MemoryUsers implements UserRepo {
   private principals = new Map<string, UserRecord>();
   /** Username of the seeded service user each client stands for (the first one inserted wins): a lookup, not a scan. */
   private serviceUsers = new Map<string, string>();
+  /** Principals made under a cap (open-mode clients): nothing deletes one but clear(), so a counter stays exact. */
+  private capped = 0;
 
   async insert(user: UserRecord): Promise<boolean> {
     if (this.byName.has(user.username)) return false;
@@ -16,6 +19,20 @@ export class MemoryUsers implements UserRepo {
       this.serviceUsers.set(user.oauthClientId, user.username);
     }
     return true;
+  }
+
+  async upsert(user: UserRecord): Promise<boolean> {
+    const old = this.byName.get(user.username);
+    if (!old) return this.insert(user);
+    // Same username, same id: tokens issued to the user stay theirs.
+    const updated = { ...user, id: old.id };
+    this.byName.set(user.username, updated);
+    this.byKey.set(old.id, updated);
+    if (old.oauthClientId !== undefined && this.serviceUsers.get(old.oauthClientId) === user.username) this.serviceUsers.delete(old.oauthClientId);
+    if (updated.principalType === 'service' && updated.oauthClientId !== undefined && !this.serviceUsers.has(updated.oauthClientId)) {
+      this.serviceUsers.set(updated.oauthClientId, updated.username);
+    }
+    return false;
   }
 
   async byId(id: string): Promise<UserRecord | undefined> {
@@ -39,17 +56,23 @@ export class MemoryUsers implements UserRepo {
     return updated;
   }
 
-  async servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord> {
+  async servicePrincipalFor(clientId: string, create: () => UserRecord, max?: number): Promise<UserRecord> {
     const username = this.serviceUsers.get(clientId);
     const seeded = username === undefined ? undefined : this.byName.get(username);
     if (seeded) return seeded;
     let principal = this.principals.get(clientId);
     if (!principal) {
+      if (max !== undefined && this.capped >= max) throw new StoreFull('service principals', max);
       principal = create();
+      if (max !== undefined) this.capped++;
       this.principals.set(clientId, principal);
       this.byKey.set(principal.id, principal);
     }
     return principal;
+  }
+
+  async list(): Promise<UserRecord[]> {
+    return [...this.byName.values()];
   }
 
   async count(): Promise<number> {
@@ -61,5 +84,6 @@ export class MemoryUsers implements UserRepo {
     this.byKey.clear();
     this.principals.clear();
     this.serviceUsers.clear();
+    this.capped = 0;
   }
 }

@@ -129,7 +129,8 @@ function prepared(sql: string, params: unknown[]): pg.QueryConfig {
  * such a value finds what was stored under it, never a driver error. Records themselves are stored as JSON
  * text, where JSON.stringify has already escaped U+0000.
  */
-function textSafe(value: unknown): unknown {
+export function textSafe(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(textSafe); // text[] parameters too
   return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFF') : value;
 }
 

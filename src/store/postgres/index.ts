@@ -15,6 +15,7 @@ import { PgOAuth } from './oauth.js';
 import { PgEnrollment } from './enrollment.js';
 import { PgConnections } from './connections.js';
 import { PgOntologies } from './ontologies.js';
+import { PgOntologyObjects } from './ontology-objects.js';
 import { PgComputeModules } from './compute-modules.js';
 import { PgComputeModuleJobs } from './compute-module-jobs.js';
 
@@ -44,6 +45,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     enrollment: new PgEnrollment(db),
     connections: new PgConnections(db),
     ontologies: new PgOntologies(db),
+    ontologyObjects: new PgOntologyObjects(db),
     computeModules: new PgComputeModules(db),
     computeModuleJobs: new PgComputeModuleJobs(db),
     notifications,

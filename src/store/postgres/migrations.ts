@@ -130,6 +130,40 @@ export const MIGRATIONS: readonly Migration[] = [
       END $$;
     `,
   },
+  {
+    version: 2,
+    name: 'ontology objects',
+    sql: `
+      -- key is String(primary key); seq keeps insertion order (list order), kept by a modify, new after a re-create.
+      CREATE TABLE ontology_objects (
+        ontology_rid text NOT NULL,
+        object_type text NOT NULL,
+        key text NOT NULL,
+        seq bigserial NOT NULL,
+        record text NOT NULL,
+        PRIMARY KEY (ontology_rid, object_type, key)
+      );
+      CREATE INDEX ontology_objects_order ON ontology_objects (ontology_rid, object_type, seq);
+
+      -- Many-to-many link pairs, looked up from either side.
+      CREATE TABLE ontology_pairs (
+        ontology_rid text NOT NULL,
+        link_id text NOT NULL,
+        a text NOT NULL,
+        b text NOT NULL,
+        PRIMARY KEY (ontology_rid, link_id, a, b)
+      );
+      CREATE INDEX ontology_pairs_b ON ontology_pairs (ontology_rid, link_id, b);
+    `,
+  },
+  {
+    version: 3,
+    name: 'runtime last poll',
+    sql: `
+      -- When a module last polled, on any instance (clock ms): module liveness across instances.
+      ALTER TABLE runtimes ADD COLUMN last_poll_at bigint;
+    `,
+  },
 ];
 
 /** Every table that holds state: what a reset empties. */
@@ -144,6 +178,8 @@ export const STATE_TABLES = [
   'enrollment',
   'connections',
   'ontologies',
+  'ontology_objects',
+  'ontology_pairs',
   'runtimes',
   'deployed_apps',
   'jobs',

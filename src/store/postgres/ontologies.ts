@@ -1,23 +1,15 @@
 import type { OntologyRecord, OntologyRepo } from '../ontologies.js';
-import { decode, encode, type Db } from './db.js';
+import type { Db } from './db.js';
+import { decodeRich, encodeRich } from './rich-json.js';
 
-/** Query results are bytes sent as they are: stored as base64 inside the record, in seed order. */
-interface Stored extends Omit<OntologyRecord, 'queries'> {
-  queries: Array<[string, string]>;
-}
-
-const toRecord = (row: { record: string } | undefined): OntologyRecord | undefined => {
-  if (!row) return undefined;
-  const stored = decode<Stored>(row.record);
-  return { ...stored, queries: new Map(stored.queries.map(([name, bytes]) => [name, Buffer.from(bytes, 'base64')])) };
-};
+// The whole record (queries' bytes, typed definitions with their Maps) as tagged JSON text, in seed order.
+const toRecord = (row: { record: string } | undefined): OntologyRecord | undefined => (row ? decodeRich<OntologyRecord>(row.record) : undefined);
 
 export class PgOntologies implements OntologyRepo {
   constructor(private readonly db: Db) {}
 
   async insert(ontology: OntologyRecord): Promise<boolean> {
-    const stored: Stored = { ...ontology, queries: [...ontology.queries].map(([name, bytes]) => [name, bytes.toString('base64')]) };
-    const res = await this.db.query('INSERT INTO ontologies (rid, api_name, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [ontology.rid, ontology.apiName, encode(stored)]);
+    const res = await this.db.query('INSERT INTO ontologies (rid, api_name, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [ontology.rid, ontology.apiName, encodeRich(ontology)]);
     return res.rowCount === 1;
   }
 
@@ -26,12 +18,9 @@ export class PgOntologies implements OntologyRepo {
     return this.db.transaction(async (q) => {
       const row = (await q.query<{ record: string }>('SELECT record FROM ontologies WHERE api_name = $1 FOR UPDATE', [apiName])).rows[0];
       if (!row) return false;
-      const stored = decode<Stored>(row.record);
-      const bytes = result.toString('base64');
-      const at = stored.queries.findIndex(([name]) => name === queryApiName);
-      if (at >= 0) stored.queries[at] = [queryApiName, bytes];
-      else stored.queries.push([queryApiName, bytes]);
-      await q.query('UPDATE ontologies SET record = $2 WHERE api_name = $1', [apiName, encode(stored)]);
+      const ontology = decodeRich<OntologyRecord>(row.record);
+      ontology.queries.set(queryApiName, result);
+      await q.query('UPDATE ontologies SET record = $2 WHERE api_name = $1', [apiName, encodeRich(ontology)]);
       return true;
     });
   }

@@ -1,0 +1,83 @@
+// The in-pod runtime listener (CONTRACTS §10): HTTPS on loopback, beside the public port, for modules written
+// with the platform's Python runtime SDK, which speaks only HTTPS to `https://{RUNTIME_HOST}:{RUNTIME_PORT}`
+// with the CA file it is given. Its own Fastify instance, sharing the public app's store and JobService, so a
+// job submitted on the public port is taken by a module polling here (and the other way round).
+import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { Store } from '../../../store/store.js';
+import type { Settings } from '../../../settings.js';
+import type { JobService } from '../jobs.js';
+import { RUNTIMES_PREFIX } from '../runtime-routes.js';
+import { installErrorRendering } from '../../../http/render-error.js';
+import { rejectOtherMediaTypes } from '../../../http/body-parsers.js';
+import { makePodTlsMaterial } from './certificates.js';
+import { RESTART_TAIL, podRoutes } from './routes.js';
+
+/** Always loopback: the pod listener is for modules on this machine (run-module), like a pod's sidecar. */
+export const POD_HOST = '127.0.0.1';
+
+export interface PodListener {
+  /** `https://127.0.0.1:{port}` */
+  url: string;
+  host: string;
+  port: number;
+  /** The CA certificate (PEM) a module trusts; public. Its key never left the process that made it. */
+  caCertificate: string;
+  /** The restart notification URI of a runtime (the SDK takes only its path). */
+  restartNotificationUri(runtimeId: string): string;
+  close(): Promise<void>;
+}
+
+export interface PodListenerDeps {
+  store: Store;
+  settings: Readonly<Settings>;
+  jobs: JobService;
+  log: FastifyBaseLogger;
+  /** A line per request, as the public app logs them at debug and trace. */
+  logRequests?: boolean;
+}
+
+/**
+ * A module is handed the public URIs (GET_JOB_URI, ...) and the SDK keeps only their paths; when the public
+ * base address has a path of its own (base_url `http://host/emulator`), the runtime prefix is found inside it.
+ */
+function fromRuntimePrefix(url: string): string {
+  const at = url.indexOf(RUNTIMES_PREFIX);
+  return at > 0 ? url.slice(at) : url;
+}
+
+export async function startPodListener(deps: PodListenerDeps): Promise<PodListener> {
+  const tls = await makePodTlsMaterial();
+  const app: FastifyInstance = Fastify({
+    https: { key: tls.privateKey, cert: tls.certificate },
+    loggerInstance: deps.log,
+    logController: new LogController({ disableRequestLogging: !deps.logRequests }),
+    bodyLimit: deps.settings.bodyLimitBytes,
+    // HEAD on the poll route must hand out nothing (CONTRACTS §6): no implicit HEAD routes here.
+    exposeHeadRoutes: false,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    rewriteUrl: (request) => fromRuntimePrefix(request.url ?? '/'),
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+  });
+  installErrorRendering(app, (level, line) => deps.log[level](line, 'platform error'));
+  rejectOtherMediaTypes(app);
+  try {
+    await app.register(podRoutes, { store: deps.store, settings: deps.settings, jobs: deps.jobs });
+    await app.listen({ host: POD_HOST, port: deps.settings.computeModules.podListenerPort });
+  } catch (err) {
+    await app.close(); // e.g. the configured port is taken: nothing left half-open
+    throw err;
+  }
+  const { port } = app.server.address() as AddressInfo;
+  const url = `https://${POD_HOST}:${port}`;
+  deps.log.info({ url }, 'in-pod runtime listener (HTTPS) ready');
+  return {
+    url,
+    host: POD_HOST,
+    port,
+    caCertificate: tls.caCertificate,
+    restartNotificationUri: (runtimeId) => `${url}${RUNTIMES_PREFIX}/${encodeURIComponent(runtimeId)}/${RESTART_TAIL}`,
+    close: () => app.close(),
+  };
+}

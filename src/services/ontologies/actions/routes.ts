@@ -1,0 +1,61 @@
+// Actions (CONTRACTS §9): apply and applyBatch, scope api:ontologies-write.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { findOntology, WRITE, type OntologyDeps } from '../context.js';
+import { actionTypeNotFound, actionValidationFailed, invalidRequest, notSupported } from '../errors.js';
+import { isRecord } from '../model/data-types.js';
+import { commit, failed, validate } from './apply.js';
+import { editsWire, type PlannedEdits } from './edits.js';
+
+const BASE = '/api/v2/ontologies/:ontology/actions/:actionType';
+const MODES = ['VALIDATE_ONLY', 'VALIDATE_AND_EXECUTE'];
+const RETURN_EDITS = ['NONE', 'ALL', 'ALL_V2_WITH_DELETIONS'];
+
+export function actionRoutes(app: FastifyInstance, deps: OntologyDeps): void {
+  const resolve = async (request: FastifyRequest) => {
+    const p = request.params as { ontology: string; actionType: string };
+    const ontology = await findOntology(deps.store, p.ontology);
+    const action = ontology.actionTypes.get(p.actionType);
+    if (!action) throw actionTypeNotFound(p.actionType);
+    const body = request.body;
+    if (!isRecord(body)) throw invalidRequest('body', 'must be a JSON object');
+    const options = body.options === undefined ? {} : body.options;
+    if (!isRecord(options)) throw invalidRequest('options', 'must be an object');
+    const mode = options.mode ?? 'VALIDATE_AND_EXECUTE';
+    const returnEdits = options.returnEdits ?? 'NONE';
+    if (!MODES.includes(String(mode))) throw notSupported('options.mode', String(mode));
+    if (!RETURN_EDITS.includes(String(returnEdits))) throw notSupported('options.returnEdits', String(returnEdits));
+    return { ontology, action, body, mode, returnEdits };
+  };
+  const parametersOf = (v: unknown, field: string): Record<string, unknown> => {
+    if (v === undefined) return {};
+    if (!isRecord(v)) throw invalidRequest(field, 'must be an object');
+    return v;
+  };
+
+  app.post(`${BASE}/apply`, { config: WRITE }, async (request) => {
+    const { ontology, action, body, mode, returnEdits } = await resolve(request);
+    const { validation, plan } = await validate(deps.store, ontology, action, parametersOf(body.parameters, 'parameters'));
+    if (!plan) return { validation };
+    const problem = await commit(deps.store, ontology, plan, mode === 'VALIDATE_ONLY');
+    if (problem) return { validation: failed(validation, problem) };
+    if (mode === 'VALIDATE_ONLY' || returnEdits === 'NONE') return { validation };
+    return { validation, edits: editsWire(plan.wire, returnEdits === 'ALL_V2_WITH_DELETIONS') };
+  });
+
+  // Every request is validated first; one invalid request fails the batch (ActionValidationFailed) and
+  // nothing is applied. The edits of all requests are applied together.
+  app.post(`${BASE}/applyBatch`, { config: WRITE }, async (request) => {
+    const { ontology, action, body, returnEdits } = await resolve(request);
+    if (!Array.isArray(body.requests)) throw invalidRequest('requests', 'must be a list of {parameters}');
+    const plans: PlannedEdits[] = [];
+    for (const [i, r] of body.requests.entries()) {
+      if (!isRecord(r)) throw invalidRequest(`requests[${i}]`, 'must be an object');
+      const { plan } = await validate(deps.store, ontology, action, parametersOf(r.parameters, `requests[${i}].parameters`));
+      if (!plan) throw actionValidationFailed(action.apiName);
+      plans.push(plan);
+    }
+    const all: PlannedEdits = { stored: plans.flatMap((p) => p.stored), wire: plans.flatMap((p) => p.wire) };
+    if (await commit(deps.store, ontology, all, false)) throw actionValidationFailed(action.apiName);
+    return returnEdits === 'NONE' ? {} : { edits: editsWire(all.wire, true) };
+  });
+}

@@ -1,0 +1,47 @@
+// Ontology metadata (CONTRACTS §9): full metadata, object types, outgoing link types, query types, action types.
+// Lists are returned whole (no nextPageToken): a seeded ontology is small.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { findObjectType, findOntology, READ, type OntologyDeps } from '../context.js';
+import { actionTypeNotFound, linkTypeNotFound, queryNotFound, queryVersionNotFound } from '../errors.js';
+import { actionTypeWireOf, fullMetadataWire, linkSideWire, objectTypeFullWire, objectTypeWire, queryTypeWireOf } from './wire.js';
+
+const BASE = '/api/v2/ontologies/:ontology';
+type Params = { ontology: string; objectType: string; linkType: string; queryApiName: string; actionType: string };
+
+export function metadataRoutes(app: FastifyInstance, deps: OntologyDeps): void {
+  const ontologyOf = (request: FastifyRequest) => findOntology(deps.store, (request.params as Params).ontology);
+  const typeOf = async (request: FastifyRequest) => findObjectType(await ontologyOf(request), (request.params as Params).objectType);
+
+  app.get(`${BASE}/fullMetadata`, { config: READ }, async (request) => fullMetadataWire(await ontologyOf(request)));
+  // POST .../metadata (loadMetadata) names what to load; every part of a small seeded ontology is returned.
+  app.post(`${BASE}/metadata`, { config: READ }, async (request) => fullMetadataWire(await ontologyOf(request)));
+
+  app.get(`${BASE}/objectTypes`, { config: READ }, async (request) => ({ data: [...(await ontologyOf(request)).objectTypes.values()].map(objectTypeWire) }));
+  app.get(`${BASE}/objectTypes/:objectType`, { config: READ }, async (request) => objectTypeWire(await typeOf(request)));
+  app.get(`${BASE}/objectTypes/:objectType/fullMetadata`, { config: READ }, async (request) => objectTypeFullWire(await typeOf(request)));
+  app.get(`${BASE}/objectTypes/:objectType/outgoingLinkTypes`, { config: READ }, async (request) => ({ data: [...(await typeOf(request)).links.values()].map(linkSideWire) }));
+  app.get(`${BASE}/objectTypes/:objectType/outgoingLinkTypes/:linkType`, { config: READ }, async (request) => {
+    const type = await typeOf(request);
+    const link = type.links.get((request.params as Params).linkType);
+    if (!link) throw linkTypeNotFound(type.apiName, (request.params as Params).linkType);
+    return linkSideWire(link);
+  });
+
+  app.get(`${BASE}/queryTypes`, { config: READ }, async (request) => ({ data: [...(await ontologyOf(request)).queryTypes.values()].map(queryTypeWireOf) }));
+  app.get(`${BASE}/queryTypes/:queryApiName`, { config: READ }, async (request) => {
+    const { queryApiName } = request.params as Params;
+    const query = (await ontologyOf(request)).queryTypes.get(queryApiName);
+    if (!query) throw queryNotFound(queryApiName);
+    const version = (request.query as Record<string, unknown>).version;
+    if (typeof version === 'string' && version && version !== query.version) throw queryVersionNotFound(queryApiName, version);
+    return queryTypeWireOf(query);
+  });
+
+  app.get(`${BASE}/actionTypes`, { config: READ }, async (request) => ({ data: [...(await ontologyOf(request)).actionTypes.values()].map(actionTypeWireOf) }));
+  app.get(`${BASE}/actionTypes/:actionType`, { config: READ }, async (request) => {
+    const { actionType } = request.params as Params;
+    const action = (await ontologyOf(request)).actionTypes.get(actionType);
+    if (!action) throw actionTypeNotFound(actionType);
+    return actionTypeWireOf(action);
+  });
+}

@@ -1,0 +1,90 @@
+// Metadata wire shapes: ObjectTypeV2, ObjectTypeFullMetadata, LinkTypeSideV2, QueryTypeV2, ActionTypeV2,
+// OntologyFullMetadata. Interfaces, shared property types and value types: none (empty maps).
+import type { OntologyRecord } from '../../../store/store.js';
+import type { ActionTypeDef, LinkSideDef, ObjectTypeDef, QueryDef } from '../../../store/ontology-model.js';
+import { actionTypeWire, propertyTypeWire, queryTypeWire } from '../model/data-types.js';
+import { ontologyWire } from '../shapes.js';
+
+export const objectTypeWire = (t: ObjectTypeDef) => ({
+  apiName: t.apiName,
+  displayName: t.displayName,
+  status: 'ACTIVE',
+  ...(t.description !== undefined ? { description: t.description } : {}),
+  pluralDisplayName: t.pluralDisplayName,
+  icon: { type: 'blueprint', color: '#4C90F0', name: 'cube' },
+  primaryKey: t.primaryKey,
+  properties: Object.fromEntries(
+    [...t.properties.values()].map((p) => [p.apiName, { displayName: p.apiName, dataType: propertyTypeWire(p.dataType), rid: p.rid, typeClasses: [] }]),
+  ),
+  rid: t.rid,
+  titleProperty: t.titleProperty,
+  visibility: 'NORMAL',
+});
+
+export const linkSideWire = (l: LinkSideDef) => ({
+  apiName: l.apiName,
+  displayName: l.displayName,
+  status: 'ACTIVE',
+  objectTypeApiName: l.target,
+  cardinality: l.cardinality,
+  ...(l.via.kind === 'outgoing' ? { foreignKeyPropertyApiName: l.via.property } : {}),
+  linkTypeRid: l.linkTypeRid,
+});
+
+export const objectTypeFullWire = (t: ObjectTypeDef) => ({
+  objectType: objectTypeWire(t),
+  linkTypes: [...t.links.values()].map(linkSideWire),
+  implementsInterfaces: [],
+  implementsInterfaces2: {},
+  sharedPropertyTypeMapping: {},
+});
+
+const parametersWire = (params: QueryDef['parameters']) =>
+  Object.fromEntries([...(params ?? new Map()).entries()].map(([name, p]) => [name, { dataType: queryTypeWire(p.dataType) }]));
+
+export const queryTypeWireOf = (q: QueryDef) => ({
+  apiName: q.apiName,
+  ...(q.description !== undefined ? { description: q.description } : {}),
+  ...(q.displayName !== undefined ? { displayName: q.displayName } : {}),
+  parameters: parametersWire(q.parameters),
+  // A query seeded without an output type says so rather than guess one.
+  output: q.output ? queryTypeWire(q.output) : { type: 'unsupported', unsupportedType: 'undeclared' },
+  rid: q.rid,
+  version: q.version,
+  typeReferences: {},
+});
+
+export const actionTypeWireOf = (a: ActionTypeDef) => ({
+  apiName: a.apiName,
+  ...(a.description !== undefined ? { description: a.description } : {}),
+  displayName: a.displayName,
+  status: 'ACTIVE',
+  parameters: Object.fromEntries(
+    [...a.parameters.entries()].map(([name, p]) => [name, { displayName: name, dataType: actionTypeWire(p.dataType), required: p.required, typeClasses: [] }]),
+  ),
+  rid: a.rid,
+  operations: operationsOf(a),
+});
+
+/** LogicRule entries, so that the client knows which object types an action creates or modifies. */
+function operationsOf(a: ActionTypeDef) {
+  const seen = new Set<string>();
+  const out: Array<Record<string, unknown>> = [];
+  for (const e of a.edits) {
+    const type = e.kind === 'create' ? 'createObject' : e.kind === 'modify' ? 'modifyObject' : e.kind === 'delete' ? 'deleteObject' : undefined;
+    if (!type || seen.has(`${type}:${e.objectType}`)) continue;
+    seen.add(`${type}:${e.objectType}`);
+    out.push({ type, objectTypeApiName: e.objectType });
+  }
+  return out;
+}
+
+export const fullMetadataWire = (o: OntologyRecord) => ({
+  ontology: ontologyWire(o),
+  objectTypes: Object.fromEntries([...o.objectTypes.values()].map((t) => [t.apiName, objectTypeFullWire(t)])),
+  actionTypes: Object.fromEntries([...o.actionTypes.values()].map((a) => [a.apiName, actionTypeWireOf(a)])),
+  queryTypes: Object.fromEntries([...o.queryTypes.values()].map((q) => [`${q.apiName}:${q.version}`, queryTypeWireOf(q)])),
+  interfaceTypes: {},
+  sharedPropertyTypes: {},
+  valueTypes: {},
+});

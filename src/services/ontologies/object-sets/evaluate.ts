@@ -1,0 +1,153 @@
+// ObjectSet -> the objects it holds. Supported: base, filter, static (by object rid), searchAround, union,
+// intersect, subtract. Set operations compare objects by type and key (a store may hand out fresh records on every read).
+// Anything else (withProperties, nearestNeighbors, interface sets, references) is named in a 400.
+import type { Store, OntologyObjectRecord, OntologyRecord } from '../../../store/store.js';
+import type { LinkSideDef, ObjectTypeDef } from '../../../store/ontology-model.js';
+import { isRecord } from '../model/data-types.js';
+import { findObjectType } from '../context.js';
+import { compileWhere, type Predicate } from './where.js';
+import { objectRid } from '../objects/wire.js';
+import { invalidRequest, linkTypeNotFound, notSupported } from '../errors.js';
+
+export interface EvaluatedSet {
+  /** The object type every member has, when they share one (undefined for a mixed static set). */
+  objectType?: ObjectTypeDef;
+  objects: readonly OntologyObjectRecord[];
+}
+
+export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, set: unknown, depth = 0): Promise<EvaluatedSet> {
+  if (!isRecord(set) || typeof set.type !== 'string') throw invalidRequest('objectSet', 'an object set must be an object with a `type`');
+  if (depth > 32) throw invalidRequest('objectSet', 'nested deeper than 32 levels');
+  const sub = (s: unknown) => evaluateObjectSet(store, ontology, s, depth + 1);
+  switch (set.type) {
+    case 'base': {
+      if (typeof set.objectType !== 'string') throw invalidRequest('objectSet.objectType', 'required');
+      const objectType = findObjectType(ontology, set.objectType);
+      return { objectType, objects: await store.ontologyObjects.list(ontology.rid, objectType.apiName) };
+    }
+    case 'filter': {
+      const inner = (await byPrimaryKey(store, ontology, set)) ?? (await sub(set.objectSet));
+      const predicates = new Map<string, Predicate>();
+      const predicate = (o: OntologyObjectRecord) => {
+        let p = predicates.get(o.objectType);
+        if (!p) predicates.set(o.objectType, (p = compileWhere(findObjectType(ontology, o.objectType), set.where)));
+        return p(o);
+      };
+      // Compile once up front for a typed set, so a bad clause is refused even when the set is empty.
+      if (inner.objectType) predicates.set(inner.objectType.apiName, compileWhere(inner.objectType, set.where));
+      return { objectType: inner.objectType, objects: inner.objects.filter(predicate) };
+    }
+    case 'static': {
+      if (!Array.isArray(set.objects)) throw invalidRequest('objectSet.objects', 'must be a list of object rids');
+      return staticSet(store, ontology, set.objects.map(String));
+    }
+    case 'searchAround': {
+      const inner = await sub(set.objectSet);
+      if (typeof set.link !== 'string') throw invalidRequest('objectSet.link', 'required');
+      if (!inner.objectType) throw notSupported('object set', 'searchAround over objects of several types');
+      const link = inner.objectType.links.get(set.link);
+      if (!link) throw linkTypeNotFound(inner.objectType.apiName, set.link);
+      return { objectType: findObjectType(ontology, link.target), objects: await followLink(store, ontology.rid, link, inner.objects) };
+    }
+    case 'union':
+    case 'intersect':
+    case 'subtract': {
+      if (!Array.isArray(set.objectSets) || set.objectSets.length === 0) throw invalidRequest(`objectSet.objectSets`, 'must be a non-empty list');
+      const parts: EvaluatedSet[] = [];
+      for (const s of set.objectSets) parts.push(await sub(s));
+      const types = new Set(parts.map((p) => p.objectType));
+      const objectType = types.size === 1 ? parts[0]!.objectType : undefined;
+      const [first, ...rest] = parts as [EvaluatedSet, ...EvaluatedSet[]];
+      if (set.type === 'union') {
+        const seen = new Map<string, OntologyObjectRecord>();
+        for (const p of parts) for (const o of p.objects) if (!seen.has(identity(o))) seen.set(identity(o), o);
+        return { objectType, objects: [...seen.values()] };
+      }
+      const others = rest.map((p) => new Set(p.objects.map(identity)));
+      const keep =
+        set.type === 'intersect' ? (o: OntologyObjectRecord) => others.every((s) => s.has(identity(o))) : (o: OntologyObjectRecord) => !others.some((s) => s.has(identity(o)));
+      return { objectType: set.type === 'intersect' ? objectType : first.objectType, objects: first.objects.filter(keep) };
+    }
+    default:
+      throw notSupported('object set type', set.type);
+  }
+}
+
+/** The objects at the other end of `link` from `from`, each once, in the order met. */
+export async function followLink(store: Store, ontologyRid: string, link: LinkSideDef, from: readonly OntologyObjectRecord[]): Promise<OntologyObjectRecord[]> {
+  // By identity (type and key), not by reference: a store other than the memory one reads fresh records each time.
+  const out = new Map<string, OntologyObjectRecord>();
+  const add = (o: OntologyObjectRecord) => void (out.has(identity(o)) || out.set(identity(o), o));
+  const via = link.via;
+  if (via.kind === 'outgoing') {
+    for (const o of from) {
+      const v = o.values[via.property];
+      const target = v === undefined ? undefined : await store.ontologyObjects.get(ontologyRid, link.target, String(v));
+      if (target) add(target);
+    }
+  } else if (via.kind === 'incoming') {
+    for (const t of await store.ontologyObjects.withValues(ontologyRid, link.target, via.property, new Set(from.map((o) => o.key)))) add(t);
+  } else {
+    for (const o of from) {
+      for (const key of await store.ontologyObjects.paired(ontologyRid, via.linkId, via.side, o.key)) {
+        const target = await store.ontologyObjects.get(ontologyRid, link.target, key);
+        if (target) add(target);
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** What makes two records the same object, whichever read they came from. */
+const identity = (o: OntologyObjectRecord): string => `${o.objectType}\u0000${o.key}`;
+
+async function staticSet(store: Store, ontology: OntologyRecord, rids: string[]): Promise<EvaluatedSet> {
+  const wanted = new Set(rids);
+  const found = new Map<string, OntologyObjectRecord>();
+  const types = new Set<ObjectTypeDef>();
+  for (const type of ontology.objectTypes.values()) {
+    for (const o of await store.ontologyObjects.list(ontology.rid, type.apiName)) {
+      const rid = objectRid(ontology.rid, o);
+      if (wanted.has(rid)) {
+        found.set(rid, o);
+        types.add(type);
+      }
+    }
+  }
+  const objects = rids.map((r) => found.get(r)).filter((o): o is OntologyObjectRecord => o !== undefined);
+  return { objectType: types.size === 1 ? [...types][0] : undefined, objects: [...new Set(objects)] };
+}
+
+/**
+ * A filter of a base set on its primary key (`eq`, alone or inside an `and`), as the typed client's
+ * fetchOne and link navigation send it: the candidates come from the key index, not a scan; the whole clause
+ * is still applied to them afterwards by the caller.
+ */
+async function byPrimaryKey(store: Store, ontology: OntologyRecord, set: Record<string, unknown>): Promise<EvaluatedSet | undefined> {
+  const base = set.objectSet;
+  if (!isRecord(base) || base.type !== 'base' || typeof base.objectType !== 'string') return undefined;
+  const objectType = ontology.objectTypes.get(base.objectType);
+  if (!objectType) return undefined;
+  const keys = primaryKeyValues(set.where, objectType.primaryKey);
+  if (!keys) return undefined;
+  const objects: OntologyObjectRecord[] = [];
+  for (const key of keys.map(String)) {
+    const o = await store.ontologyObjects.get(ontology.rid, objectType.apiName, key);
+    if (o) objects.push(o);
+  }
+  return { objectType, objects };
+}
+
+/** The primary-key values a clause restricts to, when it does (every match has one of them). */
+function primaryKeyValues(where: unknown, primaryKey: string): unknown[] | undefined {
+  if (!isRecord(where)) return undefined;
+  const onKey = where.field === primaryKey && where.propertyIdentifier === undefined;
+  if (where.type === 'eq' && onKey && (typeof where.value === 'string' || typeof where.value === 'number')) return [where.value];
+  if (where.type === 'and' && Array.isArray(where.value)) {
+    for (const part of where.value) {
+      const keys = primaryKeyValues(part, primaryKey);
+      if (keys) return keys;
+    }
+  }
+  return undefined;
+}

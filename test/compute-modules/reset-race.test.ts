@@ -1,0 +1,80 @@
+// Control resets racing executes and polls (issue 10, item 14). A reset wakes every waiter, then clears the
+// store: a request that began waiting in between would wait on state that is gone. These tests open that
+// window on purpose (the store is wrapped so that the pieces land in the worst order) and race many more.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADDER, harness, oauthError, type Harness } from './helpers.js';
+
+let h: Harness;
+afterEach(() => h?.app.close());
+
+const reset = () => h.app.inject({ method: 'POST', url: '/_emulate/platform/reset' });
+
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  return { promise, fire };
+}
+
+describe('a reset racing an execute', () => {
+  it('an execute that subscribed after the waiters were woken and queued before the clear is answered at once', async () => {
+    h = await harness({ executeTimeoutMs: 3_000 });
+    const clearing = signal();
+    const inserted = signal();
+    const apps = h.store.computeModules;
+    const lookUp = apps.deployedApp.bind(apps);
+    let held = false;
+    apps.deployedApp = async (rid, branch) => {
+      const found = await lookUp(rid, branch);
+      if (!held) {
+        held = true;
+        await clearing.promise; // the execute goes on only once the reset has woken the waiters and begun to clear
+      }
+      return found;
+    };
+    const jobsRepo = h.store.computeModuleJobs;
+    const insert = jobsRepo.insert.bind(jobsRepo);
+    jobsRepo.insert = async (job) => {
+      await insert(job);
+      inserted.fire();
+    };
+    const clear = h.store.clear.bind(h.store);
+    h.store.clear = async () => {
+      clearing.fire();
+      await inserted.promise; // the clear lands after the execute queued its job
+      await clear();
+    };
+    const execute = h.execute();
+    expect((await reset()).statusCode).toBe(200);
+    // Before: it waited out execute_timeout_ms (504) for a job the clear had thrown away.
+    expect(oauthError(await execute, 404, 'not_found').error_description).toContain('reset');
+  });
+
+  it('many executes and resets at once, with a module answering: every execute is answered, none waits out its timeout', async () => {
+    h = await harness({ executeTimeoutMs: 20_000, pollTimeoutMs: 100 });
+    let running = true;
+    const module = async () => {
+      while (running) {
+        const poll = await h.poll();
+        if (poll.statusCode === 200) await h.postResult(poll.json().computeModuleJobV1.jobId, 'done');
+      }
+    };
+    const modules = [module(), module()];
+    const started = Date.now();
+    const executes: Array<Promise<{ statusCode: number }>> = [];
+    const resets: Array<Promise<{ statusCode: number }>> = [];
+    for (let round = 0; round < 20; round++) {
+      executes.push(h.execute({ deployedAppRid: ADDER, queryType: 'q', query: { round } }));
+      resets.push(reset());
+      executes.push(h.execute({ deployedAppRid: ADDER, queryType: 'q', query: { round } }));
+    }
+    const statuses = (await Promise.all(executes)).map((r) => r.statusCode);
+    running = false;
+    await Promise.all([...modules, ...resets]);
+    // 401 is a correct answer too: a reset wipes the token the executes carry; whether one lands before an
+    // execute's token check depends on the store's timing (it does on PostgreSQL).
+    expect(statuses.filter((s) => s !== 200 && s !== 404 && s !== 401)).toEqual([]);
+    // Far below the execute timeout: nothing was left to wait it out (a generous bound, not a speed target).
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
