@@ -33,4 +33,10 @@ export interface ComputeModuleRepo {
   /** Every runtime in creation order, for the dashboard (records carry the module auth token: never shown). */
   listRuntimes(): Promise<RuntimeRecord[]>;
   countDeployedApps(): Promise<number>;
+  /**
+   * Stores shared by several instances only: records that the runtime's module polled at `at` (clock ms; the
+   * latest wins), and reads the latest, so that every instance judges module liveness by every poll.
+   */
+  notePoll?(runtimeId: string, at: number): Promise<void>;
+  lastPoll?(runtimeId: string): Promise<number | undefined>;
 }

@@ -14,7 +14,7 @@ import type { ComputeModuleSettings } from '../../settings.js';
 import { randomSecret, randomUuid } from '../../ids.js';
 import { deployedAppInactive, invalidRequest, jobTimeout, queueFull, quote, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
 import { Wakeups } from './wakeups.js';
-import { ModuleLiveness } from './liveness.js';
+import { ModuleLiveness, sharedPolls } from './liveness.js';
 import { linkInstances, type CrossInstance } from './cross-instance.js';
 import { serializes } from './serializes.js';
 
@@ -69,8 +69,12 @@ export class JobService {
   private readonly peers: CrossInstance;
 
   constructor(private readonly deps: JobServiceDeps) {
-    this.liveness = new ModuleLiveness(deps.clock, deps.settings.moduleGoneMs, (runtimeId, lastSeen) => this.moduleGone(runtimeId, lastSeen), (err, runtimeId) =>
-      deps.logError?.(err, `could not bring back the jobs of runtime ${runtimeId}, whose module has gone`),
+    this.liveness = new ModuleLiveness(
+      deps.clock,
+      deps.settings.moduleGoneMs,
+      (runtimeId, lastSeen) => this.moduleGone(runtimeId, lastSeen),
+      (err, runtimeId) => deps.logError?.(err, `could not bring back the jobs of runtime ${runtimeId}, whose module has gone`),
+      sharedPolls(deps.store),
     );
     this.peers = linkInstances(deps.store.notifications, {
       jobQueued: (runtimeId) => this.jobQueued(runtimeId, 1, false),

@@ -68,6 +68,14 @@ export class PgComputeModules implements ComputeModuleRepo {
     return (await this.db.rows<RuntimeRow>('SELECT runtime_id, module_auth_token FROM runtimes ORDER BY seq')).map((r) => runtime(r)!);
   }
 
+  async notePoll(runtimeId: string, at: number): Promise<void> {
+    await this.db.query('UPDATE runtimes SET last_poll_at = GREATEST(last_poll_at, $2) WHERE runtime_id = $1', [runtimeId, at]);
+  }
+
+  async lastPoll(runtimeId: string): Promise<number | undefined> {
+    return (await this.db.first<{ at: number | null }>('SELECT last_poll_at AS at FROM runtimes WHERE runtime_id = $1', [runtimeId]))?.at ?? undefined;
+  }
+
   async countRuntimes(): Promise<number> {
     return (await this.db.first<{ n: number }>('SELECT count(*)::int AS n FROM runtimes'))!.n;
   }

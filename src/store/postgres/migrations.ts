@@ -164,6 +164,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runtimes ADD COLUMN last_poll_at bigint;
     `,
   },
+  {
+    version: 4,
+    name: 'insertion order of capped tables',
+    sql: `
+      -- At a cap the oldest goes first; rows issued in the same millisecond are told apart by insertion order,
+      -- as in the memory store (not by their random keys).
+      ALTER TABLE codes ADD COLUMN seq bigserial;
+      ALTER TABLE authorize_requests ADD COLUMN seq bigserial;
+      CREATE INDEX codes_order ON codes (expires_at, seq);
+      CREATE INDEX authorize_requests_order ON authorize_requests (expires_at, seq);
+    `,
+  },
 ];
 
 /** Every table that holds state: what a reset empties. */

@@ -21,7 +21,7 @@ type Record_ = { record: string };
  */
 const evictOldest = (table: string, key: string, max: string) => `
   c AS (SELECT n FROM counters WHERE name = '${table}' FOR UPDATE),
-  gone AS (DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} ORDER BY expires_at, ${key} LIMIT greatest((SELECT n FROM c) - ${max} + 1, 0)))`;
+  gone AS (DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} ORDER BY expires_at, seq LIMIT greatest((SELECT n FROM c) - ${max} + 1, 0)))`;
 
 const RETIRE = "retired = true, retired_seq = nextval('refresh_retired_seq')";
 
