@@ -65,13 +65,20 @@ const UNKNOWN_TOKEN = unauthenticated('The bearer token is not one this service 
 const EXPIRED_TOKEN = unauthenticated('The bearer token has expired; get a new one (refresh it, or sign in again).');
 const NO_USER = unauthenticated('The bearer token belongs to a user that no longer exists.');
 
+/** The token and its user: in one step where the store offers it (PostgreSQL), else two lookups. */
+async function findTokenAndPrincipal(store: Store, presented: string) {
+  if (store.tokens.findAccessWithPrincipal) return store.tokens.findAccessWithPrincipal(presented);
+  const token = await store.tokens.findAccess(presented);
+  return token && { token, principal: await store.users.byId(token.principalId) };
+}
+
 async function authenticateBearer(request: FastifyRequest, auth: Extract<RouteAuth, { kind: 'bearer' }>, deps: AuthDeps): Promise<Unauthenticated | DeactivatedUser | undefined> {
   const presented = bearerToken(request);
   if (!presented) return NO_TOKEN;
-  const token = await deps.store.tokens.findAccess(presented);
-  if (!token) return UNKNOWN_TOKEN;
+  const found = await findTokenAndPrincipal(deps.store, presented);
+  if (!found) return UNKNOWN_TOKEN;
+  const { token, principal: user } = found;
   if (token.expiresAt <= deps.clock.now()) return EXPIRED_TOKEN;
-  const user = await deps.store.users.byId(token.principalId);
   if (!user) return NO_USER;
   if (!user.active) return new DeactivatedUser().because(`The user "${user.username}" of this token is deactivated; activate it to use the token.`);
   if (auth.scope && !token.scopes.includes(auth.scope)) {

@@ -1,6 +1,8 @@
 // Issued credentials. Every access token lives exactly ACCESS_TOKEN_TTL_SECONDS, so tokens expire in the
 // order they were issued; the memory store relies on that to sweep in time proportional to what expired.
 
+import type { UserRecord } from './users.js';
+
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 export interface AccessTokenRecord {
@@ -19,6 +21,11 @@ export interface TokenRepo {
   /** With `max`: when `max` tokens are stored already, stores nothing and throws StoreFull (never evicts one). */
   insertAccess(token: AccessTokenRecord, max?: number): Promise<void>;
   findAccess(token: string): Promise<AccessTokenRecord | undefined>;
+  /**
+   * Optional: the token and its principal in one step (one round trip on PostgreSQL, where a request's
+   * authentication is otherwise two). `principal` is undefined when the user no longer exists.
+   */
+  findAccessWithPrincipal?(token: string): Promise<{ token: AccessTokenRecord; principal: UserRecord | undefined } | undefined>;
   revokeAccess(token: string): Promise<boolean>;
   /** Revokes every access token of a grant; returns how many. */
   revokeGrant(grantId: string): Promise<number>;

@@ -14,6 +14,8 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 const kind = TEST_STORE ? 'postgres' : 'memory';
+// The combined lookup is optional (PostgreSQL offers it; the memory store's two map reads need no combining).
+const offersCombined = () => !!TEST_STORE;
 const access = (token: string, extra: Partial<AccessTokenRecord> = {}): AccessTokenRecord => ({ token, principalId: 'u', clientId: 'c', scopes: ['a', 'b'], expiresAt: 100, ...extra });
 const refresh = (token: string, extra: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord => ({ token, clientId: 'c', userId: 'u', scopes: ['offline_access'], grantId: 'g', expiresAt: 100, ...extra });
 
@@ -31,6 +33,22 @@ describe(`tokens (${kind} store)`, () => {
     expect(await store.tokens.sweepExpired(29)).toBe(0);
     expect(await store.tokens.sweepExpired(30)).toBe(1);
     expect(await store.tokens.countAccess()).toBe(0);
+  });
+});
+
+describe(`tokens with their principal (${kind} store)`, () => {
+  it.skipIf(!offersCombined())('finds a token and its user in one step, a deactivation seen at once, a missing user as undefined', async () => {
+    const find = store.tokens.findAccessWithPrincipal!.bind(store.tokens);
+    const alice = { id: 'u', username: 'alice', displayName: 'Alice', realm: 'r', organizationRid: 'o', principalType: 'human' as const, active: true, attributes: {} };
+    await store.users.insert(alice);
+    await store.tokens.insertAccess(access('t1'));
+    await store.tokens.insertAccess(access('t2', { principalId: 'gone' }));
+    expect(await find('t1')).toEqual({ token: access('t1'), principal: await store.users.byId('u') });
+    await store.users.setActive('alice', false);
+    expect((await find('t1'))?.principal?.active).toBe(false);
+    expect(await find('t2')).toEqual({ token: access('t2', { principalId: 'gone' }), principal: undefined });
+    expect(await find('none')).toBeUndefined();
+    expect(await find('t\u0000x')).toBeUndefined();
   });
 });
 

@@ -1,4 +1,6 @@
 import type { AccessTokenRecord, TokenRepo } from '../tokens.js';
+import type { UserRecord } from '../users.js';
+import { user } from './users.js';
 import { StoreFull } from '../capacity.js';
 import { capped, decode, encode, type Db } from './db.js';
 
@@ -23,6 +25,19 @@ export class PgTokens implements TokenRepo {
   async findAccess(token: string): Promise<AccessTokenRecord | undefined> {
     const row = await this.db.first<{ record: string }>('SELECT record FROM access_tokens WHERE token = $1', [token]);
     return row && decode<AccessTokenRecord>(row.record);
+  }
+
+  /** One statement: the token and the user it names (getCurrent and every bearer route pay one round trip). */
+  async findAccessWithPrincipal(token: string): Promise<{ token: AccessTokenRecord; principal: UserRecord | undefined } | undefined> {
+    const row = await this.db.first<{ record: string; id: string | null; user_record: string | null; active: boolean | null }>(
+      `SELECT t.record, u.id, u.record AS user_record, u.active
+         FROM access_tokens t LEFT JOIN users u ON u.id = (t.record::json ->> 'principalId')
+        WHERE t.token = $1`,
+      [token],
+    );
+    if (!row) return undefined;
+    const principal = row.id === null ? undefined : user({ id: row.id, record: row.user_record!, active: row.active! });
+    return { token: decode<AccessTokenRecord>(row.record), principal };
   }
 
   async revokeAccess(token: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import { decode, encode, type Db } from './db.js';
 
 type Row = { id: string; record: string; active: boolean };
 /** `id` and `active` come from their columns (a replaced user keeps its id; `active` changes on its own). */
-const user = (row: Row | undefined): UserRecord | undefined => row && { ...decode<UserRecord>(row.record), id: row.id, active: row.active };
+export const user = (row: Row | undefined): UserRecord | undefined => row && { ...decode<UserRecord>(row.record), id: row.id, active: row.active };
 
 export class PgUsers implements UserRepo {
   constructor(private readonly db: Db) {}
