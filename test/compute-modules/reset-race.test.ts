@@ -68,12 +68,13 @@ describe('a reset racing an execute', () => {
       resets.push(reset());
       executes.push(h.execute({ deployedAppRid: ADDER, queryType: 'q', query: { round } }));
     }
-    const statuses = (await Promise.all(executes)).map((r) => r.statusCode);
+    const answers = (await Promise.all(executes)) as Array<{ statusCode: number; body: string }>;
     running = false;
     await Promise.all([...modules, ...resets]);
     // 401 is a correct answer too: a reset wipes the token the executes carry; whether one lands before an
     // execute's token check depends on the store's timing (it does on PostgreSQL).
-    expect(statuses.filter((s) => s !== 200 && s !== 404 && s !== 401)).toEqual([]);
+    // With the body, so that an unexpected answer says what it was.
+    expect(answers.filter((r) => r.statusCode !== 200 && r.statusCode !== 404 && r.statusCode !== 401).map((r) => `${r.statusCode} ${r.body}`)).toEqual([]);
     // Far below the execute timeout: nothing was left to wait it out (a generous bound, not a speed target).
     expect(Date.now() - started).toBeLessThan(15_000);
   });
