@@ -22,5 +22,6 @@ export default defineConfig({
     ],
     exclude: [],
     globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],
+    env: { TEST_STORE: process.env.TEST_STORE ?? '' },
   },
 });

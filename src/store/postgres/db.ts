@@ -58,10 +58,12 @@ export class Db implements Querier {
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
-    try {
-      return await this.pool.query<R>(prepared(sql, params));
-    } catch (err) {
-      throw translate(err);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.pool.query<R>(prepared(sql, params));
+      } catch (err) {
+        if (!retryable(err, attempt)) throw translate(err);
+      }
     }
   }
 
@@ -73,8 +75,21 @@ export class Db implements Querier {
     return (await this.query<R>(sql, params)).rows[0];
   }
 
-  /** Runs `work` in one transaction on one connection; rolled back when it throws. */
+  /**
+   * Runs `work` in one transaction on one connection; rolled back when it throws. A deadlock (a reset's
+   * TRUNCATE against a request's locks) runs it again from the start: `work` must do nothing but queries.
+   */
   async transaction<T>(work: (q: Querier) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transactionOnce(work);
+      } catch (err) {
+        if (!retryable(err, attempt)) throw err;
+      }
+    }
+  }
+
+  private async transactionOnce<T>(work: (q: Querier) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -132,6 +147,16 @@ function prepared(sql: string, params: unknown[]): pg.QueryConfig {
 export function textSafe(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(textSafe); // text[] parameters too
   return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFF') : value;
+}
+
+/**
+ * A deadlock or serialization failure rolled the statement (or transaction) back, and running it again is safe:
+ * a reset's TRUNCATE of every table meets requests holding row locks. PostgreSQL picks one side as the victim.
+ */
+const RETRY_CODES = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 4;
+function retryable(err: unknown, attempt: number): boolean {
+  return attempt < MAX_ATTEMPTS && err instanceof Error && RETRY_CODES.has((err as { code?: string }).code ?? '');
 }
 
 /** SQLSTATE classes that mean the server is not there (08 connection, 57 operator intervention, 53 resources). */

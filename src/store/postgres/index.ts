@@ -50,9 +50,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     computeModuleJobs: new PgComputeModuleJobs(db),
     notifications,
     async clear() {
-      // One transaction: the other instances see the old state or the empty one, never half of it.
-      // With the counts of the capped tables (TRUNCATE fires no row-count triggers), in the same transaction.
-      await db.query(`TRUNCATE ${STATE_TABLES.join(', ')} RESTART IDENTITY; UPDATE counters SET n = 0`);
+      // One transaction: the other instances see the old state or the empty one, never half of it. DELETE, not
+      // TRUNCATE: TRUNCATE's exclusive table locks deadlock with requests reading two tables (a token and its
+      // user) while a reset runs; DELETE takes row locks only. The row-count triggers keep the caps' counts;
+      // the retained result bytes are recounted from what is left.
+      await db.transaction(async (q) => {
+        for (const table of STATE_TABLES) await q.query(`DELETE FROM ${table}`);
+        await q.query("UPDATE counters SET n = (SELECT coalesce(sum(result_bytes), 0) FROM jobs WHERE finish_seq IS NOT NULL) WHERE name = 'result_bytes'");
+      });
       notifications.publish('reset');
     },
     async seedOnce(apply) {
