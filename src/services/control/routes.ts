@@ -14,6 +14,7 @@ import { journalRoutes } from './journal.js';
 import { faultRoutes } from './faults.js';
 import { entityRoutes } from './entities.js';
 import { stateRoutes } from './state.js';
+import { ontologyObjectRoutes } from './ontology-objects.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
 export interface ControlDeps {
@@ -68,4 +69,5 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   faultRoutes(parent);
   entityRoutes(parent, deps);
   stateRoutes(parent, deps);
+  ontologyObjectRoutes(parent, deps);
 }
