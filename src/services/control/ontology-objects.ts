@@ -80,7 +80,7 @@ export function ontologyObjectRoutes(parent: FastifyInstance, deps: { store: Sto
     const key = keyFromPath(type, params.primaryKey);
     const pkType = type.properties.get(type.primaryKey)!.dataType.type;
     if (key === undefined) {
-      throw invalidArgument('InvalidArgument', { field: 'primaryKey' }, `primaryKey: ${quote(params.primaryKey)} is not a ${pkType} primary key of ${type.apiName}`).because(
+      throw invalidArgument('InvalidArgument', { field: 'primaryKey' }, `primaryKey: ${quote(params.primaryKey)} is not a primary key of ${type.apiName} (${type.primaryKey} is ${pkType})`).because(
         `The path's primary key ${quote(params.primaryKey)} is not a canonical ${pkType}, the type of ${type.apiName}.${type.primaryKey}.`,
       );
     }
