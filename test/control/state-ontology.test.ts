@@ -8,6 +8,7 @@ import { bearer, buildTestApp, mintToken } from '../helpers/app.js';
 import { ACME_SEED } from '../ontologies/fixture.js';
 import { mergeSeeds } from '../../src/seed/merge.js';
 import { validateSeed } from '../../src/seed/load.js';
+import { captureLog } from '../journal/helpers.js';
 
 // CONTRACTS §9's example as it is written there, plus `title: string` on Employee: the example's action sets
 // `title`, which the example's Employee does not declare, and the loader (rightly) refuses that.
@@ -185,6 +186,16 @@ describe('state export of ontologies', () => {
     expect(before['greet {"name":"Zoe"}']).toEqual([200, { value: 'hello Zoe' }]);
     expect(before['Employee 6 mentors']).toEqual(['2']);
     expect(await observed(second.app, token2)).toEqual(before);
+  });
+
+  it('leaves out a pair that names a deleted object, and logs one warning saying so', async () => {
+    const log = captureLog();
+    const { app } = await buildTestApp({ seed: ACME_SEED, logLevel: 'warn', logDestination: log });
+    await apply(app, await mintToken(app, 'dev', SCOPES), 'fireEmployee', { employee: 4 });
+    await exportJson(app);
+    const warnings = log.parsed().filter((l) => l.msg === 'state export left out references to objects that no longer exist');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ count: 1, dropped: ['acme: pair [4, 3] of Employee.mentors names an object that no longer exists'] });
   });
 
   it('the YAML export loads to the same state as the JSON one', async () => {
