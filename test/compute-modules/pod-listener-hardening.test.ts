@@ -233,3 +233,62 @@ describe('pod listener, hardened like the public runtime routes', () => {
     expect((await inspect(session.runtimeId, jobId)).handOuts).toBe(0); // undelivered, not the module-gone lease
   });
 });
+
+describe('pod listener, connection limits', () => {
+  let limited: Emulator;
+  let limitedPort: number;
+  let limitedCa: string;
+  beforeAll(async () => {
+    limited = await startEmulator({ seed: { platform: { limits: { max_connections: 3, keep_alive_timeout_ms: 300 } } } });
+    ({ port: limitedPort, caCertificate: limitedCa } = await limited.server.podListener());
+  });
+  afterAll(() => limited.close());
+
+  /** A plain TCP connection; resolves `closed` with what the server sent before it closed. */
+  const tcp = () => {
+    const socket = netConnect(limitedPort, '127.0.0.1');
+    socket.on('error', () => undefined);
+    const chunks: Buffer[] = [];
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(Buffer.concat(chunks).toString('latin1'))));
+    const connected = new Promise((resolve) => socket.once('connect', resolve));
+    return { socket, closed, connected };
+  };
+
+  it('closes an idle keep-alive connection after limits.keep_alive_timeout_ms', async () => {
+    const socket = tlsConnect({ host: '127.0.0.1', port: limitedPort, ca: limitedCa });
+    socket.on('error', () => undefined);
+    const answered = new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString('latin1'))));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(`GET ${RUNTIMES}/no-such-runtime/job HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    expect(parseAnswer(await answered, false).headers.connection).toBe('keep-alive');
+    await closed; // by the server: the test would time out otherwise
+  });
+
+  it('refuses connections past limits.max_connections, counted on its own', async () => {
+    const held = [tcp(), tcp(), tcp()];
+    await Promise.all(held.map((c) => c.connected));
+    for (let i = 0; i < 2; i++) expect(await tcp().closed).toBe(''); // accepted by the kernel, closed without a byte
+    held[0]!.socket.destroy();
+    await held[0]!.closed;
+    const served = await rawTlsTo(limitedPort, limitedCa, `GET ${RUNTIMES}/no-such-runtime/job HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    expectOAuth(served, 404, 'not_found');
+    // The public port has its own count: it still answers while the pod listener is full.
+    const full = [tcp(), tcp()];
+    await Promise.all(full.map((c) => c.connected));
+    expect((await fetch(`${limited.url}/_emulate/health`)).status).toBe(200);
+    for (const c of [...held, ...full]) c.socket.destroy();
+  });
+});
+
+/** One request's raw bytes over TLS to `port`, read until the server closes. */
+function rawTlsTo(to: number, trusted: string, request: string): Promise<RawAnswer> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port: to, ca: trusted });
+    const chunks: Buffer[] = [];
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    socket.on('error', () => undefined);
+    socket.once('close', () => resolve(parseAnswer(Buffer.concat(chunks).toString('latin1'), true)));
+    socket.write(request);
+  });
+}
