@@ -106,9 +106,18 @@ function answerAndClose(socket: Socket, answer: string, linger: boolean): void {
   });
 }
 
+/** Per listener, the target a refusal is judged by when the request line cannot be read (default `/`). */
+const unknownTargets = new WeakMap<FastifyInstance, string>();
+
+/** The in-pod runtime listener serves only runtime routes: its unreadable requests get their (OAuth) envelope. */
+export function whenTargetUnknown(app: FastifyInstance, url: string): void {
+  unknownTargets.set(app, url);
+}
+
 /**
  * Fastify's `clientErrorHandler` (Node's 'clientError'): the request line is read from the bytes that failed
- * to parse when they hold it (a header larger than one read can leave it out: then the platform envelope).
+ * to parse when they hold it (a header larger than one read can leave it out: then the listener's
+ * `whenTargetUnknown`, by default the platform envelope).
  */
 export function answerClientError(this: FastifyInstance, err: ClientError, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -125,7 +134,7 @@ export function answerClientError(this: FastifyInstance, err: ClientError, socke
     socket.destroy();
     return;
   }
-  const line = requestLine(err.rawPacket) ?? (pending?.req ? { method: pending.req.method ?? 'GET', url: pending.req.url ?? '/' } : { method: 'GET', url: '/' });
+  const line = requestLine(err.rawPacket) ?? (pending?.req ? { method: pending.req.method ?? 'GET', url: pending.req.url ?? '/' } : { method: 'GET', url: unknownTargets.get(this) ?? '/' });
   answerAndClose(socket, rawAnswer(this, line.method, line.url, clientRefusal(err)), !timeout);
 }
 

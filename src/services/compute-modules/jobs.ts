@@ -72,7 +72,7 @@ export class JobService {
 
   /** Creates the runtime or resets its session: new token, no schemas, unanswered jobs back in the queue. */
   async openSession(request: SessionRequest): Promise<{ runtimeId: string; moduleAuthToken: string; created: boolean }> {
-    const { store, clock } = this.deps;
+    const { store } = this.deps;
     const moduleAuthToken = request.moduleAuthToken ?? randomSecret();
     const created = await store.computeModules.openSession({ runtimeId: request.runtimeId, moduleAuthToken });
     if (request.deployedAppRid !== undefined) {
@@ -89,8 +89,7 @@ export class JobService {
     // Polls of the previous session end first, so that they cannot take the jobs put back below.
     this.sessions.set(request.runtimeId, { queued: 0 });
     this.polls.notify(request.runtimeId, 'session');
-    const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
-    await this.settle(request.runtimeId, await store.computeModuleJobs.requeueInProgress(request.runtimeId, MAX_HAND_OUTS, failure, clock.now()));
+    await this.requeueHandedOut(request.runtimeId);
     return { runtimeId: request.runtimeId, moduleAuthToken, created };
   }
 
@@ -252,15 +251,14 @@ export class JobService {
   }
 
   /**
-   * The module restarted and said so (the in-pod runtime's restart notification, CONTRACTS §10): the runtime's
-   * handed-out, unanswered jobs go back to the queue (or fail after MAX_HAND_OUTS hand-outs). Their ids.
+   * The runtime's handed-out, unanswered jobs go back to the queue (or fail after MAX_HAND_OUTS hand-outs); their
+   * ids. On a session reset, and when the module restarted and said so (the in-pod runtime's restart
+   * notification, CONTRACTS §10).
    */
   async requeueHandedOut(runtimeId: string): Promise<string[]> {
     const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
     const outcome = await this.deps.store.computeModuleJobs.requeueInProgress(runtimeId, MAX_HAND_OUTS, failure, this.deps.clock.now());
-    for (const job of outcome.failed) this.finishes.notify(job.jobId, job);
-    if (outcome.failed.length > 0) await this.prune();
-    if (outcome.requeued.length > 0) this.jobQueued(runtimeId);
+    await this.settle(runtimeId, outcome);
     return [...outcome.requeued, ...outcome.failed].map((job) => job.jobId);
   }
 
