@@ -12,6 +12,7 @@ import { installErrorRendering } from './http/render-error.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
+import { installCors } from './http/cors.js';
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorRendering(app, errorLineWriter(level, destination));
   installAuth(app, deps);
+  installCors(app, deps.settings.corsOrigins);
   useJsonBodies(app);
   rejectOtherMediaTypes(app);
 

@@ -127,6 +127,7 @@ const PlatformConfig = Type.Object(
     host: Type.Optional(NonEmpty),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
     control_token: Type.Optional(NonEmpty),
+    cors_origins: Type.Optional(Type.Array(Type.String({ pattern: '^(\\*|https?://[^/?#]+/?)$' }), { maxItems: 100 })),
     users: Type.Array(UserSeed, { default: [] }),
     oauth_clients: Type.Array(OAuthClientSeed, { default: [] }),
     enrollment: Type.Object(EnrollmentSeed.properties, { ...closed, default: {} }),
