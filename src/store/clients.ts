@@ -18,4 +18,6 @@ export interface ClientRepo {
   insert(client: ClientRecord): Promise<boolean>;
   byId(clientId: string): Promise<ClientRecord | undefined>;
   count(): Promise<number>;
+  /** Seed order, for the dashboard. */
+  list(): Promise<ClientRecord[]>;
 }

@@ -58,4 +58,6 @@ export interface ComputeModuleJobRepo {
   /** Forgets the oldest finished jobs until at most `keep` remain; queued and running jobs are never dropped. */
   pruneFinished(keep: number): Promise<number>;
   countFinished(): Promise<number>;
+  /** The runtime's newest `limit` jobs in any state, newest first, for the dashboard. */
+  listByRuntime(runtimeId: string, limit: number): Promise<JobRecord[]>;
 }

@@ -30,5 +30,7 @@ export interface ComputeModuleRepo {
   deployedApp(deployedAppRid: string, branch: string): Promise<DeployedAppRecord | undefined>;
   deployedAppsOf(runtimeId: string): Promise<DeployedAppRecord[]>;
   countRuntimes(): Promise<number>;
+  /** Every runtime in creation order, for the dashboard (records carry the module auth token: never shown). */
+  listRuntimes(): Promise<RuntimeRecord[]>;
   countDeployedApps(): Promise<number>;
 }

@@ -47,4 +47,6 @@ export interface ConnectionRepo {
   /** Sets the named secrets (replacing, or adding new names), keeps the others; false when there is no such connection. */
   mergeSecrets(rid: string, secrets: Record<string, string>): Promise<boolean>;
   count(): Promise<number>;
+  /** Insertion order, for the dashboard (records carry secret values: callers show names only). */
+  list(): Promise<ConnectionRecord[]>;
 }

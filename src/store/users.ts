@@ -33,4 +33,6 @@ export interface UserRepo {
    */
   servicePrincipalFor(clientId: string, create: () => UserRecord): Promise<UserRecord>;
   count(): Promise<number>;
+  /** Seeded users in seed order (not the automatic service principals), for the dashboard. */
+  list(): Promise<UserRecord[]>;
 }

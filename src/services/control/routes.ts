@@ -8,6 +8,7 @@ import type { Clock } from '../../clock.js';
 import { conflict, notFound } from '../../errors.js';
 import { mintAccessToken } from '../oauth/access-tokens.js';
 import { clockRoutes } from './clock.js';
+import { listingRoutes } from './listings.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
 export interface ControlDeps {
@@ -57,4 +58,5 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   }
 
   clockRoutes(parent, deps);
+  listingRoutes(parent, deps);
 }

@@ -13,6 +13,10 @@ export class MemoryClients implements ClientRepo {
     return this.clients.get(clientId);
   }
 
+  async list(): Promise<ClientRecord[]> {
+    return [...this.clients.values()];
+  }
+
   async count(): Promise<number> {
     return this.clients.size;
   }

@@ -55,6 +55,10 @@ export class MemoryComputeModules implements ComputeModuleRepo {
     return [...this.apps.values()].filter((a) => a.runtimeId === runtimeId).map((a) => ({ ...a }));
   }
 
+  async listRuntimes(): Promise<RuntimeRecord[]> {
+    return [...this.runtimes.values()].map((r) => ({ ...r }));
+  }
+
   async countRuntimes(): Promise<number> {
     return this.runtimes.size;
   }

@@ -20,6 +20,10 @@ export class MemoryConnections implements ConnectionRepo {
     return true;
   }
 
+  async list(): Promise<ConnectionRecord[]> {
+    return [...this.connections.values()];
+  }
+
   async count(): Promise<number> {
     return this.connections.size;
   }

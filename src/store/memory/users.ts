@@ -52,6 +52,10 @@ export class MemoryUsers implements UserRepo {
     return principal;
   }
 
+  async list(): Promise<UserRecord[]> {
+    return [...this.byName.values()];
+  }
+
   async count(): Promise<number> {
     return this.byName.size;
   }
