@@ -12,7 +12,11 @@ import { installErrorRendering } from './http/render-error.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
+<<<<<<< HEAD
 import { installCors } from './http/cors.js';
+=======
+import { installJournal } from './http/journal/index.js';
+>>>>>>> journal
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
@@ -81,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorRendering(app, errorLineWriter(level, destination));
+  installJournal(app, { clock: deps.clock, size: deps.settings.journalSize, logLine: app.logPlatformError });
   installAuth(app, deps);
   installCors(app, deps.settings.corsOrigins);
   useJsonBodies(app);

@@ -14,6 +14,11 @@ export abstract class EmulatorError implements Error {
   declare readonly stack?: string;
   /** Extra response headers, e.g. WWW-Authenticate. */
   headers: Record<string, string> = {};
+  /**
+   * What was expected and what came, in plain words, for the journal and the log line of the refusal
+   * (DESIGN principle 11). Never a secret value. When unset, the wire description serves (journal/reason.ts).
+   */
+  reason?: string;
 
   constructor(message: string) {
     this.message = message;
@@ -21,6 +26,12 @@ export abstract class EmulatorError implements Error {
 
   get name(): string {
     return this.constructor.name;
+  }
+
+  /** Sets the plain-words reason where the refusal is decided: `throw invalidGrant('...').because('...')`. */
+  because(reason: string): this {
+    this.reason = reason;
+    return this;
   }
 }
 Object.setPrototypeOf(EmulatorError.prototype, Error.prototype);

@@ -20,6 +20,8 @@ export interface Settings {
   /** JSON and form bodies. */
   bodyLimitBytes: number;
   computeModules: ComputeModuleSettings;
+  /** Entries the request journal keeps (CONTRACTS §7); 0 turns it off. */
+  journalSize: number;
 }
 
 const DEFAULT_PORT = 4000;
@@ -42,6 +44,7 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
     controlToken: seed.control_token,
     corsOrigins: Object.freeze([...(seed.cors_origins ?? DEFAULT_CORS_ORIGINS)]),
     bodyLimitBytes: MIB,
+    journalSize: seed.journal_size ?? 1000,
     computeModules: Object.freeze({
       pollTimeoutMs: cm.poll_timeout_ms ?? 2000,
       executeTimeoutMs: cm.execute_timeout_ms ?? 300_000,

@@ -55,21 +55,30 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
  * cost more CPU than serving the request. A missing or unknown token is the common refusal; one shared,
  * immutable value stands for it.
  */
-const UNAUTHENTICATED = new Unauthenticated();
-Object.freeze(UNAUTHENTICATED.headers);
+const unauthenticated = (reason: string) => {
+  const err = new Unauthenticated().because(reason);
+  Object.freeze(err.headers);
+  return Object.freeze(err);
+};
+const NO_TOKEN = unauthenticated('No bearer token: the route expects an "Authorization: Bearer <access token>" header.');
+const UNKNOWN_TOKEN = unauthenticated('The bearer token is not one this service issued, or it was revoked (a reset forgets every token).');
+const EXPIRED_TOKEN = unauthenticated('The bearer token has expired; get a new one (refresh it, or sign in again).');
+const NO_USER = unauthenticated('The bearer token belongs to a user that no longer exists.');
 
 async function authenticateBearer(request: FastifyRequest, auth: Extract<RouteAuth, { kind: 'bearer' }>, deps: AuthDeps): Promise<Unauthenticated | DeactivatedUser | undefined> {
   const presented = bearerToken(request);
-  if (!presented) return UNAUTHENTICATED;
+  if (!presented) return NO_TOKEN;
   const token = await deps.store.tokens.findAccess(presented);
-  if (!token || token.expiresAt <= deps.clock.now()) return UNAUTHENTICATED;
+  if (!token) return UNKNOWN_TOKEN;
+  if (token.expiresAt <= deps.clock.now()) return EXPIRED_TOKEN;
   const user = await deps.store.users.byId(token.principalId);
-  if (!user) return UNAUTHENTICATED;
-  if (!user.active) return new DeactivatedUser();
+  if (!user) return NO_USER;
+  if (!user.active) return new DeactivatedUser().because(`The user "${user.username}" of this token is deactivated; activate it to use the token.`);
   if (auth.scope && !token.scopes.includes(auth.scope)) {
     const denied = auth.denied ?? { errorName: 'ApiUsageDenied' };
     const parameters = denied.parameters ? denied.parameters(request) : { missingScope: auth.scope };
-    throw permissionDenied(denied.errorName, parameters);
+    const has = token.scopes.length === 0 ? 'no scopes' : `the scopes ${token.scopes.join(' ')}`;
+    throw permissionDenied(denied.errorName, parameters).because(`This route needs the scope ${auth.scope}; the token has ${has}.`);
   }
   request.accessToken = token;
   request.principal = user;

@@ -8,9 +8,16 @@ import type { LogDestination, LogLevel } from '../logger.js';
 
 export interface ErrorLine {
   reqId: string;
-  errorInstanceId: string;
+  /** Platform errors only; a line with one says "platform error", any other refusal "request refused". */
+  errorInstanceId?: string;
   errorCode: string;
-  errorName: string;
+  errorName?: string;
+  // Written by the journal hook (src/http/journal/hook.ts), the one place that logs a refusal.
+  status?: number;
+  method?: string;
+  /** Redacted: no credential's value. */
+  path?: string;
+  reason?: string;
 }
 
 /** Writes the line at `info` (4xx) or `error` (5xx), when the service's level lets that level through. */
@@ -25,10 +32,17 @@ export function errorLineWriter(configured: LogLevel, destination: LogDestinatio
   const host = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
   return (level, line) => {
     if (!(level === 'info' ? info : error)) return;
+    const platform = line.errorInstanceId !== undefined;
     destination.write(
       `{"level":${PINO_LEVEL[level]},"time":${Date.now()}${host},"reqId":${JSON.stringify(line.reqId)},` +
-        `"errorInstanceId":"${line.errorInstanceId}","errorCode":"${line.errorCode}","errorName":${JSON.stringify(line.errorName)},` +
-        `"msg":"platform error"}\n`,
+        (platform ? `"errorInstanceId":"${line.errorInstanceId}",` : '') +
+        `"errorCode":${JSON.stringify(line.errorCode)},` +
+        (line.errorName === undefined ? '' : `"errorName":${JSON.stringify(line.errorName)},`) +
+        (line.status === undefined ? '' : `"status":${line.status},`) +
+        (line.method === undefined ? '' : `"method":${JSON.stringify(line.method)},`) +
+        (line.path === undefined ? '' : `"path":${JSON.stringify(line.path)},`) +
+        (line.reason === undefined ? '' : `"reason":${JSON.stringify(line.reason)},`) +
+        `"msg":"${platform ? 'platform error' : 'request refused'}"}\n`,
     );
   };
 }

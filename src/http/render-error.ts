@@ -28,8 +28,9 @@ declare module 'fastify' {
 export function renderPlatform(reply: FastifyReply, err: PlatformError): FastifyReply {
   const errorInstanceId = randomUuid();
   // CONTRACTS §1: every errorInstanceId is logged, at the default level, so a user can find the line an SDK
-  // error points to.
-  reply.server.logPlatformError(err.status >= 500 ? 'error' : 'info', { reqId: reply.request.id, errorInstanceId, errorCode: err.errorCode, errorName: err.errorName });
+  // error points to: the journal hook writes it on the refusal's one line, with the reason.
+  reply.request.refusal = err;
+  reply.request.errorInstanceId = errorInstanceId;
   return reply
     .code(err.status)
     .headers(err.headers)
@@ -44,6 +45,7 @@ export function renderPlatform(reply: FastifyReply, err: PlatformError): Fastify
 }
 
 export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply {
+  reply.request.refusal = err; // read by the journal hook (src/http/journal/hook.ts)
   return reply
     .code(err.status)
     .headers(err.headers)
@@ -57,11 +59,13 @@ export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply 
 const UNAUTHENTICATED_BODY = JSON.stringify({ message: 'Requires authentication' });
 
 export function renderBearer(reply: FastifyReply, err: Unauthenticated | DeactivatedUser): FastifyReply {
+  reply.request.refusal = err;
   const body = err instanceof Unauthenticated ? UNAUTHENTICATED_BODY : JSON.stringify({ error: 'invalid_token', error_description: err.errorDescription });
   return reply.code(401).headers(err.headers).type('application/json').send(body);
 }
 
 export function renderHtml(reply: FastifyReply, err: HtmlError, status = err.status): FastifyReply {
+  reply.request.refusal = err;
   return reply
     .code(status)
     .header('X-Frame-Options', 'DENY')

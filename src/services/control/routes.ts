@@ -9,6 +9,7 @@ import { conflict, notFound } from '../../errors.js';
 import { mintAccessToken } from '../oauth/access-tokens.js';
 import { clockRoutes } from './clock.js';
 import { listingRoutes } from './listings.js';
+import { journalRoutes } from './journal.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
 export interface ControlDeps {
@@ -59,4 +60,5 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
 
   clockRoutes(parent, deps);
   listingRoutes(parent, deps);
+  journalRoutes(parent);
 }

@@ -1,0 +1,45 @@
+// What the journal keeps of one request (CONTRACTS §7), and the filters its readers may apply.
+
+export interface JournalEntry {
+  /** Increasing; never reused, also across clears and resets, so that a live reader can resume. */
+  id: number;
+  /** ISO-8601, from the service's clock (the injected one, which tests may move). */
+  time: string;
+  method: string;
+  /** The path as served, with the query values of credentials replaced by `[redacted]`. */
+  path: string;
+  /** The path the client sent, when a path alias rewrote it (redacted the same way). */
+  originalPath?: string;
+  status: number;
+  durationMs: number;
+  clientId?: string;
+  username?: string;
+  /** The refusal's code: OAuth `error`, platform `errorName`, `unauthenticated`, or the HTML page's kind. */
+  errorCode?: string;
+  /** For every refusal: what was expected and what came, in plain words. */
+  reason?: string;
+}
+
+export interface JournalFilter {
+  limit?: number;
+  method?: string;
+  /** An exact status (404) or a class (`4xx`). */
+  status?: string | number;
+  /** Entries whose path starts with this. */
+  path?: string;
+  /** Only refusals (status >= 400). */
+  refusals?: boolean;
+}
+
+export function matches(entry: JournalEntry, filter: JournalFilter): boolean {
+  if (filter.refusals && entry.status < 400) return false;
+  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false;
+  if (filter.path !== undefined && !entry.path.startsWith(filter.path)) return false;
+  if (filter.status !== undefined) {
+    const s = String(filter.status).toLowerCase();
+    if (/^[1-5]xx$/.test(s)) {
+      if (Math.floor(entry.status / 100) !== Number(s[0])) return false;
+    } else if (entry.status !== Number(s)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,152 @@
+// The journal hook: the one place that records a request (CONTRACTS §7) and logs a refusal with its reason
+// (DESIGN principle 11). Services never write entries; they throw errors that carry their `reason`, the
+// renderers leave the error on the request, and this hook reads it from there after the answer is sent.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../clock.js';
+import { PlatformError, type EmulatorError } from '../../errors.js';
+import type { ErrorLineWriter } from '../error-log.js';
+import type { JournalEntry, JournalFilter } from './entry.js';
+import { JournalRing } from './ring.js';
+import { redactUrl } from './redact.js';
+import { errorCodeOf, reasonOf } from './reason.js';
+
+export type JournalListener = (entry: JournalEntry) => void;
+
+export interface Journal {
+  /** Newest first. */
+  list(filter?: JournalFilter): JournalEntry[];
+  /** Calls `listener` with every new entry; returns the unsubscribe function. */
+  subscribe(listener: JournalListener): () => void;
+  clear(): void;
+  /** How many entries it keeps at most; 0 when the journal is off. */
+  readonly capacity: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    journal: Journal;
+  }
+  interface FastifyRequest {
+    /** The refusal this request was answered with, left here by its renderer (src/http/render-error.ts). */
+    refusal: EmulatorError | null;
+    /** A platform error's errorInstanceId, logged on the refusal's line. */
+    errorInstanceId: string | null;
+  }
+}
+
+interface JournalDeps {
+  clock: Clock;
+  /** 0 turns the journal off; refusals are still logged. */
+  size: number;
+  logLine: ErrorLineWriter;
+}
+
+/** Control and dashboard reads, and CORS preflights, are not journaled: reading the journal must not fill it. */
+function journaled(method: string, url: string): boolean {
+  if (method === 'OPTIONS') return false;
+  return !((method === 'GET' || method === 'HEAD') && url.startsWith('/_emulate/'));
+}
+
+const MAX_NAME = 128;
+const stringField = (body: unknown, name: string): string | undefined => {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_NAME ? value : undefined;
+};
+
+/** The client id of an OAuth request's Basic header (the secret after the colon is never read). */
+function basicClientId(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined || !/^Basic /i.test(header) || !request.url.startsWith('/idp/')) return undefined;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0 || colon > MAX_NAME) return undefined;
+  try {
+    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal {
+  const ring = new JournalRing(deps.size);
+  const listeners = new Set<JournalListener>();
+  let lastId = 0;
+
+  const journal: Journal = {
+    list: (filter) => ring.list(filter),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    clear: () => ring.clear(),
+    capacity: deps.size,
+  };
+  app.decorate('journal', journal);
+  app.decorateRequest('refusal', null);
+  app.decorateRequest('errorInstanceId', null);
+  app.onReset(() => ring.clear());
+
+  function record(request: FastifyRequest, reply: FastifyReply): void {
+    const { method, url } = request;
+    const status = reply.statusCode;
+    const keep = deps.size > 0 && journaled(method, url);
+    const refused = status >= 400;
+    if (!keep && !refused) return;
+
+    const path = redactUrl(url);
+    const refusal = request.refusal;
+    let errorCode: string | undefined;
+    let reason: string | undefined;
+    if (refused) {
+      if (refusal) {
+        errorCode = errorCodeOf(refusal);
+        reason = reasonOf(refusal);
+        const platform = refusal instanceof PlatformError;
+        deps.logLine(status >= 500 ? 'error' : 'info', {
+          reqId: request.id,
+          errorInstanceId: request.errorInstanceId ?? undefined,
+          errorCode: platform ? refusal.errorCode : errorCode,
+          errorName: platform ? refusal.errorName : undefined,
+          status,
+          method,
+          path,
+          reason,
+        });
+      } else {
+        // Only an unexpected exception answers without a refusal; its renderer has logged it at error.
+        reason = 'An unexpected error; the log has its errorInstanceId and stack.';
+      }
+    }
+    if (!keep) return;
+
+    const entry: JournalEntry = {
+      id: ++lastId,
+      time: new Date(deps.clock.now()).toISOString(),
+      method,
+      path,
+      originalPath: request.originalUrl !== url ? redactUrl(request.originalUrl) : undefined,
+      status,
+      durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
+      clientId: request.accessToken?.clientId ?? stringField(request.body, 'client_id') ?? basicClientId(request),
+      username: request.principal?.username ?? stringField(request.body, 'username'),
+      errorCode,
+      reason,
+    };
+    ring.push(entry);
+    for (const listener of listeners) {
+      try {
+        listener(entry);
+      } catch (err) {
+        request.log.warn({ err }, 'a journal listener failed');
+      }
+    }
+  }
+
+  // Not async: an app-wide async hook costs every request a promise and a microtask turn.
+  app.addHook('onResponse', (request, reply, done) => {
+    record(request, reply);
+    done();
+  });
+  return journal;
+}

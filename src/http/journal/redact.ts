@@ -1,0 +1,31 @@
+// Query values that are credentials never reach the journal or the log: `?code=abc` is kept as
+// `?code=[redacted]`, so a reader still sees which parameters came without seeing their values.
+
+const CREDENTIAL_NAMES = new Set(['code', 'state', 'nonce', 'assertion', 'client_assertion', 'key', 'apikey', 'api_key', 'code_verifier']);
+/** Any parameter whose name mentions one of these is a credential too (token, refresh_token, client_secret, ...). */
+const CREDENTIAL_PART = /token|secret|password|passwd|verifier|credential|session|auth/i;
+
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAMES.has(name.toLowerCase()) || CREDENTIAL_PART.test(name);
+}
+
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/** The URL with every credential's value replaced; a URL without a query is returned as it is. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url.slice(q + 1);
+  const parts = query.split('&').map((part) => {
+    const eq = part.indexOf('=');
+    const name = eq < 0 ? part : part.slice(0, eq);
+    return eq >= 0 && isCredentialName(decodedName(name)) ? `${name}=[redacted]` : part;
+  });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
