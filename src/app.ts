@@ -12,11 +12,8 @@ import { installErrorRendering } from './http/render-error.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
-<<<<<<< HEAD
 import { installCors } from './http/cors.js';
-=======
 import { installJournal } from './http/journal/index.js';
->>>>>>> journal
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';

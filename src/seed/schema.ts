@@ -127,11 +127,8 @@ const PlatformConfig = Type.Object(
     host: Type.Optional(NonEmpty),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
     control_token: Type.Optional(NonEmpty),
-<<<<<<< HEAD
     cors_origins: Type.Optional(Type.Array(Type.String({ pattern: '^(\\*|https?://[^/?#]+/?)$' }), { maxItems: 100 })),
-=======
     journal_size: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
->>>>>>> journal
     users: Type.Array(UserSeed, { default: [] }),
     oauth_clients: Type.Array(OAuthClientSeed, { default: [] }),
     enrollment: Type.Object(EnrollmentSeed.properties, { ...closed, default: {} }),
