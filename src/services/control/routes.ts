@@ -9,6 +9,7 @@ import { conflict, notFound } from '../../errors.js';
 import { mintAccessToken } from '../oauth/access-tokens.js';
 import { clockRoutes } from './clock.js';
 import { listingRoutes } from './listings.js';
+import { eventRoutes } from './events.js';
 import { journalRoutes } from './journal.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
@@ -60,5 +61,6 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
 
   clockRoutes(parent, deps);
   listingRoutes(parent, deps);
+  eventRoutes(parent);
   journalRoutes(parent);
 }
