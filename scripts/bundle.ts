@@ -4,7 +4,7 @@
 // "Performance"). tsc still writes the .d.ts files (tsconfig.build.json); this writes every .js in dist/.
 // `npm run build` runs it; the tests bundle into a temporary folder with the same function.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -31,6 +31,8 @@ export async function bundle(outdir: string, options: { sourcemap?: boolean } = 
     sourcesContent: false,
     logLevel: 'warning',
   });
+  // The dashboard's static files, as they are: the server reads them from beside the bundle (dist/ui).
+  cpSync(join(ROOT, 'src/ui'), join(outdir, 'ui'), { recursive: true });
 }
 
 /** Earlier builds' scripts (tsc's per-file output, chunks under old hashes); the .d.ts files stay. */

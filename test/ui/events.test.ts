@@ -27,7 +27,7 @@ async function openStream(headers: Record<string, string> = {}) {
   const pump = (async () => {
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         raw += decoder.decode(chunk, { stream: true });
         let cut: number;
         while ((cut = raw.indexOf('\n\n')) >= 0) {

@@ -10,6 +10,7 @@ import { mintAccessToken } from '../oauth/access-tokens.js';
 import { clockRoutes } from './clock.js';
 import { listingRoutes } from './listings.js';
 import { eventRoutes } from './events.js';
+import { dashboardRoutes } from './dashboard.js';
 import { journalRoutes } from './journal.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
@@ -62,5 +63,6 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   clockRoutes(parent, deps);
   listingRoutes(parent, deps);
   eventRoutes(parent);
+  dashboardRoutes(parent);
   journalRoutes(parent);
 }
