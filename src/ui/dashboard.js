@@ -88,12 +88,17 @@ async function loadUsers() {
     el(
       'tr',
       {},
-      el('td', {}, el('div', {}, u.displayName), el('div', { className: 'muted small mono' }, u.username)),
-      el('td', {}, u.email ?? '', u.principalType === 'service' ? el('div', { className: 'muted small' }, `service${u.oauthClientId ? ` for ${u.oauthClientId}` : ''}`) : null),
-      el('td', {}, el('span', { className: `state ${u.active ? 'active' : 'inactive'}` }, u.active ? 'active' : 'deactivated')),
       el(
         'td',
         {},
+        el('div', {}, u.displayName),
+        el('div', { className: 'muted small' }, el('span', { className: 'mono' }, u.username), u.email ? ` · ${u.email}` : ''),
+        u.principalType === 'service' ? el('div', { className: 'muted small' }, `service user${u.oauthClientId ? ` of client ${u.oauthClientId}` : ''}`) : null,
+      ),
+      el('td', {}, el('span', { className: `state ${u.active ? 'active' : 'inactive'}` }, u.active ? 'active' : 'deactivated')),
+      el(
+        'td',
+        { className: 'act' },
         el(
           'button',
           {
@@ -110,7 +115,7 @@ async function loadUsers() {
       ),
     ),
   );
-  show('users', users.length ? table(['Name', 'Email', 'State', ''], rows) : empty('No users.'), users.length);
+  show('users', users.length ? table(['User', 'State', ''], rows) : empty('No users.'), users.length);
 }
 
 async function loadTokens() {
@@ -125,7 +130,7 @@ async function loadTokens() {
       el('td', { title: t.expiresAt }, `${Math.ceil(t.expiresInSeconds / 60)} min`),
       el(
         'td',
-        {},
+        { className: 'act' },
         el(
           'button',
           {
@@ -151,7 +156,7 @@ async function loadClients() {
       {},
       el('td', {}, el('div', {}, c.name), el('div', { className: 'muted small mono' }, c.clientId)),
       el('td', {}, c.type),
-      el('td', {}, c.redirectUris.length ? c.redirectUris.map((u) => el('div', { className: 'mono' }, u)) : el('span', { className: 'muted' }, 'none')),
+      el('td', {}, c.redirectUris.length ? c.redirectUris.map((u) => el('div', { className: 'mono wrap' }, u)) : el('span', { className: 'muted' }, 'none')),
       el('td', {}, chips(c.grantTypes)),
       el('td', {}, chips(c.allowedScopes)),
     ),
@@ -166,7 +171,7 @@ async function loadConnections() {
       'tr',
       {},
       el('td', {}, el('div', {}, c.displayName), el('div', { className: 'muted small mono' }, c.rid)),
-      el('td', {}, c.domains.map((d) => el('div', { className: 'mono' }, `${d.scheme ? `${d.scheme.toLowerCase()}://` : ''}${d.host}${d.port ? `:${d.port}` : ''}${d.auth ? ` (${d.auth})` : ''}`))),
+      el('td', {}, c.domains.map((d) => el('div', { className: 'mono wrap' }, `${d.scheme ? `${d.scheme.toLowerCase()}://` : ''}${d.host}${d.port ? `:${d.port}` : ''}${d.auth ? ` (${d.auth})` : ''}`))),
       el('td', {}, c.secretNames.length ? chips(c.secretNames) : el('span', { className: 'muted' }, 'none')),
     ),
   );
@@ -180,7 +185,7 @@ async function loadOntologies() {
       'tr',
       {},
       el('td', {}, el('div', {}, o.displayName), el('div', { className: 'muted small mono' }, o.apiName)),
-      el('td', { className: 'mono small' }, o.rid),
+      el('td', { className: 'mono small wrap' }, o.rid),
       el('td', {}, o.queries.length ? o.queries.map((q) => el('span', { className: 'chip', title: `${q.resultBytes} bytes` }, q.apiName)) : el('span', { className: 'muted' }, 'none')),
       el('td', {}, o.objectTypes ? chips(o.objectTypes.map((t) => (typeof t === 'string' ? t : `${t.apiName} (${t.objects ?? 0})`))) : el('span', { className: 'muted' }, '—')),
     ),
@@ -204,7 +209,7 @@ function jobRow(runtimeId, j) {
     el('td', {}, result),
     el(
       'td',
-      {},
+      { className: 'act' },
       open
         ? el(
             'button',
@@ -258,8 +263,8 @@ function journalRow(e) {
     el(
       'td',
       {},
-      el('div', { className: 'mono' }, e.path),
-      e.originalPath ? el('div', { className: 'muted small mono' }, `sent as ${e.originalPath}`) : null,
+      el('div', { className: 'mono wrap' }, e.path),
+      e.originalPath ? el('div', { className: 'muted small mono wrap' }, `sent as ${e.originalPath}`) : null,
       e.reason ? el('div', { className: 'reason' }, e.errorCode ? `${e.errorCode}: ${e.reason}` : e.reason) : null,
     ),
     el('td', {}, el('span', { className: `state ${e.status >= 400 ? 'bad' : 'ok'}` }, String(e.status))),
