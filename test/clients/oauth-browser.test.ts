@@ -119,6 +119,14 @@ describeInBrowser('sign-in page in a real browser', () => {
       const page = await context.newPage();
       await page.goto(authorizeUrl(challenge, 'no-js'));
       expect(await page.locator('#filter-box').isVisible()).toBe(false); // the filter needs the script
+      // Keyboard use: Tab reaches the first account, and its focus is visible (an outline, not only a tint).
+      await page.keyboard.press('Tab');
+      const focus = await page.evaluate(() => {
+        const active = document.activeElement as HTMLButtonElement;
+        return { value: active.value, outline: getComputedStyle(active).outlineStyle, width: getComputedStyle(active).outlineWidth };
+      });
+      expect(focus).toEqual({ value: 'admin', outline: 'solid', width: '3px' });
+      await page.screenshot({ path: `${await artefactDir()}/signin-focus.png` });
       await page.getByRole('button', { name: /Bob Brown/ }).click();
       await page.waitForURL((url) => url.pathname === '/callback');
       const landed = new URL(page.url());
