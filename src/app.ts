@@ -14,6 +14,7 @@ import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
 import { installCors } from './http/cors.js';
 import { installJournal } from './http/journal/index.js';
+import { installFaults } from './http/faults.js';
 import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorRendering(app, errorLineWriter(level, destination));
   installJournal(app, { clock: deps.clock, size: deps.settings.journalSize, logLine: app.logPlatformError });
+  installFaults(app);
   installAuth(app, deps);
   installCors(app, deps.settings.corsOrigins);
   useJsonBodies(app);

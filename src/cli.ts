@@ -17,6 +17,7 @@ ontology and compute-module APIs.
 
 Usage:
   platform-emulator [start] [--config FILE] [--port N] [--host H] [--log-level L]
+                           [--import FILE] [--export-on-exit FILE]
   platform-emulator init [FILE] [--force]
   platform-emulator run-module --runtime ID [--url URL | --config FILE] [--deployed-app RID [--branch B]]
                                -- COMMAND [ARGS...]
@@ -38,6 +39,10 @@ Options for start:
       --host H        Address to bind (default 127.0.0.1). Control routes answer off loopback only
                       with the config's \`control_token\`.
       --log-level L   fatal, error, warn, info (default), debug (adds a line per request), trace, silent.
+      --import FILE   Start from a state export (GET /_emulate/platform/state, or --export-on-exit):
+                      its entities replace the config's of the same key; settings stay the config's.
+      --export-on-exit FILE
+                      On SIGTERM/SIGINT, write the state there before closing (YAML; JSON for .json).
   -h, --help          Show this help.
 
 Options for run-module:
@@ -66,6 +71,8 @@ async function start(args: string[]): Promise<number> {
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
       'log-level': { type: 'string' },
+      import: { type: 'string' },
+      'export-on-exit': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -77,11 +84,12 @@ async function start(args: string[]): Promise<number> {
     configFile: values.config ?? (process.env.PLATFORM_EMULATOR_CONFIG || undefined),
     port: values.port !== undefined ? parsePort(values.port, '--port') : undefined,
     host: values.host,
+    importFile: values.import,
     logLevel,
     env: process.env,
   });
   // Handlers first: a supervisor that signals as soon as it reads the line below must get a graceful close.
-  closeOnSignals(server);
+  closeOnSignals(server, undefined, values['export-on-exit']);
   // The banner first, then the JSON log lines that start-up queued (stdoutLines holds them for a few ms).
   console.log(banner(server.url, describe(server.summary), server.summary.warnings, server.settings));
   stdoutLines.flush();

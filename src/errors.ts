@@ -157,3 +157,16 @@ export class HtmlError extends EmulatorError {
     super(`${title}: ${detail}`);
   }
 }
+
+// ---- Injected faults (control route POST /_emulate/platform/faults; src/http/faults.ts) ----
+
+/** An answer a test suite armed on purpose; its body is the armed one or the route family's envelope. */
+export class InjectedFault extends EmulatorError {
+  constructor(
+    readonly status: number,
+    reason: string,
+  ) {
+    super(`injected fault ${status}`);
+    this.reason = reason;
+  }
+}

@@ -1,5 +1,6 @@
 // Logger options: pino through Fastify, with every place a credential could appear redacted.
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { redactUrl } from './http/journal/redact.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -39,6 +40,10 @@ export function loggerOptions(level: LogLevel, destination: LogDestination): Fas
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // The per-request lines (debug) show the URL with credentials' query values redacted, as the journal does.
+    serializers: {
+      req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+    },
     stream: destination,
   } as FastifyServerOptions['logger'];
 }

@@ -1,5 +1,6 @@
 // Entry: settings -> seed -> store -> app -> listen, and a graceful close on SIGTERM/SIGINT.
 import type { FastifyInstance } from 'fastify';
+import { writeFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { OffsetClock, type Clock } from './clock.js';
 import { loadSeedFile, validateSeed } from './seed/load.js';
@@ -10,12 +11,16 @@ import { createMemoryStore } from './store/memory/index.js';
 import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
 import type { LogDestination, LogLevel } from './logger.js';
+import { mergeSeeds } from './seed/merge.js';
+import { exportState, stateAsJson, stateAsYaml } from './services/control/export-state.js';
 
 interface ServerOptions {
   /** Path of a YAML seed file. */
   configFile?: string;
   /** A seed given inline: YAML text, or the parsed document with its root key `platform`. */
   seed?: string | Record<string, unknown>;
+  /** A state export (or seed file) whose entities are laid over the seed's (--import). */
+  importFile?: string;
   port?: number;
   /** Port when neither the options, PORT nor the seed set one (the CLI: 4000; test suites: 0). */
   defaultPort?: number;
@@ -43,7 +48,8 @@ async function readSeed(options: Pick<ServerOptions, 'configFile' | 'seed'>): Pr
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const seed = await readSeed(options);
+  const base = await readSeed(options);
+  const seed = options.importFile === undefined ? base : mergeSeeds(base, await loadSeedFile(options.importFile));
   const settings = resolveSettings(seed, { port: options.port, host: options.host }, options.env ?? {}, options.defaultPort);
   // Real time, movable forward through the control route (an injected clock is used as it is).
   const clock = options.clock ?? new OffsetClock();
@@ -64,8 +70,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-/** Closes on SIGTERM or SIGINT: stop accepting, let in-flight requests finish for up to `graceMs`, exit 0. */
-export function closeOnSignals(server: RunningServer, graceMs = 10_000): void {
+/** Writes the state as a seed document: JSON for a `.json` file, else YAML (--export-on-exit). */
+export async function writeStateFile(store: Store, file: string): Promise<void> {
+  const doc = await exportState(store);
+  await writeFile(file, /\.json$/i.test(file) ? stateAsJson(doc) : stateAsYaml(doc), { mode: 0o600 });
+}
+
+/**
+ * Closes on SIGTERM or SIGINT: stop accepting, let in-flight requests finish for up to `graceMs`, exit 0.
+ * With `exportFile`, the state is written there first (a failure to write is logged and exits 1).
+ */
+export function closeOnSignals(server: RunningServer, graceMs = 10_000, exportFile?: string): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
@@ -76,9 +91,15 @@ export function closeOnSignals(server: RunningServer, graceMs = 10_000): void {
       process.exit(0);
     }, graceMs);
     force.unref();
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+    const exported = exportFile === undefined ? Promise.resolve(true) : writeStateFile(server.store, exportFile).then(
+      () => (server.app.log.info({ file: exportFile }, 'state exported'), true),
+      (err: unknown) => (server.app.log.error({ err, file: exportFile }, 'state export failed'), false),
+    );
+    void exported.then((ok) =>
+      server.close().then(
+        () => process.exit(ok ? 0 : 1),
+        () => process.exit(1),
+      ),
     );
   };
   process.once('SIGTERM', shutdown);

@@ -15,6 +15,8 @@ export interface SeedOptions {
   /** Human users beside the default admin. */
   users?: number;
   computeModules?: boolean;
+  /** The request journal's size (config journal_size); 0 turns it off. */
+  journalSize?: number;
 }
 
 export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
@@ -27,6 +29,7 @@ export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
   }));
   return {
     platform: {
+      ...(options.journalSize !== undefined ? { journal_size: options.journalSize } : {}),
       users,
       oauth_clients: [
         { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token', 'client_credentials'] },

@@ -3,6 +3,7 @@ import type { Scenario } from '../lib/scenario.js';
 import { authCodeFlow } from './auth-code-flow.js';
 import { badInput } from './bad-input.js';
 import { getCurrent } from './get-current.js';
+import { journal } from './journal.js';
 import { jobRoundTrip } from './job-round-trip.js';
 import { memory } from './memory.js';
 import { reset } from './reset.js';
@@ -10,4 +11,4 @@ import { signInPage } from './sign-in-page.js';
 import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 
-export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, badInput, authCodeFlow, jobRoundTrip, reset, signInPage, memory];
+export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, reset, signInPage, memory];

@@ -61,7 +61,7 @@ const unauthenticated = (reason: string) => {
   return Object.freeze(err);
 };
 const NO_TOKEN = unauthenticated('No bearer token: the route expects an "Authorization: Bearer <access token>" header.');
-const UNKNOWN_TOKEN = unauthenticated('The bearer token is not one this service issued, or it was revoked (a reset forgets every token).');
+const UNKNOWN_TOKEN = unauthenticated('The bearer token is not one this service knows: never issued here, revoked, expired and swept, or forgotten by a reset.');
 const EXPIRED_TOKEN = unauthenticated('The bearer token has expired; get a new one (refresh it, or sign in again).');
 const NO_USER = unauthenticated('The bearer token belongs to a user that no longer exists.');
 

@@ -159,5 +159,8 @@ export function installErrorRendering(app: FastifyInstance, logPlatformError: Er
     return renderInternal(request, reply, err);
   });
   // Unknown routes and wrong methods: 404 in the platform envelope, never the framework's default page.
-  app.setNotFoundHandler((request, reply) => renderPlatform(reply, new PlatformError('NOT_FOUND', 'NotFound', { path: request.url.split('?')[0] })));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    return renderPlatform(reply, new PlatformError('NOT_FOUND', 'NotFound', { path }).because(`No route answers ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}.`));
+  });
 }

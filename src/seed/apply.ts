@@ -28,7 +28,7 @@ const DEFAULT_ADMIN: UserSeed = {
   attributes: {},
 };
 
-function userFromSeed(u: UserSeed): UserRecord {
+export function userFromSeed(u: UserSeed): UserRecord {
   return {
     id: stableUuid(`user:${u.username}`),
     username: u.username,

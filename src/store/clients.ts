@@ -16,6 +16,8 @@ export interface ClientRecord {
 export interface ClientRepo {
   /** False when the client id is taken: the first definition wins. */
   insert(client: ClientRecord): Promise<boolean>;
+  /** Creates or replaces the client of this id (control routes); true when created. */
+  upsert(client: ClientRecord): Promise<boolean>;
   byId(clientId: string): Promise<ClientRecord | undefined>;
   count(): Promise<number>;
   /** Seed order, for the dashboard. */

@@ -43,6 +43,8 @@ export interface ConnectionRecord {
 export interface ConnectionRepo {
   /** False when the rid is taken. */
   insert(connection: ConnectionRecord): Promise<boolean>;
+  /** Creates or replaces the connection of this rid (control routes); true when created. */
+  upsert(connection: ConnectionRecord): Promise<boolean>;
   byRid(rid: string): Promise<ConnectionRecord | undefined>;
   /** Sets the named secrets (replacing, or adding new names), keeps the others; false when there is no such connection. */
   mergeSecrets(rid: string, secrets: Record<string, string>): Promise<boolean>;

@@ -12,6 +12,8 @@ export interface OntologyRecord {
 export interface OntologyRepo {
   /** False when the api name or rid is taken. */
   insert(ontology: OntologyRecord): Promise<boolean>;
+  /** Sets (or adds) the result a query answers with; false when there is no such ontology. */
+  setQueryResult(apiName: string, queryApiName: string, result: Buffer): Promise<boolean>;
   /** Seed order. */
   list(): Promise<OntologyRecord[]>;
   byApiName(apiName: string): Promise<OntologyRecord | undefined>;

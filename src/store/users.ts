@@ -20,6 +20,8 @@ export interface UserRecord {
 export interface UserRepo {
   /** Adds a seeded user; false (and no change) when the username is taken: the first definition wins. */
   insert(user: UserRecord): Promise<boolean>;
+  /** Creates or replaces the seeded user of this username (control routes); true when created. */
+  upsert(user: UserRecord): Promise<boolean>;
   byId(id: string): Promise<UserRecord | undefined>;
   /** Seeded users only: an automatic service principal never answers to a username. */
   byUsername(username: string): Promise<UserRecord | undefined>;

@@ -120,7 +120,7 @@ describe('bearer refusals explain themselves', () => {
     ]);
     expect(refusals.map((e) => e.reason)).toEqual([
       expect.stringContaining('No bearer token'),
-      expect.stringContaining('not one this service issued'),
+      expect.stringContaining('not one this service knows'),
       'This route needs the scope api:admin-read; the token has the scopes api:ontologies-read.',
       'This route needs the scope api:admin-read; the token has no scopes.',
       expect.stringContaining('"admin" of this token is deactivated'),

@@ -16,7 +16,10 @@ export interface JournalEntry {
   username?: string;
   /** The refusal's code: OAuth `error`, platform `errorName`, `unauthenticated`, or the HTML page's kind. */
   errorCode?: string;
-  /** For every refusal: what was expected and what came, in plain words. */
+  /**
+   * For every refusal: what was expected and what came, in plain words. On an answer that is not a refusal,
+   * a note when the service can see it will not do what the caller hopes (a job no function of its module answers).
+   */
   reason?: string;
 }
 

@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.js';
 import { PlatformError, type EmulatorError } from '../../errors.js';
 import type { ErrorLineWriter } from '../error-log.js';
 import type { JournalEntry, JournalFilter } from './entry.js';
-import { JournalRing } from './ring.js';
+import { JournalRing, type JournalRecord } from './ring.js';
 import { redactUrl } from './redact.js';
 import { errorCodeOf, reasonOf } from './reason.js';
 
@@ -31,6 +31,8 @@ declare module 'fastify' {
     refusal: EmulatorError | null;
     /** A platform error's errorInstanceId, logged on the refusal's line. */
     errorInstanceId: string | null;
+    /** A note on an answer that is not a refusal but will not do what the caller hopes (e.g. a job no function answers). */
+    journalNote: string | null;
   }
 }
 
@@ -41,10 +43,18 @@ interface JournalDeps {
   logLine: ErrorLineWriter;
 }
 
-/** Control and dashboard reads, and CORS preflights, are not journaled: reading the journal must not fill it. */
-function journaled(method: string, url: string): boolean {
+const RUNTIMES = '/_emulate/platform/compute-modules/runtimes/';
+const POLL = /^\/_emulate\/platform\/compute-modules\/runtimes\/[^/?]+\/job(\?|$)/;
+
+/**
+ * Control and dashboard reads, and CORS preflights, are not journaled: reading the journal must not fill it.
+ * A module's poll is journaled when it hands out a job or is refused; an idle poll (204), every couple of
+ * seconds per module, would push everything else out of the ring.
+ */
+function journaled(method: string, url: string, status: number): boolean {
   if (method === 'OPTIONS') return false;
-  return !((method === 'GET' || method === 'HEAD') && url.startsWith('/_emulate/'));
+  if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith('/_emulate/')) return true;
+  return url.startsWith(RUNTIMES) && status !== 204 && POLL.test(url);
 }
 
 const MAX_NAME = 128;
@@ -55,9 +65,7 @@ const stringField = (body: unknown, name: string): string | undefined => {
 };
 
 /** The client id of an OAuth request's Basic header (the secret after the colon is never read). */
-function basicClientId(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header === undefined || !/^Basic /i.test(header) || !request.url.startsWith('/idp/')) return undefined;
+function basicClientId(header: string): string | undefined {
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon <= 0 || colon > MAX_NAME) return undefined;
@@ -68,8 +76,25 @@ function basicClientId(request: FastifyRequest): string | undefined {
   }
 }
 
+/** A raw record as readers see it: ISO time, redacted paths, the Basic header's client id. */
+function materialize(r: JournalRecord): JournalEntry {
+  return {
+    id: r.id,
+    time: new Date(r.timeMs).toISOString(),
+    method: r.method,
+    path: redactUrl(r.url),
+    originalPath: r.originalUrl === undefined ? undefined : redactUrl(r.originalUrl),
+    status: r.status,
+    durationMs: r.durationMs,
+    clientId: r.clientId ?? (r.basic === undefined ? undefined : basicClientId(r.basic)),
+    username: r.username,
+    errorCode: r.errorCode,
+    reason: r.reason,
+  };
+}
+
 export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal {
-  const ring = new JournalRing(deps.size);
+  const ring = new JournalRing(deps.size, materialize);
   const listeners = new Set<JournalListener>();
   let lastId = 0;
 
@@ -85,16 +110,16 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
   app.decorate('journal', journal);
   app.decorateRequest('refusal', null);
   app.decorateRequest('errorInstanceId', null);
+  app.decorateRequest('journalNote', null);
   app.onReset(() => ring.clear());
 
   function record(request: FastifyRequest, reply: FastifyReply): void {
     const { method, url } = request;
     const status = reply.statusCode;
-    const keep = deps.size > 0 && journaled(method, url);
+    const keep = deps.size > 0 && journaled(method, url, status);
     const refused = status >= 400;
     if (!keep && !refused) return;
 
-    const path = redactUrl(url);
     const refusal = request.refusal;
     let errorCode: string | undefined;
     let reason: string | undefined;
@@ -110,7 +135,7 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
           errorName: platform ? refusal.errorName : undefined,
           status,
           method,
-          path,
+          path: redactUrl(url),
           reason,
         });
       } else {
@@ -120,20 +145,24 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     }
     if (!keep) return;
 
-    const entry: JournalEntry = {
+    const authorization = request.headers.authorization;
+    const record: JournalRecord = {
       id: ++lastId,
-      time: new Date(deps.clock.now()).toISOString(),
+      timeMs: deps.clock.now(),
       method,
-      path,
-      originalPath: request.originalUrl !== url ? redactUrl(request.originalUrl) : undefined,
+      url,
+      originalUrl: request.originalUrl !== url ? request.originalUrl : undefined,
       status,
       durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
-      clientId: request.accessToken?.clientId ?? stringField(request.body, 'client_id') ?? basicClientId(request),
+      clientId: request.accessToken?.clientId ?? stringField(request.body, 'client_id'),
+      basic: authorization !== undefined && url.startsWith('/idp/') && /^Basic /i.test(authorization) ? authorization : undefined,
       username: request.principal?.username ?? stringField(request.body, 'username'),
       errorCode,
-      reason,
+      reason: reason ?? request.journalNote ?? undefined,
     };
-    ring.push(entry);
+    ring.push(record);
+    if (listeners.size === 0) return;
+    const entry = materialize(record);
     for (const listener of listeners) {
       try {
         listener(entry);

@@ -1,7 +1,8 @@
 // Query values that are credentials never reach the journal or the log: `?code=abc` is kept as
-// `?code=[redacted]`, so a reader still sees which parameters came without seeing their values.
+// `?code=[redacted]`, so a reader still sees which parameters came without seeing their values. A PKCE
+// challenge counts too: with the `plain` method it is the verifier itself.
 
-const CREDENTIAL_NAMES = new Set(['code', 'state', 'nonce', 'assertion', 'client_assertion', 'key', 'apikey', 'api_key', 'code_verifier']);
+const CREDENTIAL_NAMES = new Set(['code', 'state', 'nonce', 'assertion', 'client_assertion', 'key', 'apikey', 'api_key', 'code_verifier', 'code_challenge']);
 /** Any parameter whose name mentions one of these is a credential too (token, refresh_token, client_secret, ...). */
 const CREDENTIAL_PART = /token|secret|password|passwd|verifier|credential|session|auth/i;
 

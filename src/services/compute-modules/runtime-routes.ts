@@ -9,6 +9,7 @@ import type { JobService } from './jobs.js';
 import { clientGone } from './client-gone.js';
 import { inspectionWire, pollWire } from './wire.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
+import { noteHandOut, noteResult, withNote } from './unanswered.js';
 
 export const RUNTIMES_PREFIX = '/_emulate/platform/compute-modules/runtimes';
 
@@ -47,7 +48,10 @@ function moduleAuth(store: Store) {
     const { runtimeId, jobId } = request.params as { runtimeId: string; jobId?: string };
     const { runtime } = await lookUp(store, runtimeId, jobId);
     const presented = request.headers['module-auth-token'];
-    if (typeof presented !== 'string' || !safeEqual(presented, runtime.moduleAuthToken)) throw invalidModuleAuthToken();
+    if (typeof presented !== 'string') throw invalidModuleAuthToken().because(`No Module-Auth-Token header; the routes of runtime "${runtimeId}" expect the token its session answered.`);
+    if (!safeEqual(presented, runtime.moduleAuthToken)) {
+      throw invalidModuleAuthToken().because(`The Module-Auth-Token is not the current token of runtime "${runtimeId}" (a session reset rotates it).`);
+    }
   };
 }
 
@@ -78,6 +82,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
     // to the queue. (poll returned the job only if the signal had not fired, and no event can run since.)
     const requeue = () => jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job'));
     gone.addEventListener('abort', requeue, { once: true });
+    await noteHandOut(request, store, job);
     return pollWire(job);
   });
 
@@ -105,6 +110,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
         const contentType = request.headers['content-type'];
         const accepted = await jobs.postResult(request.params.jobId, { body, contentType });
         if (!accepted) request.log.info({ jobId: request.params.jobId }, 'result for a job no longer in progress discarded');
+        else noteResult(request, request.params.jobId, body);
         return {};
       },
     );
@@ -117,7 +123,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
       const { runtimeId, jobId } = request.params;
       const { runtime, job } = await lookUp(store, runtimeId, jobId);
       const [apps, schemas] = await Promise.all([store.computeModules.deployedAppsOf(runtimeId), store.computeModules.schemas(runtimeId)]);
-      return inspectionWire(runtime, apps, job!, schemas, jobs.waitingPolls(runtimeId));
+      return withNote(inspectionWire(runtime, apps, job!, schemas, jobs.waitingPolls(runtimeId)), job!, schemas);
     },
   );
 }

@@ -12,6 +12,9 @@ import { listingRoutes } from './listings.js';
 import { eventRoutes } from './events.js';
 import { dashboardRoutes } from './dashboard.js';
 import { journalRoutes } from './journal.js';
+import { faultRoutes } from './faults.js';
+import { entityRoutes } from './entities.js';
+import { stateRoutes } from './state.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
 export interface ControlDeps {
@@ -65,4 +68,7 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   eventRoutes(parent);
   dashboardRoutes(parent);
   journalRoutes(parent);
+  faultRoutes(parent);
+  entityRoutes(parent, deps);
+  stateRoutes(parent, deps);
 }

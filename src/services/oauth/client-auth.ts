@@ -6,6 +6,7 @@ import { invalidClient, invalidRequest } from '../../errors.js';
 import { safeEqual } from '../../http/auth.js';
 import { resolveClient, type ResolvedClient } from './clients.js';
 import { decodeFormComponent, type Params } from './params.js';
+import { quote } from './reasons.js';
 
 interface Presented {
   clientId: string;
@@ -19,7 +20,9 @@ function fromBasic(header: string): { clientId: string; secret: string } {
   const match = BASIC.exec(header);
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
-  if (colon <= 0) throw invalidClient('The Basic authorization header is malformed.', true);
+  if (colon <= 0) {
+    throw invalidClient('The Basic authorization header is malformed.', true).because('The Authorization: Basic header does not decode to client_id:client_secret (base64 of the two, joined by a colon).');
+  }
   // Id and secret are form-encoded inside the base64 (RFC 6749 §2.3.1), decoded as the body's parameters are.
   return { clientId: decodeFormComponent(decoded.slice(0, colon)), secret: decodeFormComponent(decoded.slice(colon + 1)) };
 }
@@ -29,14 +32,20 @@ function presentedClient(authorization: string | undefined, params: Params): Pre
   if (authorization !== undefined && /^Basic(\s|$)/i.test(authorization)) {
     const basic = fromBasic(authorization);
     if (params.client_secret !== undefined) {
-      throw invalidRequest('The client authenticated with both the Authorization header and client_secret; use one method.');
+      throw invalidRequest('The client authenticated with both the Authorization header and client_secret; use one method.').because(
+        'The client sent its secret twice, in the Basic header and as client_secret in the body; expected exactly one of client_secret_basic or client_secret_post.',
+      );
     }
     if (params.client_id !== undefined && params.client_id !== basic.clientId) {
-      throw invalidRequest('client_id in the body differs from the client of the Authorization header.');
+      throw invalidRequest('client_id in the body differs from the client of the Authorization header.').because(
+        `The body says client_id ${quote(params.client_id)}, the Basic header says ${quote(basic.clientId)}; they must name the same client.`,
+      );
     }
     return { clientId: basic.clientId, secret: basic.secret, usedBasic: true };
   }
-  if (params.client_id === undefined) throw invalidRequest('The client_id parameter is required.');
+  if (params.client_id === undefined) {
+    throw invalidRequest('The client_id parameter is required.').because('No client was named: expected client_id in the body or an Authorization: Basic header.');
+  }
   return { clientId: params.client_id, secret: params.client_secret, usedBasic: false };
 }
 
@@ -45,15 +54,25 @@ export async function authenticateClient(store: Store, authorization: string | u
   const presented = presentedClient(authorization, params);
   const fail = (description: string) => invalidClient(description, presented.usedBasic);
   const resolved = await resolveClient(store, presented.clientId);
-  if (!resolved) throw fail('Client authentication failed: unknown client or wrong secret.');
+  if (!resolved) throw fail('Client authentication failed: unknown client or wrong secret.').because(`No OAuth client ${quote(presented.clientId)} is registered (check client_id against the seed's oauth_clients).`);
   if (resolved.open) return resolved; // open mode: every client is public, a presented secret is ignored
   const expected = resolved.client.clientSecret;
   if (expected === undefined) {
     // A public client has nothing to prove, and presenting a secret it does not have is a misconfiguration.
-    if (presented.secret) throw fail('This client is public (registered without a secret); do not send a client_secret.');
+    if (presented.secret) {
+      throw fail('This client is public (registered without a secret); do not send a client_secret.').because(
+        `The client ${quote(presented.clientId)} is registered without a secret (public), but the request sent one; expected none.`,
+      );
+    }
     return resolved;
   }
-  if (presented.secret === undefined) throw fail('This client must authenticate with its client_secret.');
-  if (!safeEqual(presented.secret, expected)) throw fail('Client authentication failed: unknown client or wrong secret.');
+  if (presented.secret === undefined) {
+    throw fail('This client must authenticate with its client_secret.').because(
+      `The client ${quote(presented.clientId)} is registered with a secret, but the request sent none; expected client_secret (body) or a Basic header.`,
+    );
+  }
+  if (!safeEqual(presented.secret, expected)) {
+    throw fail('Client authentication failed: unknown client or wrong secret.').because(`The secret sent for the client ${quote(presented.clientId)} is not the registered one.`);
+  }
   return resolved;
 }

@@ -6,6 +6,7 @@ import { authenticateClient } from './client-auth.js';
 import { GRANTS, isGrantType } from './grants/index.js';
 import type { Params } from './params.js';
 import type { OAuthDeps } from './deps.js';
+import { quote, quoteAll } from './reasons.js';
 
 /**
  * Not async at its top: a missing or unknown grant_type throws before any promise exists. An async function
@@ -14,13 +15,21 @@ import type { OAuthDeps } from './deps.js';
  */
 export function token(deps: OAuthDeps, authorization: string | undefined, params: Params): Promise<TokenResponse> {
   const grantType = params.grant_type;
-  if (grantType === undefined) throw invalidRequest('The grant_type parameter is required.');
-  if (!isGrantType(grantType)) throw unsupportedGrantType(`grant_type "${grantType}" is not supported.`);
+  if (grantType === undefined) {
+    throw invalidRequest('The grant_type parameter is required.').because('The token request has no grant_type; expected authorization_code, refresh_token or client_credentials.');
+  }
+  if (!isGrantType(grantType)) {
+    throw unsupportedGrantType(`grant_type "${grantType}" is not supported.`).because(`grant_type ${quote(grantType, 64)} is not one this service knows; expected authorization_code, refresh_token or client_credentials.`);
+  }
   return grant(deps, grantType, authorization, params);
 }
 
 async function grant(deps: OAuthDeps, grantType: GrantType, authorization: string | undefined, params: Params): Promise<TokenResponse> {
   const { client } = await authenticateClient(deps.store, authorization, params);
-  if (!client.grantTypes.includes(grantType)) throw unauthorizedClient(`The client "${client.clientId}" is not allowed the ${grantType} grant.`);
+  if (!client.grantTypes.includes(grantType)) {
+    throw unauthorizedClient(`The client "${client.clientId}" is not allowed the ${grantType} grant.`).because(
+      `The client ${quote(client.clientId)} asked for the ${grantType} grant; it is registered for ${quoteAll(client.grantTypes)}.`,
+    );
+  }
   return GRANTS[grantType]({ store: deps.store, clock: deps.clock, client, params });
 }

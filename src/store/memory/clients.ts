@@ -9,6 +9,12 @@ export class MemoryClients implements ClientRepo {
     return true;
   }
 
+  async upsert(client: ClientRecord): Promise<boolean> {
+    const created = !this.clients.has(client.clientId);
+    this.clients.set(client.clientId, client);
+    return created;
+  }
+
   async byId(clientId: string): Promise<ClientRecord | undefined> {
     return this.clients.get(clientId);
   }

@@ -9,6 +9,12 @@ export class MemoryConnections implements ConnectionRepo {
     return true;
   }
 
+  async upsert(connection: ConnectionRecord): Promise<boolean> {
+    const created = !this.connections.has(connection.rid);
+    this.connections.set(connection.rid, connection);
+    return created;
+  }
+
   async byRid(rid: string): Promise<ConnectionRecord | undefined> {
     return this.connections.get(rid);
   }

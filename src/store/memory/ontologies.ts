@@ -11,6 +11,15 @@ export class MemoryOntologies implements OntologyRepo {
     return true;
   }
 
+  async setQueryResult(apiName: string, queryApiName: string, result: Buffer): Promise<boolean> {
+    const ontology = this.byName.get(apiName);
+    if (!ontology) return false;
+    const updated = { ...ontology, queries: new Map(ontology.queries).set(queryApiName, result) };
+    this.byName.set(apiName, updated);
+    this.byKey.set(ontology.rid, updated);
+    return true;
+  }
+
   async list(): Promise<OntologyRecord[]> {
     return [...this.byName.values()];
   }

@@ -18,6 +18,20 @@ export class MemoryUsers implements UserRepo {
     return true;
   }
 
+  async upsert(user: UserRecord): Promise<boolean> {
+    const old = this.byName.get(user.username);
+    if (!old) return this.insert(user);
+    // Same username, same id: tokens issued to the user stay theirs.
+    const updated = { ...user, id: old.id };
+    this.byName.set(user.username, updated);
+    this.byKey.set(old.id, updated);
+    if (old.oauthClientId !== undefined && this.serviceUsers.get(old.oauthClientId) === user.username) this.serviceUsers.delete(old.oauthClientId);
+    if (updated.principalType === 'service' && updated.oauthClientId !== undefined && !this.serviceUsers.has(updated.oauthClientId)) {
+      this.serviceUsers.set(updated.oauthClientId, updated.username);
+    }
+    return false;
+  }
+
   async byId(id: string): Promise<UserRecord | undefined> {
     return this.byKey.get(id);
   }

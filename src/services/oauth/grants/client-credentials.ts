@@ -7,6 +7,7 @@ import type { ClientRecord, UserRecord } from '../../../store/store.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { checkScopes } from '../scopes.js';
 import type { Grant } from './grant.js';
+import { quote, quoteAll } from '../reasons.js';
 
 /** The principal made once per client when no seeded service user names it (username = client_id). */
 function newServicePrincipal(client: ClientRecord): UserRecord {
@@ -25,8 +26,14 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
 
 export const clientCredentialsGrant: Grant = async ({ store, clock, client, params }) => {
   const requested = checkScopes(client, params.scope);
-  if ('problem' in requested) throw invalidScope(requested.problem);
+  if ('problem' in requested) {
+    throw invalidScope(requested.problem).because(`${requested.problem} The client ${quote(client.clientId)} may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`);
+  }
   const principal = await store.users.servicePrincipalFor(client.clientId, () => newServicePrincipal(client));
-  if (!principal.active) throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`);
+  if (!principal.active) {
+    throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`).because(
+      `The service user ${quote(principal.username)} that client_credentials tokens of ${quote(client.clientId)} act as is deactivated.`,
+    );
+  }
   return mintAccessToken({ store, clock }, { principal, clientId: client.clientId, scopes: requested.scopes });
 };

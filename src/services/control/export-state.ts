@@ -1,0 +1,34 @@
+// The current state as a seed document (CONTRACTS §7): what `--config` (or `--import`) accepts, so that a
+// state arranged by a test suite or by hand can be saved and started again. Entities only, no settings (port,
+// host, tokens of the service itself), so an export never moves a second instance's port.
+// Left out on purpose: issued tokens, codes and jobs (they belong to a run), connection secret values and
+// domain auth (no secret value leaves the service, CONTRACTS §4). Client secrets and module auth tokens are
+// configuration the user wrote and are kept, so that clients and runtimes work the same after a restart.
+import { stringify } from 'yaml';
+import type { Store } from '../../store/store.js';
+import { clientSeedOf, connectionSeedOf, deployedAppSeedOf, ontologySeedOf, runtimeSeedOf, userSeedOf } from './state-shapes.js';
+
+export interface StateDocument {
+  platform: Record<string, unknown>;
+}
+
+export async function exportState(store: Store): Promise<StateDocument> {
+  const runtimes = await store.computeModules.listRuntimes();
+  const deployedApps = (await Promise.all(runtimes.map((r) => store.computeModules.deployedAppsOf(r.runtimeId)))).flat();
+  const enrollment = await store.enrollment.get();
+  return {
+    platform: {
+      users: (await store.users.list()).map(userSeedOf),
+      oauth_clients: (await store.clients.list()).map(clientSeedOf),
+      enrollment: { rid: enrollment.rid, name: enrollment.name },
+      connections: (await store.connections.list()).map(connectionSeedOf),
+      ontologies: (await store.ontologies.list()).map(ontologySeedOf),
+      compute_modules: { runtimes: runtimes.map(runtimeSeedOf), deployed_apps: deployedApps.map(deployedAppSeedOf) },
+    },
+  };
+}
+
+const HEADER = '# platform-emulator state export: start with `platform-emulator --config <this file>` or `--import <this file>`.\n';
+
+export const stateAsYaml = (doc: StateDocument): string => HEADER + stringify(doc);
+export const stateAsJson = (doc: StateDocument): string => `${JSON.stringify(doc, null, 2)}\n`;
