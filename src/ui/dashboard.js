@@ -184,13 +184,17 @@ async function loadOntologies() {
     el(
       'tr',
       {},
-      el('td', {}, el('div', {}, o.displayName), el('div', { className: 'muted small mono' }, o.apiName)),
-      el('td', { className: 'mono small wrap' }, o.rid),
+      el('td', {}, el('div', {}, o.displayName), el('div', { className: 'muted small mono' }, o.apiName), el('div', { className: 'muted small mono wrap' }, o.rid)),
       el('td', {}, o.queries.length ? o.queries.map((q) => el('span', { className: 'chip', title: `${q.resultBytes} bytes` }, q.apiName)) : el('span', { className: 'muted' }, 'none')),
-      el('td', {}, o.objectTypes ? chips(o.objectTypes.map((t) => (typeof t === 'string' ? t : `${t.apiName} (${t.objects ?? 0})`))) : el('span', { className: 'muted' }, '—')),
+      el(
+        'td',
+        {},
+        o.objectTypes?.length ? o.objectTypes.map((t) => el('span', { className: 'chip', title: t.displayName }, t.objects === null ? t.apiName : `${t.apiName} · ${t.objects}`)) : el('span', { className: 'muted' }, 'none'),
+      ),
+      el('td', {}, o.actionTypes?.length ? chips(o.actionTypes) : el('span', { className: 'muted' }, 'none')),
     ),
   );
-  show('ontologies', ontologies.length ? table(['Ontology', 'RID', 'Queries', 'Object types'], rows) : empty('No ontologies.'), ontologies.length);
+  show('ontologies', ontologies.length ? table(['Ontology', 'Queries', 'Object types', 'Action types'], rows) : empty('No ontologies.'), ontologies.length);
 }
 
 function jobRow(runtimeId, j) {

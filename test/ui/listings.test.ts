@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.js';
 import { ADDER, RUNTIME, RUNTIMES, TOKEN, harness, oauthError } from '../compute-modules/helpers.js';
 import { preview } from '../../src/services/control/runtimes.js';
+import { ontologyDefinitions } from '../../src/services/control/ontology-view.js';
+import type { OntologyRecord, Store } from '../../src/store/store.js';
 
 const SEED = {
   platform: {
@@ -41,7 +43,7 @@ describe('listing routes', () => {
     expect(connections.body).not.toContain('super-secret');
 
     const ontologies = (await app.inject({ url: '/_emulate/platform/ontologies' })).json().ontologies;
-    expect(ontologies).toEqual([{ rid: expect.stringMatching(/^ri\./), apiName: 'onto', displayName: 'Onto', description: '', queries: [{ apiName: 'greet', resultBytes: 14 }] }]);
+    expect(ontologies).toEqual([{ rid: expect.stringMatching(/^ri\./), apiName: 'onto', displayName: 'Onto', description: '', queries: [{ apiName: 'greet', resultBytes: 14 }], objectTypes: [], actionTypes: [] }]);
   });
 
   it('lists live tokens by fingerprint, newest first, and revokes one', async () => {
@@ -134,5 +136,24 @@ describe('preview', () => {
     const long = preview(Buffer.from('é'.repeat(2000)));
     expect(long).toMatchObject({ encoding: 'text', truncated: true });
     expect(long.text).toBe('é'.repeat(1024));
+  });
+});
+
+describe('ontologyDefinitions', () => {
+  it('lists object types with their object counts and action types when the store has them', async () => {
+    const record = {
+      rid: 'ri.o',
+      apiName: 'o',
+      displayName: 'O',
+      description: '',
+      queries: new Map(),
+      objectTypes: new Map([['Employee', { apiName: 'Employee', displayName: 'Employee' }], ['Office', { apiName: 'Office' }]]),
+      actionTypes: new Map([['promote', { apiName: 'promote' }]]),
+    } as unknown as OntologyRecord;
+    const store = { ontologyObjects: { list: async (_rid: string, type: string) => (type === 'Employee' ? [1, 2, 3] : []) } } as unknown as Store;
+    expect(await ontologyDefinitions(store, record)).toEqual({
+      objectTypes: [{ apiName: 'Employee', displayName: 'Employee', objects: 3 }, { apiName: 'Office', displayName: 'Office', objects: 0 }],
+      actionTypes: ['promote'],
+    });
   });
 });

@@ -9,6 +9,7 @@ import type { AccessTokenRecord, DomainRecord, Store } from '../../store/store.j
 import type { Clock } from '../../clock.js';
 import { notFound } from '../../errors.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
+import { ontologyDefinitions } from './ontology-view.js';
 
 /** Most tokens a listing shows (newest first); the count says how many there are in all. */
 const TOKEN_LIST_LIMIT = 500;
@@ -75,13 +76,16 @@ export function listingRoutes(parent: FastifyInstance, deps: { store: Store; clo
   }));
 
   app.get('/_emulate/platform/ontologies', { config: CONTROL_ROUTE }, async () => ({
-    ontologies: (await store.ontologies.list()).map((o) => ({
-      rid: o.rid,
-      apiName: o.apiName,
-      displayName: o.displayName,
-      description: o.description,
-      queries: [...o.queries].map(([apiName, result]) => ({ apiName, resultBytes: result.length })),
-    })),
+    ontologies: await Promise.all(
+      (await store.ontologies.list()).map(async (o) => ({
+        rid: o.rid,
+        apiName: o.apiName,
+        displayName: o.displayName,
+        description: o.description,
+        queries: [...o.queries].map(([apiName, result]) => ({ apiName, resultBytes: result.length })),
+        ...(await ontologyDefinitions(store, o)),
+      })),
+    ),
   }));
 }
 
