@@ -294,11 +294,13 @@ async function loadJournal() {
   renderJournal();
 }
 
+let journalFrame = 0;
 function addJournalEntry(entry) {
   if (journalRows.some((e) => e.id === entry.id)) return;
   journalRows.unshift(entry);
   journalRows.length = Math.min(journalRows.length, JOURNAL_ROWS);
-  renderJournal();
+  // A burst of requests redraws the table once per frame, not once per entry.
+  if (!journalFrame) journalFrame = window.requestAnimationFrame(() => ((journalFrame = 0), renderJournal()));
 }
 
 async function loadClock() {

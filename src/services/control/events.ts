@@ -3,11 +3,11 @@
 // so that the dashboard refreshes within 100 ms of a change without polling.
 //
 // "Something changed" is read off the journal: a state-changing method (anything but GET, HEAD and OPTIONS)
-// on a path names its topics. Two changes are not journaled and are fed here directly: a module's job poll
-// (a GET that hands out a job) and a reset made in-process (`emulator.reset()`). Changes are coalesced over
-// COALESCE_MS. Bounded: at most MAX_STREAMS streams, and a stream whose reader stops reading is closed once
-// MAX_BUFFERED_BYTES wait for it. A comment line every HEARTBEAT_MS keeps proxies and the browser's
-// EventSource from timing out. Nothing is subscribed while no stream is open.
+// on a path names its topics. Two changes are not journaled as writes and are fed here directly: a module's
+// job poll (a GET that hands out a job) and a reset made in-process (`emulator.reset()`). Changes are
+// coalesced: at most one change event per COALESCE_MS. Bounded: at most MAX_STREAMS streams, and a stream
+// whose reader stops reading is closed once MAX_BUFFERED_BYTES wait for it. A comment line every HEARTBEAT_MS
+// keeps proxies and the browser's EventSource from timing out. Nothing is subscribed while no stream is open.
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { conflict } from '../../errors.js';
@@ -61,6 +61,7 @@ export function eventRoutes(app: FastifyInstance): void {
   let unsubscribe: (() => void) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let pending: Set<Topic> | undefined;
+  let lastSent = 0;
 
   const send = (chunk: string) => {
     for (const res of streams) {
@@ -80,11 +81,17 @@ export function eventRoutes(app: FastifyInstance): void {
       return;
     }
     pending = new Set(topics);
-    setTimeout(() => {
+    // Leading edge: the first change after a quiet spell leaves at once (after this turn's other entries);
+    // within COALESCE_MS of the last one, changes wait for the window's end and leave together.
+    const flush = () => {
       const all = pending!;
       pending = undefined;
+      lastSent = Date.now();
       send(frame('change', { topics: all.has('all') ? ['all'] : [...all] }));
-    }, COALESCE_MS).unref();
+    };
+    const wait = lastSent + COALESCE_MS - Date.now();
+    if (wait <= 0) setImmediate(flush);
+    else setTimeout(flush, wait).unref();
   };
 
   const onEntry = (entry: JournalEntry) => {
