@@ -1,7 +1,7 @@
 // The package an app installs: `npm pack` holds the build and nothing of the repository's own (no sources,
 // tests, benchmarks, CI or local config); installed OFFLINE from the local npm cache into a scratch project,
 // the README's Vitest example passes there and `npx platform-emulator --help` works from node_modules/.bin.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,26 @@ describe('the installable package', () => {
     const help = await run('npx', ['--offline', 'platform-emulator', '--help'], { cwd: app, timeout: 60_000 });
     expect(help.stdout).toMatch(/^platform-emulator: /);
     expect(help.stdout).toMatch(/Usage:/);
+    // The installed server serves the dashboard's shipped files.
+    const server = spawn(process.execPath, [join(app, 'node_modules/platform-emulator/dist/cli.js'), '--port', '0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        server.stdout!.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          const found = /listening on (http:\/\/\S+)/.exec(text);
+          if (found) resolve(found[1]!);
+        });
+        server.once('exit', (code) => reject(new Error(`the installed server exited with ${code}`)));
+      });
+      const page = await fetch(`${url}/_emulate/ui`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>Dashboard · Platform Emulator</title>');
+      expect((await fetch(`${url}/_emulate/ui/dashboard.js`)).status).toBe(200);
+    } finally {
+      server.kill('SIGTERM');
+    }
+
     const types = await readFile(join(app, 'node_modules/platform-emulator/dist/index.d.ts'), 'utf8');
     expect(types).toMatch(/startEmulator/);
   }, 300_000);
