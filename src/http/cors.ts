@@ -3,8 +3,9 @@
 // headers, so there is no credentials mode. The sign-in page and the control routes stay same-origin only.
 //
 // The headers are attached per route (an onRoute hook), so routes outside the list pay nothing; a CORS route
-// pays one header lookup when the request carries no Origin.
+// pays one header lookup when the request carries no Origin. An unknown /api/v2 path is a route here too.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { PlatformError } from '../errors.js';
 
 /** Every loopback origin on any port: what a local dev server or test runner serves a page from. */
 export const DEFAULT_CORS_ORIGINS: readonly string[] = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
@@ -89,4 +90,18 @@ export function installCors(app: FastifyInstance, patterns: readonly string[]): 
   };
   app.options(`${API_PREFIX}*`, preflight);
   for (const path of OAUTH_CORS_PATHS) app.options(path, preflight);
+
+  // An unknown /api/v2 path (or a wrong method) answers the same 404 as the not-found handler, but from a
+  // route, so that it carries the CORS headers too: otherwise a page sees a network error, not the 404.
+  // Static and parametric routes win over this wildcard. It refuses in onRequest, before any body is read,
+  // as the not-found handler does: a body sent to no route is neither parsed nor refused for its type.
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: `${API_PREFIX}*`,
+    onRequest: async (request) => {
+      const path = request.url.split('?')[0]!;
+      throw new PlatformError('NOT_FOUND', 'NotFound', { path }).because(`No route answers ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}.`);
+    },
+    handler: async () => undefined,
+  });
 }

@@ -59,6 +59,21 @@ describe('CORS routes', () => {
     expect(res.headers['access-control-allow-origin']).toBe(PAGE);
   });
 
+  it('puts the origin on the 404 of an unknown /api/v2 path, the same 404 as elsewhere', async () => {
+    const { app } = await buildTestApp();
+    for (const [method, url] of [['GET', '/api/v2/nothing/here'], ['POST', '/api/v2/admin/users/getCurrent'], ['DELETE', '/api/v2/x?y=1']] as const) {
+      const res = await app.inject({ method, url, headers: { origin: PAGE } });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.headers['access-control-allow-origin']).toBe(PAGE);
+      expect(res.json()).toMatchObject({ errorCode: 'NOT_FOUND', errorName: 'NotFound', parameters: { path: url.split('?')[0] } });
+    }
+    const elsewhere = await app.inject({ url: '/api/v3/x', headers: { origin: PAGE } });
+    expect(elsewhere.statusCode).toBe(404);
+    expect(elsewhere.headers['access-control-allow-origin']).toBeUndefined();
+    const entry = app.journal.list({ limit: 1, path: '/api/v2/x' })[0];
+    expect(entry).toMatchObject({ status: 404, errorCode: 'NotFound', reason: 'No route answers DELETE /api/v2/x.' });
+  });
+
   it('gives other origins no CORS headers at all', async () => {
     const { app } = await buildTestApp();
     const token = await mintToken(app, 'admin', ['api:admin-read']);
