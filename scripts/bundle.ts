@@ -1,7 +1,7 @@
 // Bundles the CLI (dist/cli.js) and the programmatic API (dist/index.js) with esbuild, each with every
 // dependency inside, sharing one chunk. Why: start-up was dominated by Node finding, reading and compiling ~530
-// module files one by one (TypeBox, ajv, yaml, Fastify, pino); one file is a third of the CPU (README
-// "Performance"). tsc still writes the .d.ts files (tsconfig.build.json); this writes every .js in dist/.
+// module files one by one (TypeBox, ajv, yaml, Fastify, pino); one file is a third of the CPU
+// (docs/performance.md). tsc still writes the .d.ts files (tsconfig.build.json); this writes every .js in dist/.
 // `npm run build` runs it; the tests bundle into a temporary folder with the same function.
 import { build } from 'esbuild';
 import { cpSync, readdirSync, rmSync } from 'node:fs';
