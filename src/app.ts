@@ -14,6 +14,7 @@ import { sharedServerOptions } from './http/server-options.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
+import { installCors } from './http/cors.js';
 import { installJournal } from './http/journal/index.js';
 import { installFaults } from './http/faults.js';
 import { rejectOtherMediaTypes, useJsonBodies } from './http/body-parsers.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installFaults(app);
   installServerLimits(app, deps.settings.limits);
   installAuth(app, deps);
+  installCors(app, deps.settings.corsOrigins);
   useJsonBodies(app);
   rejectOtherMediaTypes(app);
 

@@ -9,6 +9,7 @@ import { parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { stdoutLines } from './log-sink.js';
 import type { SeedSummary } from './seed/apply.js';
+import { banner } from './banner.js';
 import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
 const HELP = `platform-emulator: a local stand-in for the data platform's OAuth, admin, connectivity,
@@ -92,9 +93,9 @@ async function start(args: string[]): Promise<number> {
   }));
   // Handlers first: a supervisor that signals as soon as it reads the line below must get a graceful close.
   closeOnSignals(server, undefined, values['export-on-exit']);
+  // The banner first, then the JSON log lines that start-up queued (stdoutLines holds them for a few ms).
+  console.log(banner(server.url, describe(server.summary), server.summary.warnings, server.settings));
   stdoutLines.flush();
-  console.log(`platform-emulator listening on ${server.url} (${describe(server.summary)})`);
-  for (const warning of server.summary.warnings) console.log(`warning: ${warning}`);
   return new Promise<number>(() => undefined); // runs until a signal closes it
 }
 

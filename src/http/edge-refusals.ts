@@ -27,13 +27,22 @@ function asError(url: string, { status, description }: Refusal): EmulatorError {
     : new OAuthError('invalid_request', description, status);
 }
 
+const SEGMENT_TOO_LONG: Refusal = { status: 414, description: `A path segment is longer than ${MAX_PARAM_LENGTH} characters.` };
+
 /** Fastify's `frameworkErrors`: the router's refusals, answered through the renderers like any error. */
 export function answerFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const refusal: Refusal =
-    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? { status: 414, description: `A path segment is longer than ${MAX_PARAM_LENGTH} characters.` }
-      : { status: 400, description: 'The request path has a malformed percent-escape.' };
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? SEGMENT_TOO_LONG : { status: 400, description: 'The request path has a malformed percent-escape.' };
   void render(reply, asError(request.url, refusal));
+}
+
+/**
+ * The router's 414 for a path with an overlong segment, for a wildcard route that caught such a path after the
+ * parametric route refused it (so that a catch-all does not turn the 414 into a 404); undefined otherwise.
+ */
+export function overlongSegment(url: string): EmulatorError | undefined {
+  const path = url.split('?', 1)[0]!;
+  return path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH) ? asError(url, SEGMENT_TOO_LONG) : undefined;
 }
 
 /** Node's client errors carry the bytes that failed to parse as `rawPacket` (a Buffer, whatever Fastify's types say). */

@@ -137,6 +137,7 @@ const PlatformConfig = Type.Object(
     host: Type.Optional(NonEmpty),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
     control_token: Type.Optional(NonEmpty),
+    cors_origins: Type.Optional(Type.Array(Type.String({ pattern: '^(\\*|https?://[^/?#]+/?)$' }), { maxItems: 100 })),
     journal_size: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
     path_aliases: Type.Optional(StringMap(Type.String())),
     users: Type.Array(UserSeed, { default: [] }),

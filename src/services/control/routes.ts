@@ -10,6 +10,9 @@ import { conflict, notFound } from '../../errors.js';
 import { mintAccessToken } from '../oauth/access-tokens.js';
 import { accessTokensFullPlatform } from '../oauth/limits.js';
 import { clockRoutes } from './clock.js';
+import { listingRoutes } from './listings.js';
+import { eventRoutes } from './events.js';
+import { dashboardRoutes } from './dashboard.js';
 import { journalRoutes } from './journal.js';
 import { faultRoutes } from './faults.js';
 import { entityRoutes } from './entities.js';
@@ -65,6 +68,9 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   }
 
   clockRoutes(parent, deps);
+  listingRoutes(parent, deps);
+  eventRoutes(parent);
+  dashboardRoutes(parent);
   journalRoutes(parent);
   faultRoutes(parent);
   entityRoutes(parent, deps);
