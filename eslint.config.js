@@ -15,4 +15,6 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // The dashboard's script runs in the browser.
+  { files: ['src/ui/**/*.js'], languageOptions: { globals: { document: 'readonly', window: 'readonly', fetch: 'readonly', Node: 'readonly', CSS: 'readonly', EventSource: 'readonly' } } },
 );

@@ -1,10 +1,10 @@
 // Bundles the CLI (dist/cli.js) and the programmatic API (dist/index.js) with esbuild, each with every
 // dependency inside, sharing one chunk. Why: start-up was dominated by Node finding, reading and compiling ~530
-// module files one by one (TypeBox, ajv, yaml, Fastify, pino); one file is a third of the CPU (README
-// "Performance"). tsc still writes the .d.ts files (tsconfig.build.json); this writes every .js in dist/.
+// module files one by one (TypeBox, ajv, yaml, Fastify, pino); one file is a third of the CPU
+// (docs/performance.md). tsc still writes the .d.ts files (tsconfig.build.json); this writes every .js in dist/.
 // `npm run build` runs it; the tests bundle into a temporary folder with the same function.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -31,6 +31,8 @@ export async function bundle(outdir: string, options: { sourcemap?: boolean } = 
     sourcesContent: false,
     logLevel: 'warning',
   });
+  // The dashboard's static files, as they are: the server reads them from beside the bundle (dist/ui).
+  cpSync(join(ROOT, 'src/ui'), join(outdir, 'ui'), { recursive: true });
 }
 
 /** Earlier builds' scripts (tsc's per-file output, chunks under old hashes); the .d.ts files stay. */

@@ -9,14 +9,15 @@ import type { Seed } from './seed/schema.js';
 import { applySeed, type SeedSummary } from './seed/apply.js';
 import { loggerOptions, logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
-import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './http/edge-refusals.js';
-import { installServerLimits, serverOptions } from './http/server-limits.js';
+import { installServerLimits } from './http/server-limits.js';
+import { sharedServerOptions } from './http/server-options.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
+import { installCors } from './http/cors.js';
 import { installJournal } from './http/journal/index.js';
 import { installFaults } from './http/faults.js';
-import { rejectOtherMediaTypes, schemaErrorFormatter, useJsonBodies } from './http/body-parsers.js';
+import { rejectOtherMediaTypes, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
 import { pathAliasRewriter } from './http/path-aliases.js';
@@ -64,19 +65,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: loggerOptions(level, destination),
     logController: new LogController({ disableRequestLogging: !logsRequests(level) }),
     childLoggerFactory: lazyChildLogger,
-    bodyLimit: deps.settings.bodyLimitBytes,
-    return503OnClosing: true,
+    // Body limit, the HTTP layer's refusals, connection limits, strict validation: as the pod listener's.
+    ...sharedServerOptions(deps.settings),
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    // The HTTP layer's own refusals in the family's envelope, and connection limits (src/http/server-limits.ts).
-    frameworkErrors: answerFrameworkError,
-    clientErrorHandler: answerClientError,
-    ...serverOptions(deps.settings.limits),
     rewriteUrl: pathAliasRewriter(deps.settings.pathAliases),
-    // Strict bodies: no silent coercion ("5" for 5) or dropping of unknown keys; each schema says what it allows.
-    // validateSchema off: our schemas come from TypeBox, and compiling ajv's meta-schema cost ~6% of start-up.
-    schemaErrorFormatter,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, validateSchema: false } },
     schemaController: { compilersFactory: { buildValidator: validation.buildValidator } },
   });
 
@@ -110,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installFaults(app);
   installServerLimits(app, deps.settings.limits);
   installAuth(app, deps);
+  installCors(app, deps.settings.corsOrigins);
   useJsonBodies(app);
   rejectOtherMediaTypes(app);
 

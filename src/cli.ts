@@ -10,6 +10,7 @@ import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { stdoutLines } from './log-sink.js';
 import type { SeedSummary } from './seed/apply.js';
 import { describeStoreUrl } from './store/postgres/url.js';
+import { banner } from './banner.js';
 import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
 const HELP = `platform-emulator: a local stand-in for the data platform's OAuth, admin, connectivity,
@@ -98,10 +99,10 @@ async function start(args: string[]): Promise<number> {
   }));
   // Handlers first: a supervisor that signals as soon as it reads the line below must get a graceful close.
   closeOnSignals(server, undefined, values['export-on-exit']);
-  stdoutLines.flush();
-  console.log(`platform-emulator listening on ${server.url} (${describe(server.summary)})`);
+  // The banner first, then the JSON log lines that start-up queued (stdoutLines holds them for a few ms).
+  console.log(banner(server.url, describe(server.summary), server.summary.warnings, server.settings));
   if (server.settings.store !== 'memory') console.log(`store: ${describeStoreUrl(server.settings.store)}`);
-  for (const warning of server.summary.warnings) console.log(`warning: ${warning}`);
+  stdoutLines.flush();
   return new Promise<number>(() => undefined); // runs until a signal closes it
 }
 

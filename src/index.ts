@@ -47,8 +47,20 @@ export interface Emulator {
   journal(filter?: JournalFilter): JournalEntry[];
   /** Moves the service's clock forward (tokens and codes expire); returns the new time (ISO-8601). */
   advanceClock(ms: number): Promise<string>;
-  /** Sets the result a query of an ontology (api name or rid) answers with. */
+  /**
+   * Sets the result a query of an ontology (api name or rid) answers with. For a typed query with `cases`, this
+   * is the default `result` (what answers when no case matches); the cases stay. A query not seeded is added,
+   * untyped (parameters not checked).
+   */
   setQueryResult(ontology: string, query: string, result: unknown): Promise<void>;
+  /**
+   * Creates or replaces (every value) the object of a seeded object type with this primary key, checked as
+   * the seed checks objects; `values` are its properties (the primary key may be left out). Returns whether it
+   * was created and the values stored.
+   */
+  putObject(ontology: string, objectType: string, primaryKey: string | number, values: Record<string, unknown>): Promise<{ created: boolean; object: Record<string, unknown> }>;
+  /** Deletes an object and its many-to-many pairs; refused while another object's foreign key names it. */
+  deleteObject(ontology: string, objectType: string, primaryKey: string | number): Promise<void>;
   /** Arms a one-shot fault; returns it with its id. */
   fault(options: FaultOptions): Promise<ArmedFault>;
   /** The current state as a seed document, which `config`/`seed` (or the CLI's --config/--import) accept. */
@@ -56,6 +68,9 @@ export interface Emulator {
   /** The running server, for advanced use. */
   server: RunningServer;
 }
+
+const objectPath = (ontology: string, objectType: string, primaryKey: string | number) =>
+  `/_emulate/platform/ontologies/${encodeURIComponent(ontology)}/objects/${encodeURIComponent(objectType)}/${encodeURIComponent(String(primaryKey))}`;
 
 export class EmulatorControlError extends Error {
   constructor(
@@ -83,7 +98,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const control = server.settings.controlToken ? { authorization: `Bearer ${server.settings.controlToken}` } : {};
 
   /** Through the control routes in process, so that the helpers behave (and are journaled) as the routes are. */
-  async function call(method: 'POST' | 'PUT', url: string, payload: object, what: string): Promise<Record<string, unknown>> {
+  async function call(method: 'POST' | 'PUT' | 'DELETE', url: string, payload: object | undefined, what: string): Promise<Record<string, unknown>> {
     const res = await app.inject({ method, url, payload, headers: control });
     if (res.statusCode !== 200) throw new EmulatorControlError(res.statusCode, res.body, what);
     return res.json() as Record<string, unknown>;
@@ -102,6 +117,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const path = `/_emulate/platform/ontologies/${encodeURIComponent(ontology)}/queries/${encodeURIComponent(query)}`;
       await call('PUT', path, { result }, `setQueryResult(${ontology}, ${query})`);
     },
+    putObject: async (ontology, objectType, primaryKey, values) => {
+      const res = await call('PUT', objectPath(ontology, objectType, primaryKey), values, `putObject(${ontology}, ${objectType}, ${primaryKey})`);
+      return { created: res.created as boolean, object: res.object as Record<string, unknown> };
+    },
+    deleteObject: async (ontology, objectType, primaryKey) =>
+      void (await call('DELETE', objectPath(ontology, objectType, primaryKey), undefined, `deleteObject(${ontology}, ${objectType}, ${primaryKey})`)),
     fault: async (fault) => (await call('POST', '/_emulate/platform/faults', fault, 'fault')) as unknown as ArmedFault,
     exportState: () => exportState(server.store),
   };

@@ -1,6 +1,7 @@
 // Run-time settings: resolved once from the config file, the command line and the environment, then frozen.
 import type { Seed } from './seed/schema.js';
 import { resolveOAuthLimits, type OAuthLimits } from './seed/limits.js';
+import { DEFAULT_CORS_ORIGINS } from './http/cors.js';
 
 export interface ComputeModuleSettings {
   pollTimeoutMs: number;
@@ -32,6 +33,8 @@ export interface Settings {
   /** Public base address; undefined means `http://localhost:{port}` with the port actually bound. */
   baseUrl?: string;
   controlToken?: string;
+  /** Origins whose pages may call the CORS routes (src/http/cors.ts). */
+  corsOrigins: readonly string[];
   /** JSON and form bodies. */
   bodyLimitBytes: number;
   computeModules: ComputeModuleSettings;
@@ -69,6 +72,7 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
     host: overrides.host ?? seed.host ?? DEFAULT_HOST,
     baseUrl: seed.base_url?.replace(/\/+$/, ''),
     controlToken: seed.control_token,
+    corsOrigins: Object.freeze([...(seed.cors_origins ?? DEFAULT_CORS_ORIGINS)]),
     bodyLimitBytes: MIB,
     store: resolveStore(overrides.store ?? seed.store ?? (env.DATABASE_URL || undefined) ?? 'memory'),
     journalSize: seed.journal_size ?? 1000,

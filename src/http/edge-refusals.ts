@@ -27,13 +27,22 @@ function asError(url: string, { status, description }: Refusal): EmulatorError {
     : new OAuthError('invalid_request', description, status);
 }
 
+const SEGMENT_TOO_LONG: Refusal = { status: 414, description: `A path segment is longer than ${MAX_PARAM_LENGTH} characters.` };
+
 /** Fastify's `frameworkErrors`: the router's refusals, answered through the renderers like any error. */
 export function answerFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const refusal: Refusal =
-    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? { status: 414, description: `A path segment is longer than ${MAX_PARAM_LENGTH} characters.` }
-      : { status: 400, description: 'The request path has a malformed percent-escape.' };
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? SEGMENT_TOO_LONG : { status: 400, description: 'The request path has a malformed percent-escape.' };
   void render(reply, asError(request.url, refusal));
+}
+
+/**
+ * The router's 414 for a path with an overlong segment, for a wildcard route that caught such a path after the
+ * parametric route refused it (so that a catch-all does not turn the 414 into a 404); undefined otherwise.
+ */
+export function overlongSegment(url: string): EmulatorError | undefined {
+  const path = url.split('?', 1)[0]!;
+  return path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH) ? asError(url, SEGMENT_TOO_LONG) : undefined;
 }
 
 /** Node's client errors carry the bytes that failed to parse as `rawPacket` (a Buffer, whatever Fastify's types say). */
@@ -106,9 +115,18 @@ function answerAndClose(socket: Socket, answer: string, linger: boolean): void {
   });
 }
 
+/** Per listener, the target a refusal is judged by when the request line cannot be read (default `/`). */
+const unknownTargets = new WeakMap<FastifyInstance, string>();
+
+/** The in-pod runtime listener serves only runtime routes: its unreadable requests get their (OAuth) envelope. */
+export function whenTargetUnknown(app: FastifyInstance, url: string): void {
+  unknownTargets.set(app, url);
+}
+
 /**
  * Fastify's `clientErrorHandler` (Node's 'clientError'): the request line is read from the bytes that failed
- * to parse when they hold it (a header larger than one read can leave it out: then the platform envelope).
+ * to parse when they hold it (a header larger than one read can leave it out: then the listener's
+ * `whenTargetUnknown`, by default the platform envelope).
  */
 export function answerClientError(this: FastifyInstance, err: ClientError, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -125,7 +143,7 @@ export function answerClientError(this: FastifyInstance, err: ClientError, socke
     socket.destroy();
     return;
   }
-  const line = requestLine(err.rawPacket) ?? (pending?.req ? { method: pending.req.method ?? 'GET', url: pending.req.url ?? '/' } : { method: 'GET', url: '/' });
+  const line = requestLine(err.rawPacket) ?? (pending?.req ? { method: pending.req.method ?? 'GET', url: pending.req.url ?? '/' } : { method: 'GET', url: unknownTargets.get(this) ?? '/' });
   answerAndClose(socket, rawAnswer(this, line.method, line.url, clientRefusal(err)), !timeout);
 }
 

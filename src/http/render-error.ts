@@ -228,7 +228,7 @@ const PATH_PARAMETER_MAX = 256;
 export function routeNotFound(method: string, url: string): EmulatorError {
   const path = url.split('?', 1)[0]!;
   // Under the OAuth prefix, the sign-in page's paths included: a wrong method there is no page to render.
-  const reason = `No route answers ${method} ${quote(path, PATH_PARAMETER_MAX)}.`;
+  const reason = `No route answers ${method} ${excerpt(path, PATH_PARAMETER_MAX)}.`;
   if (errorFamily(url) !== 'platform') return resourceNotFound(`No route ${method} ${quote(path)}.`).because(reason);
   return notFound('NotFound', { path: excerpt(path, PATH_PARAMETER_MAX) }).because(reason);
 }

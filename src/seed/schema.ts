@@ -139,6 +139,7 @@ const PlatformConfig = Type.Object(
     control_token: Type.Optional(NonEmpty),
     /** `memory` (the default) or a `postgres://` URL (CONTRACTS §12). */
     store: Type.Optional(Type.String({ pattern: '^(memory|postgres(ql)?://.+)$' })),
+    cors_origins: Type.Optional(Type.Array(Type.String({ pattern: '^(\\*|https?://[^/?#]+/?)$' }), { maxItems: 100 })),
     journal_size: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
     path_aliases: Type.Optional(StringMap(Type.String())),
     users: Type.Array(UserSeed, { default: [] }),

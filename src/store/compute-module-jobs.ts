@@ -76,4 +76,6 @@ export interface ComputeModuleJobRepo {
   /** The bytes of every retained result, together. */
   retainedResultBytes(): Promise<number>;
   countFinished(): Promise<number>;
+  /** The runtime's newest `limit` jobs in any state, newest first, for the dashboard. */
+  listByRuntime(runtimeId: string, limit: number): Promise<JobRecord[]>;
 }

@@ -17,8 +17,12 @@ export interface OntologyRecord {
 export interface OntologyRepo {
   /** False when the api name or rid is taken. */
   insert(ontology: OntologyRecord): Promise<boolean>;
-  /** Sets (or adds) the result a query answers with; false when there is no such ontology. */
-  setQueryResult(apiName: string, queryApiName: string, result: Buffer): Promise<boolean>;
+  /**
+   * Sets (or adds) the result a query answers with when none of its cases matches (the seed's `result`);
+   * a query that has no definition yet gets `definition` (an untyped one), in the same step. False when
+   * there is no such ontology.
+   */
+  setQueryResult(apiName: string, queryApiName: string, result: Buffer, definition?: QueryDef): Promise<boolean>;
   /** Seed order. */
   list(): Promise<OntologyRecord[]>;
   byApiName(apiName: string): Promise<OntologyRecord | undefined>;

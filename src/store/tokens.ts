@@ -32,4 +32,6 @@ export interface TokenRepo {
   /** Deletes what expired at or before `now`; returns how many. */
   sweepExpired(now: number): Promise<number>;
   countAccess(): Promise<number>;
+  /** The newest `limit` access tokens still stored (expired ones may linger until swept), newest first. */
+  listAccess(limit: number): Promise<AccessTokenRecord[]>;
 }

@@ -88,7 +88,7 @@ describe('control routes off loopback', () => {
     child.kill('SIGTERM');
     const { stdout, code } = await done;
     expect(code).toBe(0);
-    const warning = stdout.split('\n').find((l) => l.includes('control_token'));
+    const warning = stdout.split('\n').find((l) => l.includes('control_token') && l.includes('404'));
     expect(warning).toBeDefined();
     expect(warning).toContain('0.0.0.0');
     expect(warning).toContain('404');

@@ -1,24 +1,19 @@
 // A real browser (Debian's chromium through playwright-core, pinned) signs in on the sign-in page: it sees
 // the seeded users, filters them, clicks one, lands on a redirect target served here with code and state,
 // and the test exchanges the code (PKCE) and calls getCurrent with the token.
+// Without Chromium the suite is skipped with its reason (failed under CI=true): test/browser/chromium.ts.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
 import { startEmulator, type Emulator } from '../../src/index.js';
 import { s256 } from '../oauth/flow.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { artefactDir, describeInBrowser, launch as launchChromium, removeProfiles } from '../browser/chromium.js';
 
 let emulator: Emulator;
 let target: Server;
 let targetUrl: string;
-const profiles: string[] = [];
 
 beforeAll(async () => {
   emulator = await startEmulator({
@@ -42,14 +37,10 @@ platform:
 afterAll(async () => {
   await emulator?.close();
   await new Promise((resolve) => target?.close(resolve));
-  for (const dir of profiles) await rm(dir, { recursive: true, force: true });
+  await removeProfiles();
 });
 
-async function launch(javaScriptEnabled = true): Promise<BrowserContext> {
-  const profile = await mkdtemp(join(tmpdir(), 'signin-chromium-'));
-  profiles.push(profile);
-  return chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, javaScriptEnabled, viewport: { width: 900, height: 760 } });
-}
+const launch = (javaScriptEnabled = true): Promise<BrowserContext> => launchChromium({ javaScriptEnabled });
 
 function authorizeUrl(challenge: string, state: string): string {
   const query = new URLSearchParams({
@@ -74,7 +65,7 @@ async function exchange(code: string, verifier: string): Promise<{ access_token:
   return (await res.json()) as { access_token: string; refresh_token?: string };
 }
 
-describe('sign-in page in a real browser', () => {
+describeInBrowser('sign-in page in a real browser', () => {
   it('lists the users, filters them, and signs in with a click', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const challenge = s256(verifier);
@@ -93,8 +84,7 @@ describe('sign-in page in a real browser', () => {
       expect(await page.getByRole('button', { name: /Carol <Admin>/ }).isVisible()).toBe(true); // escaped, shown as text
       expect(await page.getByText('Analysis Notebook').isVisible()).toBe(true);
 
-      await mkdir('test-results', { recursive: true });
-      await page.screenshot({ path: 'test-results/signin.png', fullPage: true });
+      await page.screenshot({ path: `${await artefactDir()}/signin.png`, fullPage: true });
 
       // The filter box (the page's only script, allowed by its CSP nonce).
       const filter = page.getByRole('searchbox', { name: 'Filter accounts' });
@@ -129,6 +119,14 @@ describe('sign-in page in a real browser', () => {
       const page = await context.newPage();
       await page.goto(authorizeUrl(challenge, 'no-js'));
       expect(await page.locator('#filter-box').isVisible()).toBe(false); // the filter needs the script
+      // Keyboard use: Tab reaches the first account, and its focus is visible (an outline, not only a tint).
+      await page.keyboard.press('Tab');
+      const focus = await page.evaluate(() => {
+        const active = document.activeElement as HTMLButtonElement;
+        return { value: active.value, outline: getComputedStyle(active).outlineStyle, width: getComputedStyle(active).outlineWidth };
+      });
+      expect(focus).toEqual({ value: 'admin', outline: 'solid', width: '3px' });
+      await page.screenshot({ path: `${await artefactDir()}/signin-focus.png` });
       await page.getByRole('button', { name: /Bob Brown/ }).click();
       await page.waitForURL((url) => url.pathname === '/callback');
       const landed = new URL(page.url());

@@ -102,6 +102,22 @@ describe(`ontology objects (${kind} store)`, () => {
     expect(await repo.paired('o', 'L', 'b', '5999')).toEqual([]);
   });
 
+  it('puts (creates or replaces in place), deletes with the pairs naming the key, and lists pairs grouped by a', async () => {
+    const repo = store.ontologyObjects;
+    await repo.insertObjects('o', [obj(1, { a: 1 }), obj(2)]);
+    expect(await repo.putObject('o', obj(1, { b: 2 }))).toEqual({ created: false });
+    expect(await repo.putObject('o', obj(3))).toEqual({ created: true });
+    expect(await repo.list('o', 'T')).toEqual([obj(1, { b: 2 }), obj(2), obj(3)]);
+    await repo.insertPairs('o', 'L', [['1', 'x'], ['2', 'y'], ['1', 'z']]);
+    await repo.insertPairs('o', 'M', [['q', '1']]);
+    expect(await repo.pairsOf('o', 'L')).toEqual([['1', 'x'], ['1', 'z'], ['2', 'y']]);
+    expect(await repo.deleteObject('o', 'T', '1', [{ linkId: 'L', side: 'a' }, { linkId: 'M', side: 'b' }])).toEqual(obj(1, { b: 2 }));
+    expect(await repo.pairsOf('o', 'L')).toEqual([['2', 'y']]);
+    expect(await repo.pairsOf('o', 'M')).toEqual([]);
+    expect(await repo.deleteObject('o', 'T', '1', [{ linkId: 'L', side: 'a' }])).toBeUndefined();
+    expect(keys(await repo.list('o', 'T'))).toEqual(['2', '3']);
+  });
+
   it('keeps a typed ontology record exactly: Maps in order, query bytes, definitions', async () => {
     const objectType: ObjectTypeDef = {
       apiName: 'T',

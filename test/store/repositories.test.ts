@@ -52,6 +52,17 @@ describe(`tokens with their principal (${kind} store)`, () => {
   });
 });
 
+describe(`lists for the dashboard (${kind} store)`, () => {
+  it('lists the newest access tokens and a runtime\'s newest jobs first', async () => {
+    for (const t of ['t1', 't2', 't3']) await store.tokens.insertAccess(access(t));
+    expect((await store.tokens.listAccess(2)).map((t) => t.token)).toEqual(['t3', 't2']);
+    const job = (jobId: string, runtimeId = 'rt') => ({ jobId, runtimeId, deployedAppRid: 'ri.app', branch: 'master', queryType: 'q', query: {}, state: 'queued' as const, handOuts: 0, submittedAt: 1 });
+    for (const id of ['j1', 'j2', 'j3']) await store.computeModuleJobs.insert(job(id));
+    await store.computeModuleJobs.insert(job('other', 'rt2'));
+    expect((await store.computeModuleJobs.listByRuntime('rt', 2)).map((j) => j.jobId)).toEqual(['j3', 'j2']);
+  });
+});
+
 describe(`oauth (${kind} store)`, () => {
   it('consumes a code once, then reports replays, and forgets it when it expires', async () => {
     const code = { code: 'c1', clientId: 'web', redirectUri: 'https://x/cb', scopes: ['s'], userId: 'u', grantId: 'g', expiresAt: 50 };

@@ -92,7 +92,7 @@ export class JobService {
 
   /** Creates the runtime or resets its session: new token, no schemas, unanswered jobs back in the queue. */
   async openSession(request: SessionRequest): Promise<{ runtimeId: string; moduleAuthToken: string; created: boolean }> {
-    const { store, clock } = this.deps;
+    const { store } = this.deps;
     const moduleAuthToken = request.moduleAuthToken ?? randomSecret();
     const created = await store.computeModules.openSession({ runtimeId: request.runtimeId, moduleAuthToken });
     if (request.deployedAppRid !== undefined) {
@@ -110,8 +110,7 @@ export class JobService {
     this.sessions.set(request.runtimeId, { queued: 0 });
     this.polls.notify(request.runtimeId, 'session');
     this.peers.publishSession(request.runtimeId);
-    const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
-    await this.settle(request.runtimeId, await store.computeModuleJobs.requeueInProgress(request.runtimeId, MAX_HAND_OUTS, failure, clock.now()));
+    await this.requeueHandedOut(request.runtimeId);
     return { runtimeId: request.runtimeId, moduleAuthToken, created };
   }
 
@@ -274,15 +273,14 @@ export class JobService {
   }
 
   /**
-   * The module restarted and said so (the in-pod runtime's restart notification, CONTRACTS §10): the runtime's
-   * handed-out, unanswered jobs go back to the queue (or fail after MAX_HAND_OUTS hand-outs). Their ids.
+   * The runtime's handed-out, unanswered jobs go back to the queue (or fail after MAX_HAND_OUTS hand-outs); their
+   * ids. On a session reset, and when the module restarted and said so (the in-pod runtime's restart
+   * notification, CONTRACTS §10).
    */
   async requeueHandedOut(runtimeId: string): Promise<string[]> {
     const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
     const outcome = await this.deps.store.computeModuleJobs.requeueInProgress(runtimeId, MAX_HAND_OUTS, failure, this.deps.clock.now());
-    for (const job of outcome.failed) this.finished(job);
-    if (outcome.failed.length > 0) await this.prune();
-    if (outcome.requeued.length > 0) this.jobQueued(runtimeId);
+    await this.settle(runtimeId, outcome);
     return [...outcome.requeued, ...outcome.failed].map((job) => job.jobId);
   }
 

@@ -26,6 +26,7 @@ import type { Settings } from '../../settings.js';
 import { JobService } from './jobs.js';
 import { runtimeRoutes } from './runtime-routes.js';
 import { jobRoutes } from './job-routes.js';
+import { runtimeControlRoutes } from '../control/runtimes.js';
 import { useJsonBodies } from '../../http/body-parsers.js';
 
 export interface ComputeModuleDeps {
@@ -52,4 +53,5 @@ export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeMod
   app.podRuntime.jobs = jobs; // shared with the in-pod runtime listener (pod-listener/)
   runtimeRoutes(app, { ...deps, jobs });
   jobRoutes(app, { store: deps.store, jobs });
+  runtimeControlRoutes(app, { store: deps.store, jobs }); // the dashboard's runtime view and job cancel
 }

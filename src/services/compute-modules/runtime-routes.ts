@@ -1,19 +1,19 @@
 // Runtime routes (SPEC §4.5, CONTRACTS §6): what a module's runtime SDK talks to. Errors use the OAuth envelope.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// The module-facing routes (poll, schemas, results) are module-routes.ts's, shared with the in-pod runtime
+// listener; here are the control side's session and inspection routes, and those routes as the public port answers.
+import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { JobRecord, RuntimeRecord, Store } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
 import type { Settings } from '../../settings.js';
-import { safeEqual } from '../../http/auth.js';
-import { invalidModuleAuthToken, invalidRequest, quote, resourceNotFound } from '../../errors.js';
 import type { JobService } from './jobs.js';
-import { clientGone } from './client-gone.js';
-import { pollArrived, watchDelivery } from './delivery.js';
-import { inspectionWire, pollWire } from './wire.js';
+import { inspectionWire } from './wire.js';
 import { serializes } from './serializes.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
-import { noteHandOut, noteResult, withNote } from './unanswered.js';
+import { withNote } from './unanswered.js';
+import { JobParams, ModuleAuthToken, RUNTIMES_PREFIX, RuntimeId, lookUp } from './module-auth.js';
+import { moduleRoutes } from './module-routes.js';
 
-export const RUNTIMES_PREFIX = '/_emulate/platform/compute-modules/runtimes';
+export { RUNTIMES_PREFIX, lookUp, moduleAuth } from './module-auth.js';
 
 export interface RuntimeRouteDeps {
   store: Store;
@@ -21,13 +21,9 @@ export interface RuntimeRouteDeps {
   jobs: JobService;
 }
 
-const RuntimeParams = Type.Object({ runtimeId: Type.String({ minLength: 1 }) });
-const JobParams = Type.Object({ runtimeId: Type.String({ minLength: 1 }), jobId: Type.String({ minLength: 1 }) });
-// The shapes CONTRACTS §6 gives, checked before anything is created (issue 10, items 6 and 12): a runtime id
-// goes into URIs and paths, a token into a header. Other names: no control characters, no lone surrogates
-// (the u-flag pattern reads a surrogate pair as one character, so only a lone one falls in the range).
-const RuntimeId = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$' });
-const ModuleAuthToken = Type.String({ pattern: '^[!-~]{16,512}$' });
+// The shapes CONTRACTS §6 gives (module-auth.ts), checked before anything is created (issue 10, items 6 and 12).
+// Other names: no control characters, no lone surrogates (the u-flag pattern reads a surrogate pair as one
+// character, so only a lone one falls in the range).
 const name = (minLength: number) => Type.String({ pattern: `^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]{${minLength},256}$` });
 const SessionBody = Type.Object(
   {
@@ -39,29 +35,6 @@ const SessionBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** The runtime, and the job when one is named, or 404 not_found. */
-export async function lookUp(store: Store, runtimeId: string, jobId?: string): Promise<{ runtime: RuntimeRecord; job?: JobRecord }> {
-  const runtime = await store.computeModules.runtime(runtimeId);
-  if (!runtime) throw resourceNotFound(`Runtime ${quote(runtimeId)} was not found.`);
-  if (jobId === undefined) return { runtime };
-  const job = await store.computeModuleJobs.byId(jobId);
-  if (!job || job.runtimeId !== runtimeId) throw resourceNotFound(`Job ${quote(jobId)} was not found on runtime ${quote(runtimeId)}.`);
-  return { runtime, job };
-}
-
-/** Unknown runtime (or job) 404 first, then the Module-Auth-Token in constant time: all before any body is read. */
-export function moduleAuth(store: Store) {
-  return async (request: FastifyRequest) => {
-    const { runtimeId, jobId } = request.params as { runtimeId: string; jobId?: string };
-    const { runtime } = await lookUp(store, runtimeId, jobId);
-    const presented = request.headers['module-auth-token'];
-    if (typeof presented !== 'string') throw invalidModuleAuthToken().because(`No Module-Auth-Token header; the routes of runtime "${runtimeId}" expect the token its session answered.`);
-    if (!safeEqual(presented, runtime.moduleAuthToken)) {
-      throw invalidModuleAuthToken().because(`The Module-Auth-Token is not the current token of runtime "${runtimeId}" (a session reset rotates it).`);
-    }
-  };
-}
 
 export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
@@ -85,61 +58,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
     };
   });
 
-  // Only GET: Fastify's automatic HEAD route would run this handler, hand out a job and drop it (issue 10, item 4).
-  const pollRoute = { exposeHeadRoute: false, onRequest: moduleAuth(store), schema: { params: RuntimeParams } };
-  app.get(`${RUNTIMES_PREFIX}/:runtimeId/job`, pollRoute, async (request, reply) => {
-    pollArrived(request.raw.socket);
-    const gone = clientGone(reply);
-    const job = await jobs.poll(request.params.runtimeId, gone);
-    if (!job) return reply.code(204).send();
-    // The same signal, still listening: if the answer is never written out to the module, the job goes back
-    // to the queue. (poll returned the job only if the signal had not fired, and no event can run since.)
-    // At most once: a closing connection can fire both watches below, and a second take-back could otherwise
-    // meet the job already handed out again with the same count.
-    let taken = false;
-    const requeue = () => {
-      if (taken) return;
-      taken = true;
-      jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job'));
-    };
-    gone.addEventListener('abort', requeue, { once: true });
-    // Written out but reset before it was read: back to the queue too, as undelivered (delivery.ts). Whichever
-    // of the two notices first puts the job back; the other then finds it moved on and does nothing.
-    watchDelivery(request.raw.socket, requeue);
-    await noteHandOut(request, store, job);
-    return pollWire(job);
-  });
-
-  // Each function schema is an object (the runtime SDK posts one per function); anything else is a broken
-  // module's post, refused rather than stored and served garbled by the multiplexer's schemas route.
-  const FunctionSchemas = Type.Array(Type.Object({}, { additionalProperties: true }));
-  app.post(
-    `${RUNTIMES_PREFIX}/:runtimeId/schemas`,
-    { onRequest: moduleAuth(store), schema: { params: RuntimeParams, body: FunctionSchemas } },
-    async (request) => {
-      if (!serializes(request.body)) throw invalidRequest('The function schemas cannot be stored: they could not be serialized again (nested too deeply).');
-      await store.computeModules.setSchemas(request.params.runtimeId, request.body);
-      return {};
-    },
-  );
-
-  // Results are raw bytes of any content type, up to max_result_bytes: their own parser, in their own scope.
-  app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.withTypeProvider<TypeBoxTypeProvider>().post(
-      `${RUNTIMES_PREFIX}/:runtimeId/results/:jobId`,
-      { onRequest: moduleAuth(store), bodyLimit: deps.settings.computeModules.maxResultBytes, schema: { params: JobParams } },
-      async (request) => {
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const contentType = request.headers['content-type'];
-        const accepted = await jobs.postResult(request.params.jobId, { body, contentType });
-        if (!accepted) request.log.info({ jobId: request.params.jobId }, 'result for a job no longer in progress discarded');
-        else noteResult(request, request.params.jobId, body);
-        return {};
-      },
-    );
-  });
+  moduleRoutes(app, { ...deps, stored: 'emptyObject' });
 
   app.get(
     `${RUNTIMES_PREFIX}/:runtimeId/jobs/:jobId`,

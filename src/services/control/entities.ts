@@ -10,6 +10,14 @@ import { SeedError, validateSeed } from '../../seed/load.js';
 import type { Seed } from '../../seed/schema.js';
 import { userFromSeed } from '../../seed/apply.js';
 import { userSeedOf, clientSeedOf, connectionSeedOf } from './state-shapes.js';
+import { compileOntology } from '../ontologies/model/compile.js';
+import type { QueryDef } from '../../store/ontology-model.js';
+
+/** The definition the seed loader gives a query written `{api_name, result}`, compiled by the same code. */
+function untypedQuery(ontologyRid: string, ontology: string, query: string): QueryDef {
+  const seed = { api_name: ontology, display_name: ontology, queries: [{ api_name: query, result: null }], object_types: [], objects: {}, action_types: [] };
+  return compileOntology(seed, ontologyRid, 'query').queryTypes.get(query)!;
+}
 
 const AnyObject = Type.Object({}, { additionalProperties: true });
 const Key = Type.String({ minLength: 1, maxLength: 256 });
@@ -98,7 +106,10 @@ export function entityRoutes(parent: FastifyInstance, deps: { store: Store }): v
         throw notFound('OntologyNotFound', { ontology }).because(`No ontology with api name or rid "${ontology}"; the ontologies are ${known.length ? known.join(', ') : 'none'}.`);
       }
       const created = !found.queries.has(query);
-      await store.ontologies.setQueryResult(found.apiName, query, Buffer.from(JSON.stringify(request.body.result) ?? 'null'));
+      // It sets the default `result` (what answers when no case of a typed query matches); cases stay. A new
+      // query is untyped, defined as the seed defines `{api_name, result}` (SPEC §4.4: parameters not checked).
+      const definition = found.queryTypes.has(query) ? undefined : untypedQuery(found.rid, found.apiName, query);
+      await store.ontologies.setQueryResult(found.apiName, query, Buffer.from(JSON.stringify(request.body.result) ?? 'null'), definition);
       return { created, ontology: found.apiName, query, result: request.body.result };
     },
   );

@@ -6,13 +6,20 @@
 // configuration the user wrote and are kept, so that clients and runtimes work the same after a restart.
 import { stringify } from 'yaml';
 import type { Store } from '../../store/store.js';
-import { clientSeedOf, connectionSeedOf, deployedAppSeedOf, ontologySeedOf, runtimeSeedOf, userSeedOf } from './state-shapes.js';
+import { clientSeedOf, connectionSeedOf, deployedAppSeedOf, runtimeSeedOf, userSeedOf } from './state-shapes.js';
+import { ontologySeedOf } from './ontology-state.js';
 
 export interface StateDocument {
   platform: Record<string, unknown>;
 }
 
-export async function exportState(store: Store): Promise<StateDocument> {
+/**
+ * `dropped` receives what a seed cannot hold and the export therefore leaves out (a foreign key or a pair
+ * naming an object an action deleted), one line each, for the caller to log.
+ */
+export async function exportState(store: Store, dropped: string[] = []): Promise<StateDocument> {
+  const ontologies = [];
+  for (const o of await store.ontologies.list()) ontologies.push(await ontologySeedOf(store, o, dropped));
   const runtimes = await store.computeModules.listRuntimes();
   const deployedApps = (await Promise.all(runtimes.map((r) => store.computeModules.deployedAppsOf(r.runtimeId)))).flat();
   const enrollment = await store.enrollment.get();
@@ -22,7 +29,7 @@ export async function exportState(store: Store): Promise<StateDocument> {
       oauth_clients: (await store.clients.list()).map(clientSeedOf),
       enrollment: { rid: enrollment.rid, name: enrollment.name },
       connections: (await store.connections.list()).map(connectionSeedOf),
-      ontologies: (await store.ontologies.list()).map(ontologySeedOf),
+      ontologies,
       compute_modules: { runtimes: runtimes.map(runtimeSeedOf), deployed_apps: deployedApps.map(deployedAppSeedOf) },
     },
   };

@@ -10,10 +10,14 @@ import { conflict, notFound } from '../../errors.js';
 import { mintAccessToken } from '../oauth/access-tokens.js';
 import { accessTokensFullPlatform } from '../oauth/limits.js';
 import { clockRoutes } from './clock.js';
+import { listingRoutes } from './listings.js';
+import { eventRoutes } from './events.js';
+import { dashboardRoutes } from './dashboard.js';
 import { journalRoutes } from './journal.js';
 import { faultRoutes } from './faults.js';
 import { entityRoutes } from './entities.js';
 import { stateRoutes } from './state.js';
+import { ontologyObjectRoutes } from './ontology-objects.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 
 export interface ControlDeps {
@@ -64,8 +68,12 @@ export function controlRoutes(parent: FastifyInstance, deps: ControlDeps): void 
   }
 
   clockRoutes(parent, deps);
+  listingRoutes(parent, deps);
+  eventRoutes(parent);
+  dashboardRoutes(parent);
   journalRoutes(parent);
   faultRoutes(parent);
   entityRoutes(parent, deps);
   stateRoutes(parent, deps);
+  ontologyObjectRoutes(parent, deps);
 }

@@ -1,6 +1,6 @@
 // Store records in the seed's own shape (src/seed/schema.ts), for the state export and the control routes'
 // answers. The inverse of src/seed/apply.ts: applying what these return gives the same records back.
-import type { ClientRecord, ConnectionRecord, DeployedAppRecord, OntologyRecord, RuntimeRecord, UserRecord } from '../../store/store.js';
+import type { ClientRecord, ConnectionRecord, DeployedAppRecord, RuntimeRecord, UserRecord } from '../../store/store.js';
 
 /** Drops the keys whose value is undefined, so that YAML and JSON show only what is set. */
 function defined<T extends Record<string, unknown>>(value: T): T {
@@ -40,14 +40,7 @@ export const connectionSeedOf = (c: ConnectionRecord) => ({
   domains: c.domains.map((d) => defined({ host: d.host, port: d.port, scheme: d.scheme })),
 });
 
-export const ontologySeedOf = (o: OntologyRecord) =>
-  defined({
-    rid: o.rid,
-    api_name: o.apiName,
-    display_name: o.displayName,
-    description: o.description,
-    queries: [...o.queries].map(([apiName, bytes]) => ({ api_name: apiName, result: bytes.length === 0 ? null : (JSON.parse(bytes.toString('utf8')) as unknown) })),
-  });
+// Ontologies: ontology-state.ts (they need the object store).
 
 export const runtimeSeedOf = (r: RuntimeRecord) => ({ runtime_id: r.runtimeId, module_auth_token: r.moduleAuthToken });
 

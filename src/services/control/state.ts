@@ -14,7 +14,9 @@ export function stateRoutes(parent: FastifyInstance, deps: { store: Store }): vo
     '/_emulate/platform/state',
     { config: CONTROL_ROUTE, schema: { querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('yaml'), Type.Literal('json')])) }, { additionalProperties: false }) } },
     async (request, reply) => {
-      const doc = await exportState(deps.store);
+      const dropped: string[] = [];
+      const doc = await exportState(deps.store, dropped);
+      if (dropped.length) request.log.warn({ dropped: dropped.slice(0, 20), count: dropped.length }, 'state export left out references to objects that no longer exist');
       const yaml = request.query.format === 'yaml' || (request.query.format === undefined && wantsYaml(request.headers.accept));
       reply.header('Cache-Control', 'no-store').header('Vary', 'Accept');
       return yaml ? reply.type('application/yaml; charset=utf-8').send(stateAsYaml(doc)) : reply.type('application/json; charset=utf-8').send(stateAsJson(doc));

@@ -99,7 +99,8 @@ form{margin:0}
 .users li[hidden]{display:none}
 .users button{display:flex;align-items:center;gap:12px;width:100%;padding:10px 8px;border:0;border-top:1px solid var(--line);background:none;color:inherit;font:inherit;text-align:left;cursor:pointer}
 .users li:first-child button{border-top:0}
-.users button:hover,.users button:focus-visible{background:var(--hover);outline:none}
+.users button:hover{background:var(--hover)}
+.users button:focus-visible{background:var(--hover);outline:3px solid var(--accent);outline-offset:-3px;border-radius:8px}
 .avatar{flex:none;width:36px;height:36px;border-radius:50%;display:grid;place-items:center;background:var(--chip);color:var(--accent);font-weight:600;font-size:13px}
 .who{display:flex;flex-direction:column;min-width:0}
 .name{font-weight:600}

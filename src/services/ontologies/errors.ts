@@ -1,6 +1,6 @@
 // The ontology failures, with the errorName, parameters and errorDescription of the platform SDK's own error
 // types (@osdk/foundry.ontologies).
-import { PlatformError } from '../../errors.js';
+import { PlatformError, quote } from '../../errors.js';
 
 /** Parameters name the identifier in the form the caller used: `{ontologyRid}` for a rid, else `{apiName}`. */
 export const ontologyNotFound = (identifier: string, byRid: boolean) =>
@@ -54,6 +54,8 @@ export const invalidPropertyValue = (property: string, propertyBaseType: string,
 
 /** A clause, object set, aggregation or option the emulator does not evaluate: named, never answered wrongly. */
 export const notSupported = (what: string, name: string) =>
-  new PlatformError('INVALID_ARGUMENT', 'NotSupportedByEmulator', { [what]: name }, `The ${what} "${name.length > 64 ? `${name.slice(0, 63)}…` : name}" is not supported by the emulator.`);
+  new PlatformError('INVALID_ARGUMENT', 'NotSupportedByEmulator', { [what]: name }, `The ${what} "${name.length > 64 ? `${name.slice(0, 63)}…` : name}" is not supported by the emulator.`).because(
+    `The emulator does not evaluate the ${what} ${quote(name)} (it would rather refuse than answer wrongly); README "Ontology objects, queries and actions" lists what it supports.`,
+  );
 export const invalidRequest = (field: string, problem: string) =>
   new PlatformError('INVALID_ARGUMENT', 'InvalidArgument', { field }, `${field}: ${problem}`);

@@ -1,4 +1,5 @@
 import type { OntologyRecord, OntologyRepo } from '../ontologies.js';
+import type { QueryDef } from '../ontology-model.js';
 
 export class MemoryOntologies implements OntologyRepo {
   private byName = new Map<string, OntologyRecord>();
@@ -11,10 +12,11 @@ export class MemoryOntologies implements OntologyRepo {
     return true;
   }
 
-  async setQueryResult(apiName: string, queryApiName: string, result: Buffer): Promise<boolean> {
+  async setQueryResult(apiName: string, queryApiName: string, result: Buffer, definition?: QueryDef): Promise<boolean> {
     const ontology = this.byName.get(apiName);
     if (!ontology) return false;
-    const updated = { ...ontology, queries: new Map(ontology.queries).set(queryApiName, result) };
+    const queryTypes = definition && !ontology.queryTypes.has(queryApiName) ? new Map(ontology.queryTypes).set(queryApiName, definition) : ontology.queryTypes;
+    const updated = { ...ontology, queries: new Map(ontology.queries).set(queryApiName, result), queryTypes };
     this.byName.set(apiName, updated);
     this.byKey.set(ontology.rid, updated);
     return true;

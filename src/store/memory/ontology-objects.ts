@@ -116,6 +116,38 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
     return { ok: true };
   }
 
+  async putObject(ontologyRid: string, object: OntologyObjectRecord): Promise<{ created: boolean }> {
+    const table = this.table(ontologyRid, object.objectType);
+    const created = !table.has(object.key);
+    table.set(object.key, object); // Map.set on a present key keeps its position
+    this.forget(ontologyRid + SEP + object.objectType);
+    return { created };
+  }
+
+  async deleteObject(ontologyRid: string, objectType: string, key: string, pairSides: ReadonlyArray<{ linkId: string; side: 'a' | 'b' }>): Promise<OntologyObjectRecord | undefined> {
+    const table = this.types.get(ontologyRid + SEP + objectType);
+    const found = table?.get(key);
+    if (!found) return undefined;
+    table!.delete(key);
+    this.forget(ontologyRid + SEP + objectType);
+    for (const { linkId, side } of pairSides) {
+      const p = this.links.get(ontologyRid + SEP + linkId);
+      if (!p) continue;
+      for (const other of [...((side === 'a' ? p.ab : p.ba).get(key) ?? [])]) {
+        if (side === 'a') removePair(p, key, other);
+        else removePair(p, other, key);
+      }
+    }
+    return found;
+  }
+
+  async pairsOf(ontologyRid: string, linkId: string): Promise<Array<[string, string]>> {
+    const p = this.links.get(ontologyRid + SEP + linkId);
+    const out: Array<[string, string]> = [];
+    for (const [a, bs] of p?.ab ?? []) for (const b of bs) out.push([a, b]);
+    return out;
+  }
+
   /** Drops what is derived from a type's objects: its snapshot and its value indexes. */
   private forget(typeId: string): void {
     if (!this.snapshots.delete(typeId)) return; // nothing derived since the last write

@@ -34,6 +34,12 @@ export class MemoryTokens implements TokenRepo {
     return sweepOrdered(this.access, now, (_, record) => this.forget(record));
   }
 
+  async listAccess(limit: number): Promise<AccessTokenRecord[]> {
+    // Insertion order is issue order: the newest are at the end.
+    const all = [...this.access.values()];
+    return all.slice(Math.max(0, all.length - limit)).reverse();
+  }
+
   async countAccess(): Promise<number> {
     return this.access.size;
   }

@@ -64,6 +64,11 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
     });
   }
 
+  /** The runtime's newest `limit` jobs in any state, newest (last submitted) first. */
+  async listByRuntime(runtimeId: string, limit: number): Promise<JobRecord[]> {
+    return (await this.db.rows<Row>(`SELECT ${COLUMNS} FROM jobs WHERE runtime_id = $1 ORDER BY seq DESC LIMIT $2`, [runtimeId, limit])).map(toJob);
+  }
+
   async byId(jobId: string): Promise<JobRecord | undefined> {
     const row = await this.db.first<Row>(`SELECT ${COLUMNS} FROM jobs WHERE job_id = $1`, [jobId]);
     return row && toJob(row);

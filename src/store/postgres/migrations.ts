@@ -176,6 +176,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX authorize_requests_order ON authorize_requests (expires_at, seq);
     `,
   },
+  {
+    version: 5,
+    name: 'lists for the dashboard and the state export',
+    sql: `
+      -- Issue order of access tokens and pairing order of many-to-many pairs (newest tokens first; pairs as
+      -- the memory store lists them); a runtime's jobs newest first.
+      ALTER TABLE access_tokens ADD COLUMN seq bigserial;
+      CREATE INDEX access_tokens_order ON access_tokens (seq);
+      ALTER TABLE ontology_pairs ADD COLUMN seq bigserial;
+      CREATE INDEX jobs_by_runtime ON jobs (runtime_id, seq);
+    `,
+  },
 ];
 
 /** Every table that holds state: what a reset empties. */

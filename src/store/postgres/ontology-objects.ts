@@ -97,6 +97,39 @@ export class PgOntologyObjects implements OntologyObjectRepo {
     }
   }
 
+  /** Creates the object, or replaces all its values in place (it keeps its list position). */
+  async putObject(ontologyRid: string, object: OntologyObjectRecord): Promise<{ created: boolean }> {
+    const row = await this.db.first<{ created: boolean }>(
+      `INSERT INTO ontology_objects (ontology_rid, object_type, key, record) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (ontology_rid, object_type, key) DO UPDATE SET record = EXCLUDED.record
+       RETURNING (xmax = 0) AS created`,
+      [ontologyRid, object.objectType, object.key, encode(object)],
+    );
+    return { created: row!.created };
+  }
+
+  /** Deletes the object and the pairs naming it on the given link sides, in one transaction. */
+  async deleteObject(ontologyRid: string, objectType: string, key: string, pairSides: ReadonlyArray<{ linkId: string; side: 'a' | 'b' }>): Promise<OntologyObjectRecord | undefined> {
+    return this.db.transaction(async (q) => {
+      const row = (await q.query<{ record: string }>('DELETE FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = $3 RETURNING record', [ontologyRid, objectType, key])).rows[0];
+      if (!row) return undefined;
+      for (const { linkId, side } of pairSides) {
+        const sql = side === 'a' ? 'DELETE FROM ontology_pairs WHERE ontology_rid = $1 AND link_id = $2 AND a = $3' : 'DELETE FROM ontology_pairs WHERE ontology_rid = $1 AND link_id = $2 AND b = $3';
+        await q.query(sql, [ontologyRid, linkId, key]);
+      }
+      return decode<OntologyObjectRecord>(row.record);
+    });
+  }
+
+  /** Every pair of the link, grouped by a in the order a was first paired, then in pairing order. */
+  async pairsOf(ontologyRid: string, linkId: string): Promise<Array<[string, string]>> {
+    const rows = await this.db.rows<{ a: string; b: string }>(
+      'SELECT a, b FROM ontology_pairs WHERE ontology_rid = $1 AND link_id = $2 ORDER BY min(seq) OVER (PARTITION BY a), seq',
+      [ontologyRid, linkId],
+    );
+    return rows.map((r) => [r.a, r.b]);
+  }
+
   async count(): Promise<number> {
     return (await this.db.first<{ n: number }>('SELECT count(*)::int AS n FROM ontology_objects'))!.n;
   }

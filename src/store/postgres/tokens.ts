@@ -40,6 +40,11 @@ export class PgTokens implements TokenRepo {
     return { token: decode<AccessTokenRecord>(row.record), principal };
   }
 
+  /** The newest `limit` access tokens still stored, newest (last issued) first. */
+  async listAccess(limit: number): Promise<AccessTokenRecord[]> {
+    return (await this.db.rows<{ record: string }>('SELECT record FROM access_tokens ORDER BY seq DESC LIMIT $1', [limit])).map((r) => decode<AccessTokenRecord>(r.record));
+  }
+
   async revokeAccess(token: string): Promise<boolean> {
     return (await this.db.query('DELETE FROM access_tokens WHERE token = $1', [token])).rowCount === 1;
   }

@@ -7,9 +7,12 @@ import type { AddressInfo } from 'node:net';
 import type { Store } from '../../../store/store.js';
 import type { Settings } from '../../../settings.js';
 import type { JobService } from '../jobs.js';
-import { RUNTIMES_PREFIX } from '../runtime-routes.js';
+import { RUNTIMES_PREFIX } from '../module-auth.js';
 import { installErrorRendering } from '../../../http/render-error.js';
-import { rejectOtherMediaTypes } from '../../../http/body-parsers.js';
+import { rejectOtherMediaTypes, useJsonBodies } from '../../../http/body-parsers.js';
+import { sharedServerOptions } from '../../../http/server-options.js';
+import { installServerLimits } from '../../../http/server-limits.js';
+import { whenTargetUnknown } from '../../../http/edge-refusals.js';
 import { makePodTlsMaterial } from './certificates.js';
 import { RESTART_TAIL, podRoutes } from './routes.js';
 
@@ -48,19 +51,25 @@ function fromRuntimePrefix(url: string): string {
 
 export async function startPodListener(deps: PodListenerDeps): Promise<PodListener> {
   const tls = await makePodTlsMaterial();
+  // The public port's HTTP layer (src/http/server-options.ts): its refusals in the OAuth envelope, the request,
+  // header and keep-alive timeouts (given to https.createServer with the TLS material), strict validation.
+  const { http, ...shared } = sharedServerOptions(deps.settings);
   const app: FastifyInstance = Fastify({
-    https: { key: tls.privateKey, cert: tls.certificate },
+    ...shared,
+    https: { ...http, key: tls.privateKey, cert: tls.certificate },
     loggerInstance: deps.log,
     logController: new LogController({ disableRequestLogging: !deps.logRequests }),
-    bodyLimit: deps.settings.bodyLimitBytes,
-    // HEAD on the poll route must hand out nothing (CONTRACTS §6): no implicit HEAD routes here.
-    exposeHeadRoutes: false,
+    // Held polls were answered by the public app's preClose (one JobService); nothing else waits here.
     forceCloseConnections: true,
-    return503OnClosing: true,
     rewriteUrl: (request) => fromRuntimePrefix(request.url ?? '/'),
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
   installErrorRendering(app, (level, line) => deps.log[level](line, 'platform error'));
+  // The connection cap (counted for this listener on its own) and the raw refusals' listeners.
+  installServerLimits(app, deps.settings.limits);
+  // A header larger than one TLS record (16 KiB) leaves the request line out of the read that fails to parse.
+  whenTargetUnknown(app, RUNTIMES_PREFIX);
+  // As the public compute-module scope: JSON bodies with the depth limit, an empty one is none; others 415.
+  useJsonBodies(app, { emptyIsNoBody: true });
   rejectOtherMediaTypes(app);
   try {
     await app.register(podRoutes, { store: deps.store, settings: deps.settings, jobs: deps.jobs });

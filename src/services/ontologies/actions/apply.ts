@@ -8,6 +8,7 @@ import type { ActionTypeDef } from '../../../store/ontology-model.js';
 import { checkParameters } from '../model/check-parameters.js';
 import { actionTypeWire } from '../model/data-types.js';
 import { invalidParameterValue, parametersNotFound } from '../errors.js';
+import { names, shown } from '../reasons.js';
 import { planEdits, type PlannedEdits } from './edits.js';
 
 export interface Validation {
@@ -19,8 +20,10 @@ export interface Validation {
 /** Checks one request's parameters and plans its edits; throws the 400s, reports the rest in the validation. */
 export async function validate(store: Store, ontology: OntologyRecord, action: ActionTypeDef, given: Record<string, unknown>): Promise<{ validation: Validation; plan?: PlannedEdits }> {
   const check = checkParameters(action.parameters, given);
-  if (check.unknown.length) throw parametersNotFound(action.apiName, check.unknown, [...action.parameters.keys()]);
-  if (check.invalid) throw invalidParameterValue(check.invalid.name, actionTypeWire(check.invalid.dataType), check.invalid.value);
+  const declared = [...action.parameters.keys()];
+  if (check.unknown.length) throw parametersNotFound(action.apiName, check.unknown, declared).because(`Action ${action.apiName} declares no parameter ${names(check.unknown)}; it declares ${names(declared)}.`);
+  const bad = check.invalid;
+  if (bad) throw invalidParameterValue(bad.name, actionTypeWire(bad.dataType), bad.value).because(`Parameter ${bad.name} of action ${action.apiName} ${bad.problem}; the request gave ${shown(bad.value)}.`);
   const parameters: Validation['parameters'] = {};
   for (const [name, def] of action.parameters) {
     let ok = !check.missing.includes(name);
@@ -35,6 +38,13 @@ export async function validate(store: Store, ontology: OntologyRecord, action: A
   const plan = await planEdits(store, ontology, action, given);
   if (plan.failure) return { validation: failed(validation, plan.failure) };
   return { validation, plan };
+}
+
+/** Why a validation is INVALID, in plain words, for the journal. */
+export function whyInvalid(v: Validation): string {
+  const params = Object.entries(v.parameters).filter(([, p]) => p.result === 'INVALID').map(([name]) => name);
+  const criteria = v.submissionCriteria.flatMap((c) => (c.configuredFailureMessage ? [c.configuredFailureMessage] : []));
+  return [...(params.length ? [`the parameter ${names(params)} is missing or names no object`] : []), ...criteria].join('; ');
 }
 
 export function failed(validation: Validation, message: string): Validation {

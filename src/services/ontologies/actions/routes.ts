@@ -3,7 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findOntology, WRITE, type OntologyDeps } from '../context.js';
 import { actionTypeNotFound, actionValidationFailed, invalidRequest, notSupported } from '../errors.js';
 import { isRecord } from '../model/data-types.js';
-import { commit, failed, validate } from './apply.js';
+import { commit, failed, validate, whyInvalid, type Validation } from './apply.js';
+import { quote } from '../../../errors.js';
+import { names } from '../reasons.js';
 import { editsWire, type PlannedEdits } from './edits.js';
 
 const BASE = '/api/v2/ontologies/:ontology/actions/:actionType';
@@ -15,15 +17,15 @@ export function actionRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     const p = request.params as { ontology: string; actionType: string };
     const ontology = await findOntology(deps.store, p.ontology);
     const action = ontology.actionTypes.get(p.actionType);
-    if (!action) throw actionTypeNotFound(p.actionType);
+    if (!action) throw actionTypeNotFound(p.actionType).because(`Ontology ${ontology.apiName} has no action type ${quote(p.actionType)}; its action types are ${names(ontology.actionTypes.keys())}.`);
     const body = request.body;
     if (!isRecord(body)) throw invalidRequest('body', 'must be a JSON object');
     const options = body.options === undefined ? {} : body.options;
     if (!isRecord(options)) throw invalidRequest('options', 'must be an object');
     const mode = options.mode ?? 'VALIDATE_AND_EXECUTE';
     const returnEdits = options.returnEdits ?? 'NONE';
-    if (!MODES.includes(String(mode))) throw notSupported('options.mode', String(mode));
-    if (!RETURN_EDITS.includes(String(returnEdits))) throw notSupported('options.returnEdits', String(returnEdits));
+    if (!MODES.includes(String(mode))) throw notSupported('options.mode', String(mode)).because(`options.mode ${quote(String(mode))} is not one the emulator knows; it takes ${MODES.join(' or ')}.`);
+    if (!RETURN_EDITS.includes(String(returnEdits))) throw notSupported('options.returnEdits', String(returnEdits)).because(`options.returnEdits ${quote(String(returnEdits))} is not one the emulator knows; it takes ${RETURN_EDITS.join(', ')}.`);
     return { ontology, action, body, mode, returnEdits };
   };
   const parametersOf = (v: unknown, field: string): Record<string, unknown> => {
@@ -35,9 +37,14 @@ export function actionRoutes(app: FastifyInstance, deps: OntologyDeps): void {
   app.post(`${BASE}/apply`, { config: WRITE }, async (request) => {
     const { ontology, action, body, mode, returnEdits } = await resolve(request);
     const { validation, plan } = await validate(deps.store, ontology, action, parametersOf(body.parameters, 'parameters'));
-    if (!plan) return { validation };
+    // INVALID is a 200 (the SDK's shape), not a refusal: the journal entry still says why, as a note.
+    const invalid = (v: Validation) => {
+      request.journalNote = `Action ${action.apiName} is not valid: ${whyInvalid(v)}; nothing was changed.`;
+      return { validation: v };
+    };
+    if (!plan) return invalid(validation);
     const problem = await commit(deps.store, ontology, plan, mode === 'VALIDATE_ONLY');
-    if (problem) return { validation: failed(validation, problem) };
+    if (problem) return invalid(failed(validation, problem));
     if (mode === 'VALIDATE_ONLY' || returnEdits === 'NONE') return { validation };
     return { validation, edits: editsWire(plan.wire, returnEdits === 'ALL_V2_WITH_DELETIONS') };
   });
@@ -50,12 +57,13 @@ export function actionRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     const plans: PlannedEdits[] = [];
     for (const [i, r] of body.requests.entries()) {
       if (!isRecord(r)) throw invalidRequest(`requests[${i}]`, 'must be an object');
-      const { plan } = await validate(deps.store, ontology, action, parametersOf(r.parameters, `requests[${i}].parameters`));
-      if (!plan) throw actionValidationFailed(action.apiName);
+      const { validation, plan } = await validate(deps.store, ontology, action, parametersOf(r.parameters, `requests[${i}].parameters`));
+      if (!plan) throw actionValidationFailed(action.apiName).because(`Request ${i} of the batch of ${action.apiName} is not valid: ${whyInvalid(validation)}; nothing was applied.`);
       plans.push(plan);
     }
     const all: PlannedEdits = { stored: plans.flatMap((p) => p.stored), wire: plans.flatMap((p) => p.wire) };
-    if (await commit(deps.store, ontology, all, false)) throw actionValidationFailed(action.apiName);
+    const problem = await commit(deps.store, ontology, all, false);
+    if (problem) throw actionValidationFailed(action.apiName).because(`The edits of the batch of ${action.apiName} cannot apply together: ${problem}; nothing was applied.`);
     return returnEdits === 'NONE' ? {} : { edits: editsWire(all.wire, true) };
   });
 }

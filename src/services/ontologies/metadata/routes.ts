@@ -3,6 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findObjectType, findOntology, READ, type OntologyDeps } from '../context.js';
 import { actionTypeNotFound, linkTypeNotFound, queryNotFound, queryVersionNotFound } from '../errors.js';
+import { quote } from '../../../errors.js';
+import { names } from '../reasons.js';
 import { actionTypeWireOf, fullMetadataWire, linkSideWire, objectTypeFullWire, objectTypeWire, queryTypeWireOf } from './wire.js';
 
 const BASE = '/api/v2/ontologies/:ontology';
@@ -23,25 +25,27 @@ export function metadataRoutes(app: FastifyInstance, deps: OntologyDeps): void {
   app.get(`${BASE}/objectTypes/:objectType/outgoingLinkTypes/:linkType`, { config: READ }, async (request) => {
     const type = await typeOf(request);
     const link = type.links.get((request.params as Params).linkType);
-    if (!link) throw linkTypeNotFound(type.apiName, (request.params as Params).linkType);
+    if (!link) throw linkTypeNotFound(type.apiName, (request.params as Params).linkType).because(`${type.apiName} has no link ${quote((request.params as Params).linkType)}; its links are ${names(type.links.keys())}.`);
     return linkSideWire(link);
   });
 
   app.get(`${BASE}/queryTypes`, { config: READ }, async (request) => ({ data: [...(await ontologyOf(request)).queryTypes.values()].map(queryTypeWireOf) }));
   app.get(`${BASE}/queryTypes/:queryApiName`, { config: READ }, async (request) => {
     const { queryApiName } = request.params as Params;
-    const query = (await ontologyOf(request)).queryTypes.get(queryApiName);
-    if (!query) throw queryNotFound(queryApiName);
+    const ontology = await ontologyOf(request);
+    const query = ontology.queryTypes.get(queryApiName);
+    if (!query) throw queryNotFound(queryApiName).because(`Ontology ${ontology.apiName} has no query ${quote(queryApiName)}; its queries are ${names(ontology.queryTypes.keys())}.`);
     const version = (request.query as Record<string, unknown>).version;
-    if (typeof version === 'string' && version && version !== query.version) throw queryVersionNotFound(queryApiName, version);
+    if (typeof version === 'string' && version && version !== query.version) throw queryVersionNotFound(queryApiName, version).because(`Query ${queryApiName} is at version ${query.version}; the request asked for ${quote(version)}.`);
     return queryTypeWireOf(query);
   });
 
   app.get(`${BASE}/actionTypes`, { config: READ }, async (request) => ({ data: [...(await ontologyOf(request)).actionTypes.values()].map(actionTypeWireOf) }));
   app.get(`${BASE}/actionTypes/:actionType`, { config: READ }, async (request) => {
     const { actionType } = request.params as Params;
-    const action = (await ontologyOf(request)).actionTypes.get(actionType);
-    if (!action) throw actionTypeNotFound(actionType);
+    const ontology = await ontologyOf(request);
+    const action = ontology.actionTypes.get(actionType);
+    if (!action) throw actionTypeNotFound(actionType).because(`Ontology ${ontology.apiName} has no action type ${quote(actionType)}; its action types are ${names(ontology.actionTypes.keys())}.`);
     return actionTypeWireOf(action);
   });
 }

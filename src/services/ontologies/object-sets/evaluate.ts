@@ -8,6 +8,8 @@ import { findObjectType } from '../context.js';
 import { compileWhere, type Predicate } from './where.js';
 import { objectRid } from '../objects/wire.js';
 import { invalidRequest, linkTypeNotFound, notSupported } from '../errors.js';
+import { quote } from '../../../errors.js';
+import { names } from '../reasons.js';
 
 export interface EvaluatedSet {
   /** The object type every member has, when they share one (undefined for a mixed static set). */
@@ -46,7 +48,7 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
       if (typeof set.link !== 'string') throw invalidRequest('objectSet.link', 'required');
       if (!inner.objectType) throw notSupported('object set', 'searchAround over objects of several types');
       const link = inner.objectType.links.get(set.link);
-      if (!link) throw linkTypeNotFound(inner.objectType.apiName, set.link);
+      if (!link) throw linkTypeNotFound(inner.objectType.apiName, set.link).because(`searchAround: ${inner.objectType.apiName} has no link ${quote(set.link)}; its links are ${names(inner.objectType.links.keys())}.`);
       return { objectType: findObjectType(ontology, link.target), objects: await followLink(store, ontology.rid, link, inner.objects) };
     }
     case 'union':

@@ -11,11 +11,14 @@ import type { OntologyObjectRecord } from '../../../store/ontology-objects.js';
 import { isRecord, valueProblem } from '../model/data-types.js';
 import { comparatorFor } from './compare.js';
 import { invalidPropertyFilterValue, invalidRequest, notSupported, propertiesNotFound } from '../errors.js';
+import { quote } from '../../../errors.js';
 
 export type Predicate = (o: OntologyObjectRecord) => boolean;
 
 const COMPARISONS = { gt: (c: number) => c > 0, gte: (c: number) => c >= 0, lt: (c: number) => c < 0, lte: (c: number) => c <= 0 } as const;
 const TERM_CLAUSES = ['containsAnyTerm', 'containsAllTerms', 'containsAllTermsInOrder'];
+/** For the reason of a refused clause. */
+const SUPPORTED = ['and', 'or', 'not', 'eq', 'in', 'gt', 'gte', 'lt', 'lte', 'isNull', 'startsWith', 'contains', ...TERM_CLAUSES];
 
 export function compileWhere(type: ObjectTypeDef, clause: unknown): Predicate {
   if (!isRecord(clause) || typeof clause.type !== 'string') throw invalidRequest('where', 'a clause must be an object with a `type`');
@@ -90,7 +93,7 @@ export function compileWhere(type: ObjectTypeDef, clause: unknown): Predicate {
     }
     default:
       if (TERM_CLAUSES.includes(kind)) return termClause(kind, clause, read, name);
-      throw notSupported('where clause', kind);
+      throw notSupported('where clause', kind).because(`The emulator does not evaluate the where clause ${quote(kind)}; it evaluates ${SUPPORTED.join(', ')}.`);
   }
 }
 

@@ -10,6 +10,8 @@ import { compileWhere } from '../object-sets/where.js';
 import { followLink } from '../object-sets/evaluate.js';
 import { aggregate } from '../object-sets/aggregate.js';
 import { isRecord } from '../model/data-types.js';
+import { quote } from '../../../errors.js';
+import { names } from '../reasons.js';
 
 type Params = { ontology: string; objectType: string; primaryKey?: string; linkType?: string; linkedPrimaryKey?: string };
 const BASE = '/api/v2/ontologies/:ontology/objects/:objectType';
@@ -40,7 +42,13 @@ export function objectRoutes(app: FastifyInstance, deps: OntologyDeps): void {
   const one = async (ontologyRid: string, type: ReturnType<typeof findObjectType>, raw: string) => {
     const key = keyFromPath(type, raw);
     const found = key === undefined ? undefined : await deps.store.ontologyObjects.get(ontologyRid, type.apiName, key);
-    if (!found) throw objectNotFound(type.apiName, pkValueFromPath(type, raw));
+    if (!found) {
+      throw objectNotFound(type.apiName, pkValueFromPath(type, raw)).because(
+        key === undefined
+          ? `${quote(raw)} cannot be a primary key of ${type.apiName}: ${type.primaryKey} is ${type.properties.get(type.primaryKey)?.dataType.type}, written as a plain integer.`
+          : `No ${type.apiName} has the primary key ${quote(key)}.`,
+      );
+    }
     return found;
   };
 
@@ -80,7 +88,7 @@ export function objectRoutes(app: FastifyInstance, deps: OntologyDeps): void {
   const linked = async (request: FastifyRequest) => {
     const { ontology, type, p, query } = await resolve(request);
     const link = type.links.get(p.linkType!);
-    if (!link) throw linkTypeNotFound(type.apiName, p.linkType!);
+    if (!link) throw linkTypeNotFound(type.apiName, p.linkType!).because(`${type.apiName} has no link ${quote(p.linkType!)}; its links are ${names(type.links.keys())}.`);
     const source = await one(ontology.rid, type, p.primaryKey!);
     const targets = await followLink(deps.store, ontology.rid, link, [source]);
     return { ontology, link, targets, target: findObjectType(ontology, link.target), p, query };
@@ -96,7 +104,11 @@ export function objectRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     const { ontology, link, targets, target, p, query } = await linked(request);
     const key = keyFromPath(target, p.linkedPrimaryKey!);
     const found = targets.find((o) => o.key === key);
-    if (!found) throw linkedObjectNotFound(link.apiName, target.apiName, pkValueFromPath(target, p.linkedPrimaryKey!));
+    if (!found) {
+      throw linkedObjectNotFound(link.apiName, target.apiName, pkValueFromPath(target, p.linkedPrimaryKey!)).because(
+        `${p.objectType} ${p.primaryKey!} has no ${target.apiName} ${quote(p.linkedPrimaryKey!)} through its link ${link.apiName} (it has ${targets.length}).`,
+      );
+    }
     return objectWire(ontology.rid, target, found, { select: selection(target, query.select, undefined), excludeRid: query.excludeRid === 'true' });
   });
 }

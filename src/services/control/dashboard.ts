@@ -1,0 +1,68 @@
+// The dashboard at /_emulate/ui (CONTRACTS §7): three static files under src/ui, shipped in the package as
+// they are (dist/ui after a build), so users need no front-end build step. Served like the control routes
+// (loopback, or the control token). `GET /` leads there when a browser asks, else it answers a small JSON
+// index of the service's entry points.
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { notFound } from '../../errors.js';
+import { CONTROL_ROUTE } from '../../http/route-config.js';
+import { METADATA_PATH } from '../oauth/metadata.js';
+
+export const DASHBOARD_PATH = '/_emulate/ui';
+
+const ASSETS: Record<string, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'dashboard.css': 'text/css; charset=utf-8',
+  'dashboard.js': 'text/javascript; charset=utf-8',
+};
+
+/** Nothing but our own files; the page talks only to this origin; never framed. */
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The folder of the assets: beside the bundle in dist/ (dist/ui), or src/ui when run from the sources. */
+function assetFolder(): string | undefined {
+  for (const candidate of ['./ui/', '../ui/', '../../ui/']) {
+    const dir = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(`${dir}index.html`) && existsSync(`${dir}dashboard.js`)) return dir;
+  }
+  return undefined;
+}
+
+export function dashboardRoutes(app: FastifyInstance): void {
+  // Read on first use and kept: three small files, and start-up stays as fast as before.
+  let cache: Map<string, Buffer> | undefined;
+  const asset = (name: string): Buffer => {
+    if (!cache) {
+      const dir = assetFolder();
+      if (!dir) throw notFound('DashboardAssetsMissing', { hint: 'the package was built without dist/ui; run npm run build' });
+      cache = new Map(Object.keys(ASSETS).map((file) => [file, readFileSync(`${dir}${file}`)]));
+    }
+    return cache.get(name)!;
+  };
+
+  const serve = (name: string) => async (_request: unknown, reply: FastifyReply) =>
+    reply.type(ASSETS[name]!).header('Content-Security-Policy', CSP).header('X-Frame-Options', 'DENY').header('Cache-Control', 'no-cache').send(asset(name));
+
+  app.get(DASHBOARD_PATH, { config: CONTROL_ROUTE }, serve('index.html'));
+  app.get(`${DASHBOARD_PATH}/dashboard.css`, { config: CONTROL_ROUTE }, serve('dashboard.css'));
+  app.get(`${DASHBOARD_PATH}/dashboard.js`, { config: CONTROL_ROUTE }, serve('dashboard.js'));
+
+  app.get('/', async (request, reply) => {
+    if (/\btext\/html\b/.test(request.headers.accept ?? '')) return reply.redirect(DASHBOARD_PATH, 302);
+    const base = app.publicUrl();
+    return {
+      service: 'platform-emulator',
+      dashboard: `${base}${DASHBOARD_PATH}`,
+      health: `${base}/_emulate/health`,
+      oauth: {
+        metadata: `${base}${METADATA_PATH}`,
+        authorize: `${base}/idp/api/oauth2/authorize`,
+        token: `${base}/idp/api/oauth2/token`,
+      },
+      api: `${base}/api/v2`,
+      journal: `${base}/_emulate/platform/journal`,
+      events: `${base}/_emulate/platform/events`,
+    };
+  });
+}
