@@ -1,4 +1,5 @@
 import type { OntologyRecord, OntologyRepo } from '../ontologies.js';
+import type { QueryDef } from '../ontology-model.js';
 import type { Db } from './db.js';
 import { decodeRich, encodeRich } from './rich-json.js';
 
@@ -13,13 +14,17 @@ export class PgOntologies implements OntologyRepo {
     return res.rowCount === 1;
   }
 
-  /** Sets (or adds, after the others) the result a query answers with; false when there is no such ontology. */
-  async setQueryResult(apiName: string, queryApiName: string, result: Buffer): Promise<boolean> {
+  /**
+   * Sets (or adds, after the others) the result a query answers with, and `definition` for a query that had
+   * none; false when there is no such ontology.
+   */
+  async setQueryResult(apiName: string, queryApiName: string, result: Buffer, definition?: QueryDef): Promise<boolean> {
     return this.db.transaction(async (q) => {
       const row = (await q.query<{ record: string }>('SELECT record FROM ontologies WHERE api_name = $1 FOR UPDATE', [apiName])).rows[0];
       if (!row) return false;
       const ontology = decodeRich<OntologyRecord>(row.record);
       ontology.queries.set(queryApiName, result);
+      if (definition && !ontology.queryTypes.has(queryApiName)) ontology.queryTypes.set(queryApiName, definition);
       await q.query('UPDATE ontologies SET record = $2 WHERE api_name = $1', [apiName, encodeRich(ontology)]);
       return true;
     });
