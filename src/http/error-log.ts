@@ -34,7 +34,7 @@ const PINO_LEVEL: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, w
 const JSON_CACHE_MAX = 512;
 const JSON_CACHE_VALUE_MAX = 512;
 const jsonCache = new Map<string, string>();
-function jsonString(value: string): string {
+export function jsonString(value: string): string {
   if (value.length > JSON_CACHE_VALUE_MAX) return JSON.stringify(value);
   let json = jsonCache.get(value);
   if (json === undefined) {
