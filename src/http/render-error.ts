@@ -21,7 +21,7 @@ import { errorFamily } from './route-config.js';
 import { errorPage } from './html.js';
 import { keepAliveAfterReadBody } from './keep-alive.js';
 import { answeredSockets } from './answered-sockets.js';
-import type { ErrorLineWriter } from './error-log.js';
+import { jsonString, type ErrorLineWriter } from './error-log.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
 
 declare module 'fastify' {
@@ -60,13 +60,23 @@ export function renderPlatform(reply: FastifyReply, err: PlatformError): Fastify
     .code(err.status)
     .headers(err.headers)
     .type('application/json')
-    .send({
-      errorCode: err.errorCode,
-      errorName: err.errorName,
-      errorDescription: excerpt(err.errorDescription, DESCRIPTION_MAX),
-      errorInstanceId,
-      parameters: boundedParameters(err.parameters),
-    });
+    .send(platformBody(err, errorInstanceId));
+}
+
+/**
+ * The bytes JSON.stringify would give for the body, built from cached literals (src/http/error-log.ts): a bad
+ * request's body cost more to serialize than the rest of its answer. The id is a UUID: nothing to escape.
+ */
+function platformBody(err: PlatformError, errorInstanceId: string): string {
+  let parameters = '{}';
+  for (const _ in err.parameters) {
+    parameters = JSON.stringify(boundedParameters(err.parameters));
+    break;
+  }
+  return (
+    `{"errorCode":${jsonString(err.errorCode)},"errorName":${jsonString(err.errorName)},` +
+    `"errorDescription":${jsonString(excerpt(err.errorDescription, DESCRIPTION_MAX))},"errorInstanceId":"${errorInstanceId}","parameters":${parameters}}`
+  );
 }
 
 export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply {

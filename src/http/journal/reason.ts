@@ -14,6 +14,13 @@ export function errorCodeOf(err: EmulatorError): string {
 }
 
 function describeParameters(parameters: Record<string, unknown>): string {
+  // Most refusals have none: no array of entries for them.
+  let empty = true;
+  for (const _ in parameters) {
+    empty = false;
+    break;
+  }
+  if (empty) return '';
   const entries = Object.entries(parameters);
   if (entries.length === 0) return '';
   return ` (${entries.map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ')})`;
