@@ -8,43 +8,19 @@
 //                                                                   handed out MAX_HAND_OUTS times
 //   queued | inProgress --its query cannot be serialized--> failed     (a poll never answers 500 for it)
 import { performance } from 'node:perf_hooks';
-import type { Store, JobRecord, JobResult, RequeueOutcome } from '../../store/store.js';
-import type { Clock } from '../../clock.js';
-import type { ComputeModuleSettings } from '../../settings.js';
-import { randomSecret, randomUuid } from '../../ids.js';
-import { deployedAppInactive, invalidRequest, jobTimeout, queueFull, quote, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
+import type { JobRecord, JobResult, RequeueOutcome } from '../../store/store.js';
+import { randomSecret } from '../../ids.js';
+import { jobTimeout, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
 import { Wakeups } from './wakeups.js';
 import { ModuleLiveness, sharedPolls } from './liveness.js';
 import { linkInstances, type CrossInstance } from './cross-instance.js';
 import { serializes } from './serializes.js';
+import { DEFAULT_BRANCH, enqueue, newJob, pruneRetained, type JobRequest, type JobServiceDeps, type SessionRequest } from './job-admission.js';
+
+export { DEFAULT_BRANCH, type JobRequest, type JobServiceDeps, type SessionRequest } from './job-admission.js';
 
 export const MAX_HAND_OUTS = 3;
 const FINISHED = new Set<JobRecord['state']>(['succeeded', 'failed', 'canceled']);
-export const DEFAULT_BRANCH = 'master';
-
-export interface JobServiceDeps {
-  store: Store;
-  clock: Clock;
-  settings: Readonly<ComputeModuleSettings>;
-  /** Where failures that no request can report (a lease check on a timer) are logged. */
-  logError?: (err: unknown, message: string) => void;
-}
-
-export interface JobRequest {
-  deployedAppRid: string;
-  /** Absent or null: the default branch. */
-  deployedAppBranch?: string | null;
-  queryType: string;
-  query?: unknown;
-}
-
-export interface SessionRequest {
-  runtimeId: string;
-  moduleAuthToken?: string;
-  deployedAppRid?: string;
-  branch?: string;
-  displayName?: string;
-}
 
 /** What woke a waiting poll: a job was queued, or the runtime's session was reset (the poll then ends). */
 type PollEvent = 'job' | 'session';
@@ -124,14 +100,14 @@ export class JobService {
   /** After jobs were put back: waiters of failed ones answer, and one poll per requeued job is woken. */
   private async settle(runtimeId: string, outcome: RequeueOutcome): Promise<void> {
     for (const job of outcome.failed) this.finished(job);
-    if (outcome.failed.length > 0) await this.prune();
+    if (outcome.failed.length > 0) await pruneRetained(this.deps);
     if (outcome.requeued.length > 0) this.jobQueued(runtimeId, outcome.requeued.length);
   }
 
   /** Queues a job for the deployed app's runtime. */
   async submit(request: JobRequest): Promise<JobRecord> {
-    const job = await this.newJob(request);
-    await this.insert(job);
+    const job = await newJob(this.deps, request);
+    await enqueue(this.deps, job);
     this.jobQueued(job.runtimeId);
     return job;
   }
@@ -141,11 +117,11 @@ export class JobService {
    * `executeTimeoutMs` (the job stays), and undefined when the client went away (the job stays too).
    */
   async execute(request: JobRequest, signal: AbortSignal): Promise<JobRecord | undefined> {
-    const job = await this.newJob(request);
+    const job = await newJob(this.deps, request);
     // Subscribed before the job exists anywhere, so its result cannot slip past.
     const subscription = this.finishes.subscribe(job.jobId, this.deps.settings.executeTimeoutMs, signal);
     try {
-      await this.insert(job);
+      await enqueue(this.deps, job);
     } catch (err) {
       subscription.cancel();
       throw err;
@@ -227,7 +203,7 @@ export class JobService {
     const failed = await this.deps.store.computeModuleJobs.fail(job.jobId, 'The job\'s query could not be serialized (nested too deeply?); no module was given it.', this.deps.clock.now());
     if (failed) {
       this.finished(failed);
-      await this.prune();
+      await pruneRetained(this.deps);
     }
     return false;
   }
@@ -242,7 +218,7 @@ export class JobService {
     const job = await this.deps.store.computeModuleJobs.complete(jobId, result, this.deps.clock.now());
     if (!job) return false;
     this.finished(job);
-    await this.prune();
+    await pruneRetained(this.deps);
     return true;
   }
 
@@ -252,7 +228,7 @@ export class JobService {
     const canceled = await jobs.cancel(jobId, this.deps.clock.now());
     if (!canceled) return jobs.byId(jobId);
     this.finished(canceled);
-    await this.prune();
+    await pruneRetained(this.deps);
     return canceled;
   }
 
@@ -311,38 +287,5 @@ export class JobService {
     if (this.finishes.count(jobId) === 0) return;
     const job = await this.deps.store.computeModuleJobs.byId(jobId).catch(() => undefined);
     if (job && FINISHED.has(job.state)) this.finishes.notify(jobId, job);
-  }
-
-  /** Queues the job unless its runtime's queue is full (CONTRACTS §8). */
-  private async insert(job: JobRecord): Promise<void> {
-    const max = this.deps.settings.maxQueuedJobs;
-    if (await this.deps.store.computeModuleJobs.insertIfRoom(job, max)) return;
-    throw queueFull(`Runtime ${quote(job.runtimeId)} already has ${max} queued jobs (compute_modules.max_queued_jobs); retry once its module has taken some.`);
-  }
-
-  private async newJob(request: JobRequest): Promise<JobRecord> {
-    const branch = request.deployedAppBranch ?? DEFAULT_BRANCH;
-    const app = await this.deps.store.computeModules.deployedApp(request.deployedAppRid, branch);
-    const named = `Deployed app ${quote(request.deployedAppRid)} on branch ${quote(branch)}`;
-    if (!app) throw resourceNotFound(`${named} was not found.`);
-    if (!app.active) throw deployedAppInactive(`${named} is not active.`);
-    // Nothing stored may later fail to serialize (issue 10, item 1); the edge also refuses deep JSON.
-    if (!serializes(request.query)) throw invalidRequest('The query cannot be stored: it could not be serialized again (nested too deeply).');
-    return {
-      jobId: randomUuid(),
-      runtimeId: app.runtimeId,
-      deployedAppRid: app.deployedAppRid,
-      branch,
-      queryType: request.queryType,
-      query: request.query ?? {},
-      state: 'queued',
-      handOuts: 0,
-      submittedAt: this.deps.clock.now(),
-    };
-  }
-
-  private async prune(): Promise<void> {
-    const { retainedJobs, maxRetainedResultBytes } = this.deps.settings;
-    await this.deps.store.computeModuleJobs.pruneFinished(retainedJobs, maxRetainedResultBytes);
   }
 }
