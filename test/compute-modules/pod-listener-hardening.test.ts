@@ -7,7 +7,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { connect as netConnect } from 'node:net';
 import { Duplex } from 'node:stream';
 import { startEmulator, type Emulator } from '../../src/index.js';
-import { parseAnswer, type RawAnswer } from '../http/raw-socket.js';
+import { exchangeOn, parseAnswer, type RawAnswer } from '../http/raw-socket.js';
 
 const RUNTIMES = '/_emulate/platform/compute-modules/runtimes';
 const MUX = '/analytics-backend-multiplexer/api/module-group-multiplexer';
@@ -101,31 +101,7 @@ function expectOAuth(answer: { status: number; body: string }, status: number, e
  * or slowly); reads until the server closes or `waitMs` passes.
  */
 function rawTls(send: (write: (bytes: string) => void) => void | Promise<void>, waitMs = 5_000): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port, ca });
-    const chunks: Buffer[] = [];
-    let closed = false;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.destroy();
-      try {
-        resolve(parseAnswer(Buffer.concat(chunks).toString('latin1'), closed));
-      } catch (err) {
-        reject(err as Error);
-      }
-    };
-    const timer = setTimeout(finish, waitMs);
-    socket.on('data', (d: Buffer) => chunks.push(d));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      closed = true;
-      finish();
-    });
-    socket.once('secureConnect', () => void send((bytes) => !done && socket.write(bytes)));
-  });
+  return exchangeOn(tlsConnect({ host: '127.0.0.1', port, ca }), 'secureConnect', send, waitMs);
 }
 
 function expectOAuthClosed(answer: RawAnswer, status: number): void {

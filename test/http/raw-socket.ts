@@ -23,13 +23,23 @@ export function parseAnswer(text: string, closed: boolean): RawAnswer {
   return { status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(end + 4), closed };
 }
 
-/** Writes `request` as bytes and reads until the server closes or `waitMs` passes. */
-export function rawExchange(port: number, request: string | Buffer, waitMs = 2000): Promise<RawAnswer> {
+/**
+ * Reads the first answer on `socket` until the server closes or `waitMs` passes; once `ready` fires, `send`
+ * writes the request (all at once or slowly). Plain and TLS sockets alike.
+ */
+export function exchangeOn(
+  socket: net.Socket,
+  ready: 'connect' | 'secureConnect',
+  send: (write: (bytes: string | Buffer) => void) => void | Promise<void>,
+  waitMs: number,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let closed = false;
+    let done = false;
     const finish = () => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
       socket.destroy();
       try {
@@ -39,12 +49,17 @@ export function rawExchange(port: number, request: string | Buffer, waitMs = 200
       }
     };
     const timer = setTimeout(finish, waitMs);
-    socket.on('data', (d) => chunks.push(d));
+    socket.on('data', (d: Buffer) => chunks.push(d));
     socket.on('error', () => undefined);
     socket.on('close', () => {
       closed = true;
       finish();
     });
-    socket.write(request);
+    socket.once(ready, () => void send((bytes) => !done && socket.write(bytes)));
   });
+}
+
+/** Writes `request` as bytes and reads until the server closes or `waitMs` passes. */
+export function rawExchange(port: number, request: string | Buffer, waitMs = 2000): Promise<RawAnswer> {
+  return exchangeOn(net.connect(port, '127.0.0.1'), 'connect', (write) => write(request), waitMs);
 }
