@@ -1,28 +1,19 @@
 // Compute-module job round trip through a real runtime-SDK module: sync execute -> queue -> the module's
 // long-poll -> its result post -> the held execute answers. Latency one at a time, and throughput with 16 callers.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DEPLOYED_APP_RID, RUNTIME_ID } from '../lib/fixtures.js';
+import { DEPLOYED_APP_RID } from '../lib/fixtures.js';
 import { postJson } from '../lib/http.js';
 import { sampleSequentially } from '../lib/latency.js';
 import { measureRoundTrips } from '../lib/round-trips.js';
-import { spawnNode, stopChild } from '../lib/processes.js';
+import { stopChild } from '../lib/processes.js';
+import { RUNTIMES_PATH, startEchoModule, type EchoModule } from '../lib/echo-module.js';
 import { check, newResult } from '../lib/report.js';
 import { ROUTE_MISSING, type Scenario } from '../lib/scenario.js';
 import { mintTokens, routeAvailable, startEmulator } from '../lib/servers.js';
 import { settings } from '../lib/settings.js';
 
-export const RUNTIMES_PATH = '/_emulate/platform/compute-modules/runtimes';
+export { RUNTIMES_PATH } from '../lib/echo-module.js';
 export const EXECUTE_PATH = '/analytics-backend-multiplexer/api/module-group-multiplexer/compute-modules/jobs/execute';
 const CALLERS = 16;
-
-interface RuntimeSession {
-  moduleAuthToken: string;
-  getJobUri: string;
-  postResultUri: string;
-  postSchemaUri: string;
-}
 
 export const jobRoundTrip: Scenario = {
   name: 'job-round-trip',
@@ -30,22 +21,12 @@ export const jobRoundTrip: Scenario = {
   async run() {
     const result = newResult(this.name, this.title);
     const emulator = await startEmulator({ computeModules: true });
-    let module: ReturnType<typeof spawnNode> | undefined;
+    let module: EchoModule | undefined;
     try {
       if (!(await routeAvailable(emulator, 'POST', RUNTIMES_PATH)) || !(await routeAvailable(emulator, 'POST', EXECUTE_PATH))) {
         return { ...result, skipped: ROUTE_MISSING };
       }
-      const session = await postJson(`${emulator.url}${RUNTIMES_PATH}`, { runtimeId: RUNTIME_ID });
-      if (session.status !== 200) throw new Error(`runtime session: ${session.status} ${session.text()}`);
-      const runtime = session.json<RuntimeSession>();
-      const tokenFile = join(mkdtempSync(join(tmpdir(), 'bench-module-')), 'module-auth-token');
-      writeFileSync(tokenFile, runtime.moduleAuthToken);
-      module = spawnNode(['--import', 'tsx', 'bench/module/echo-module.ts'], {
-        GET_JOB_URI: runtime.getJobUri,
-        POST_RESULT_URI: runtime.postResultUri,
-        POST_SCHEMA_URI: runtime.postSchemaUri,
-        MODULE_AUTH_TOKEN: tokenFile,
-      });
+      module = await startEchoModule(emulator.url);
 
       const [token] = await mintTokens(emulator, 1, []);
       const url = `${emulator.url}${EXECUTE_PATH}`;

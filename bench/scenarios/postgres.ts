@@ -3,21 +3,20 @@
 // emulator, and of the PostgreSQL server beside it), and the job round trip across two instances sharing the
 // database (execute on A, the module polling B; target p50 under 10 ms). Skipped when no server answers at
 // BENCH_STORE (else TEST_STORE, else the local test cluster of scripts/pg-cluster.sh).
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ADMIN_SCOPE, DEPLOYED_APP_RID, RUNTIME_ID } from '../lib/fixtures.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { ADMIN_SCOPE, DEPLOYED_APP_RID } from '../lib/fixtures.js';
 import { interleave } from '../lib/compare.js';
 import { postJson } from '../lib/http.js';
 import { sampleSequentially } from '../lib/latency.js';
 import { cpuMicros } from '../lib/proc.js';
-import { spawnNode, stopChild, type ServerProcess } from '../lib/processes.js';
+import { stopChild, type ServerProcess } from '../lib/processes.js';
 import { check, newResult, no5xxCheck, type ScenarioResult } from '../lib/report.js';
 import type { Scenario } from '../lib/scenario.js';
 import { mintTokens, startEmulator, stopAll } from '../lib/servers.js';
 import { settings } from '../lib/settings.js';
 import { clientCredentialsRequest, TOKEN_PATH } from './token-endpoint.js';
-import { EXECUTE_PATH, RUNTIMES_PATH } from './job-round-trip.js';
+import { EXECUTE_PATH } from './job-round-trip.js';
+import { startEchoModule, type EchoModule } from '../lib/echo-module.js';
 import { LOCAL_CLUSTER_URL, dropSchemas, freshSchemaUrl, reachable, withoutCredentials } from '../../scripts/pg-lib.js';
 
 const SCHEMA_PREFIX = 'pe_bench_';
@@ -56,19 +55,9 @@ async function compare(result: ScenarioResult, label: string, memory: ServerProc
 
 /** p50/p99 of a sync execute sent to `executor` while the module polls `poller` (the same server or another). */
 async function jobRoundTrip(executor: ServerProcess, poller: ServerProcess): Promise<{ p50Ms: number; p99Ms: number; failures: number }> {
-  let module: ReturnType<typeof spawnNode> | undefined;
+  let module: EchoModule | undefined;
   try {
-    const session = await postJson(`${poller.url}${RUNTIMES_PATH}`, { runtimeId: RUNTIME_ID });
-    if (session.status !== 200) throw new Error(`runtime session: ${session.status} ${session.text()}`);
-    const runtime = session.json<{ moduleAuthToken: string; getJobUri: string; postResultUri: string; postSchemaUri: string }>();
-    const tokenFile = join(mkdtempSync(join(tmpdir(), 'bench-module-')), 'module-auth-token');
-    writeFileSync(tokenFile, runtime.moduleAuthToken);
-    module = spawnNode(['--import', 'tsx', 'bench/module/echo-module.ts'], {
-      GET_JOB_URI: runtime.getJobUri,
-      POST_RESULT_URI: runtime.postResultUri,
-      POST_SCHEMA_URI: runtime.postSchemaUri,
-      MODULE_AUTH_TOKEN: tokenFile,
-    });
+    module = await startEchoModule(poller.url);
     const [token] = await mintTokens(executor, 1, []);
     let failures = 0;
     let n = 0;

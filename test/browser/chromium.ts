@@ -30,6 +30,7 @@ export function describeInBrowser(name: string, body: () => void): void {
     });
     return;
   }
+  // Skipped for a stated reason: this machine has no Chromium (outside CI only; the reason is printed and in the title).
   console.warn(`skipping browser suite "${name}": ${chromiumMissing}`);
   describe.skip(`${name} [skipped: ${chromiumMissing}]`, body);
 }
