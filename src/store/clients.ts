@@ -19,6 +19,12 @@ export interface ClientRepo {
   /** Creates or replaces the client of this id (control routes); true when created. */
   upsert(client: ClientRecord): Promise<boolean>;
   byId(clientId: string): Promise<ClientRecord | undefined>;
+  /**
+   * Optional: the client as this instance last read it, with no store call (PostgreSQL, where a read is a round
+   * trip). Possibly stale, so only for a step that checks it again (TokenRepo.insertAccessForClientPrincipal's
+   * `asOf`).
+   */
+  remembered?(clientId: string): ClientRecord | undefined;
   count(): Promise<number>;
   /** Seed order, for the dashboard. */
   list(): Promise<ClientRecord[]>;

@@ -27,22 +27,26 @@ interface MintRequest {
 /** When the token was issued: every access token lives exactly ACCESS_TOKEN_TTL_SECONDS. */
 export const accessIssuedAt = (token: Pick<AccessTokenRecord, 'expiresAt'>): number => token.expiresAt - ACCESS_TOKEN_TTL_SECONDS * 1000;
 
+/** A new access token for `request`'s client and scopes, not yet naming its principal, and the answer that hands it out. */
+export function newAccessToken(deps: Pick<OAuthDeps, 'clock'>, request: Omit<MintRequest, 'principal'>): { record: Omit<AccessTokenRecord, 'principalId'>; response: TokenResponse } {
+  const token = ACCESS_TOKEN_PREFIX + randomSecret();
+  const record = { token, clientId: request.clientId, scopes: request.scopes, expiresAt: deps.clock.now() + ACCESS_TOKEN_TTL_SECONDS * 1000, grantId: request.grantId };
+  return { record, response: { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: request.scopes.join(' ') } };
+}
+
+/** The record naming its principal, keys in the order every token record has (token, principalId, the rest). */
+export const withPrincipal = (record: Omit<AccessTokenRecord, 'principalId'>, principalId: string): AccessTokenRecord => {
+  const { token, ...rest } = record;
+  return { token, principalId, ...rest };
+};
+
 /** Past `limits.max_access_tokens` nothing is stored and `whenFull` is thrown (by default the token endpoint's 503). */
 export async function mintAccessToken(deps: OAuthDeps, request: MintRequest, whenFull: (max: number) => EmulatorError = accessTokensFull): Promise<TokenResponse> {
-  const now = deps.clock.now();
-  const token = ACCESS_TOKEN_PREFIX + randomSecret();
-  const record = {
-    token,
-    principalId: request.principal.id,
-    clientId: request.clientId,
-    scopes: request.scopes,
-    expiresAt: now + ACCESS_TOKEN_TTL_SECONDS * 1000,
-    grantId: request.grantId,
-  };
+  const { record, response } = newAccessToken(deps, request);
   try {
-    await deps.store.tokens.insertAccess(record, deps.settings.oauthLimits.maxAccessTokens);
+    await deps.store.tokens.insertAccess(withPrincipal(record, request.principal.id), deps.settings.oauthLimits.maxAccessTokens);
   } catch (err) {
     throw refusalFor(err, whenFull);
   }
-  return { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: request.scopes.join(' ') };
+  return response;
 }

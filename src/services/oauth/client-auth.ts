@@ -1,14 +1,14 @@
 // Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3, CONTRACTS §2):
 // `client_secret_basic` (base64, then form-decoding of id and secret) or `client_secret_post`, never both.
 // A client seeded with a secret must present it; a public client presents its client_id alone.
-import type { Store } from '../../store/store.js';
+import type { ClientRecord, Store } from '../../store/store.js';
 import { invalidClient, invalidRequest } from '../../errors.js';
 import { safeEqual } from '../../http/auth.js';
 import { resolveClient, type ResolvedClient } from './clients.js';
 import { decodeFormComponent, type Params } from './params.js';
 import { quote } from './reasons.js';
 
-interface Presented {
+export interface Presented {
   clientId: string;
   secret?: string;
   usedBasic: boolean;
@@ -28,7 +28,7 @@ function fromBasic(header: string): { clientId: string; secret: string } {
 }
 
 /** Who the request says it is; throws invalid_request for a missing client_id or two methods at once. */
-function presentedClient(authorization: string | undefined, params: Params): Presented {
+export function presentedClient(authorization: string | undefined, params: Params): Presented {
   if (authorization !== undefined && /^Basic(\s|$)/i.test(authorization)) {
     const basic = fromBasic(authorization);
     if (params.client_secret !== undefined) {
@@ -47,6 +47,13 @@ function presentedClient(authorization: string | undefined, params: Params): Pre
     throw invalidRequest('The client_id parameter is required.').because('No client was named: expected client_id in the body or an Authorization: Basic header.');
   }
   return { clientId: params.client_id, secret: params.client_secret, usedBasic: false };
+}
+
+/** Whether `presented` proves to be this registered client (the success condition of the checks below). */
+export function provesClient(client: ClientRecord, presented: Presented): boolean {
+  const expected = client.clientSecret;
+  if (expected === undefined) return !presented.secret;
+  return presented.secret !== undefined && safeEqual(presented.secret, expected);
 }
 
 /** Authenticates the client of a request; every failure is invalid_client (401). */

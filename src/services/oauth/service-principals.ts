@@ -8,10 +8,23 @@
 // which needs a per-principal count of live tokens kept in step with mint, revoke, grant revocation and expiry
 // sweeps in every store backend, for a case only a flood reaches. A reset (or a restart) makes room.
 // Seeded service users and principals of seeded clients are bounded by the seed and never count.
-import type { UserRecord } from '../../store/store.js';
-import type { TokenResponse } from './access-tokens.js';
+import type { ClientRecord, UserRecord } from '../../store/store.js';
+import { newAccessToken, type TokenResponse } from './access-tokens.js';
 import type { OAuthDeps } from './deps.js';
 import { refusalFor, servicePrincipalsFull } from './limits.js';
+
+/**
+ * The common case in one store step, where the store offers it (PostgreSQL): the client's principal exists, is
+ * active, and its token fits under the cap (and, with `asOf`, the stored client still equals it). Undefined when
+ * not (or the store has no such step): the caller's general path then decides, with the outcome it always had.
+ */
+export async function mintForClientPrincipal(deps: OAuthDeps, clientId: string, scopes: string[], asOf?: ClientRecord): Promise<TokenResponse | undefined> {
+  const { tokens } = deps.store;
+  if (!tokens.insertAccessForClientPrincipal) return undefined;
+  const { record, response } = newAccessToken(deps, { clientId, scopes });
+  const stored = await tokens.insertAccessForClientPrincipal(clientId, record, deps.settings.oauthLimits.maxAccessTokens, asOf);
+  return stored ? response : undefined;
+}
 
 /**
  * `mint(principal)` for the client's principal. For an unregistered (open-mode) client id the token is minted

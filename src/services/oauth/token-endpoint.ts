@@ -4,6 +4,7 @@ import { invalidRequest, unauthorizedClient, unsupportedGrantType } from '../../
 import type { TokenResponse } from './access-tokens.js';
 import { authenticateClient } from './client-auth.js';
 import { GRANTS, isGrantType } from './grants/index.js';
+import { clientCredentialsAsRemembered } from './grants/remembered-client.js';
 import type { Params } from './params.js';
 import type { OAuthDeps } from './deps.js';
 import { quote, quoteAll } from './reasons.js';
@@ -25,6 +26,10 @@ export function token(deps: OAuthDeps, authorization: string | undefined, params
 }
 
 async function grant(deps: OAuthDeps, grantType: GrantType, authorization: string | undefined, params: Params): Promise<TokenResponse> {
+  if (grantType === 'client_credentials') {
+    const minted = await clientCredentialsAsRemembered(deps, authorization, params);
+    if (minted) return minted;
+  }
   const { client } = await authenticateClient(deps.store, authorization, params);
   if (!client.grantTypes.includes(grantType)) {
     throw unauthorizedClient(`The client "${client.clientId}" is not allowed the ${grantType} grant.`).because(

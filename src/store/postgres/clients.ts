@@ -1,7 +1,12 @@
 import type { ClientRecord, ClientRepo } from '../clients.js';
 import { decode, encode, type Db } from './db.js';
 
+/** Clients remembered at most (a registered client is remembered when read; past this, the memory starts over). */
+const REMEMBERED_MAX = 1024;
+
 export class PgClients implements ClientRepo {
+  private readonly seen = new Map<string, ClientRecord>();
+
   constructor(private readonly db: Db) {}
 
   async insert(client: ClientRecord): Promise<boolean> {
@@ -25,7 +30,22 @@ export class PgClients implements ClientRepo {
 
   async byId(clientId: string): Promise<ClientRecord | undefined> {
     const row = await this.db.first<{ record: string }>('SELECT record FROM clients WHERE client_id = $1', [clientId]);
-    return row && decode<ClientRecord>(row.record);
+    const client = row && decode<ClientRecord>(row.record);
+    this.remember(clientId, client);
+    return client;
+  }
+
+  remembered(clientId: string): ClientRecord | undefined {
+    return this.seen.get(clientId);
+  }
+
+  private remember(clientId: string, client: ClientRecord | undefined): void {
+    if (!client) {
+      this.seen.delete(clientId);
+      return;
+    }
+    if (this.seen.size >= REMEMBERED_MAX && !this.seen.has(clientId)) this.seen.clear();
+    this.seen.set(clientId, client);
   }
 
   async count(): Promise<number> {

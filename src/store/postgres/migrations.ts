@@ -188,6 +188,34 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX jobs_by_runtime ON jobs (runtime_id, seq);
     `,
   },
+  {
+    version: 6,
+    name: 'access tokens counted without an insert trigger',
+    sql: `
+      -- Every mint updated one counter row (a statement trigger, then a row lock held to commit): mints on all
+      -- connections took turns on it, at about a third of a plain insert's rate. Now nothing is written to
+      -- count a mint. The live count is bounded by the token's own sequence number minus an offset:
+      --   live tokens <= seq of the newest token - access_tokens_offset
+      -- A deleted token adds 1 to the offset (a statement trigger on DELETE only); an exact recount under a
+      -- table lock re-bases it (access-token-cap.ts). The full_* rows remember the last recount that found the
+      -- table full, so refusals at the cap do not recount until a token is deleted.
+      DROP TRIGGER access_tokens_counted_in ON access_tokens;
+      DROP TRIGGER access_tokens_counted_out ON access_tokens;
+      DELETE FROM counters WHERE name = 'access_tokens';
+      INSERT INTO counters (name, n)
+        SELECT 'access_tokens_offset', (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM access_tokens_seq_seq) - (SELECT count(*) FROM access_tokens);
+      INSERT INTO counters (name, n) VALUES ('access_tokens_full_offset', -1), ('access_tokens_full_count', 0);
+      CREATE FUNCTION offset_access_tokens() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE gone bigint := (SELECT count(*) FROM old_rows);
+      BEGIN
+        IF gone > 0 THEN
+          UPDATE counters SET n = n + gone WHERE name = 'access_tokens_offset';
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER access_tokens_offset_out AFTER DELETE ON access_tokens REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION offset_access_tokens();
+    `,
+  },
 ];
 
 /** Every table that holds state: what a reset empties. */

@@ -3,6 +3,11 @@ import { StoreFull } from '../capacity.js';
 import { decode, encode, type Db } from './db.js';
 
 type Row = { id: string; record: string; active: boolean };
+
+/** The principal standing for a client (SQL `clientId`): the first seeded service user naming it, else its automatic principal. */
+export const principalOfClient = (clientId: string) => `(SELECT id, record, active FROM users WHERE service_for = ${clientId} ORDER BY seq LIMIT 1)
+  UNION ALL (SELECT id, record, active FROM users WHERE principal_for = ${clientId}) LIMIT 1`;
+const PRINCIPAL_OF_CLIENT = principalOfClient('$1');
 /** `id` and `active` come from their columns (a replaced user keeps its id; `active` changes on its own). */
 export const user = (row: Row | undefined): UserRecord | undefined => row && { ...decode<UserRecord>(row.record), id: row.id, active: row.active };
 
@@ -87,12 +92,6 @@ export class PgUsers implements UserRepo {
 
   /** The seeded service user standing for the client (the first inserted), else its automatic principal. */
   private async principal(clientId: string): Promise<UserRecord | undefined> {
-    return user(
-      await this.db.first<Row>(
-        `(SELECT id, record, active FROM users WHERE service_for = $1 ORDER BY seq LIMIT 1)
-         UNION ALL (SELECT id, record, active FROM users WHERE principal_for = $1) LIMIT 1`,
-        [clientId],
-      ),
-    );
+    return user(await this.db.first<Row>(PRINCIPAL_OF_CLIENT, [clientId]));
   }
 }

@@ -8,8 +8,9 @@ import { stableUuid } from '../../../ids.js';
 import type { ClientRecord, UserRecord } from '../../../store/store.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { OFFLINE_ACCESS, checkScopes } from '../scopes.js';
-import { withServicePrincipal } from '../service-principals.js';
+import { mintForClientPrincipal, withServicePrincipal } from '../service-principals.js';
 import type { Grant } from './grant.js';
+import type { Params } from '../params.js';
 import { quote, quoteAll } from '../reasons.js';
 
 /** The principal made once per client when no seeded service user names it (username = client_id). */
@@ -27,15 +28,23 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
   };
 }
 
-export const clientCredentialsGrant: Grant = async ({ store, clock, settings, client, params }) => {
+/** The scopes a client_credentials request asks for, checked against the client, or what is wrong with them. */
+export function clientCredentialsScopes(client: ClientRecord, params: Params): { scopes: string[] } | { problem: string } {
   const asked = (params.scope ?? '').split(' ');
   const offline = asked.includes(OFFLINE_ACCESS);
   const requested = checkScopes(client, offline ? asked.filter((s) => s !== OFFLINE_ACCESS).join(' ') : params.scope);
+  if ('problem' in requested) return requested;
+  // In the order asked, offline_access where it was.
+  return offline ? { scopes: [...new Set(asked)].filter((s) => s === OFFLINE_ACCESS || requested.scopes.includes(s)) } : requested;
+}
+
+export const clientCredentialsGrant: Grant = async ({ store, clock, settings, client, params }) => {
+  const requested = clientCredentialsScopes(client, params);
   if ('problem' in requested) {
     throw invalidScope(requested.problem).because(`${requested.problem} The client ${quote(client.clientId)} may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`);
   }
-  // In the order asked, offline_access where it was.
-  if (offline) requested.scopes = [...new Set(asked)].filter((s) => s === OFFLINE_ACCESS || requested.scopes.includes(s));
+  const minted = await mintForClientPrincipal({ store, clock, settings }, client.clientId, requested.scopes);
+  if (minted) return minted;
   return withServicePrincipal({ store, clock, settings }, client.clientId, () => newServicePrincipal(client), async (principal) => {
     if (!principal.active) {
       throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`).because(

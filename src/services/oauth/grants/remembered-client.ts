@@ -1,0 +1,26 @@
+// client_credentials in one store round trip, where the store offers it (PostgreSQL). The client is
+// authenticated against the record this instance last read (ClientRepo.remembered), with no store call, and the
+// token is stored only if the stored client still equals that record, checked by the statement that stores it:
+// the guarantee of reading the client afresh. Anything short of a clean success answers undefined, and the token
+// endpoint takes its general path, which reads everything afresh and answers as it always did (errors included).
+import type { TokenResponse } from '../access-tokens.js';
+import { presentedClient, provesClient, type Presented } from '../client-auth.js';
+import type { OAuthDeps } from '../deps.js';
+import type { Params } from '../params.js';
+import { mintForClientPrincipal } from '../service-principals.js';
+import { clientCredentialsScopes } from './client-credentials.js';
+
+export async function clientCredentialsAsRemembered(deps: OAuthDeps, authorization: string | undefined, params: Params): Promise<TokenResponse | undefined> {
+  if (!deps.store.clients.remembered) return undefined;
+  let presented: Presented;
+  try {
+    presented = presentedClient(authorization, params);
+  } catch {
+    return undefined; // the general path gives the error
+  }
+  const client = deps.store.clients.remembered(presented.clientId);
+  if (!client || !provesClient(client, presented) || !client.grantTypes.includes('client_credentials')) return undefined;
+  const requested = clientCredentialsScopes(client, params);
+  if ('problem' in requested) return undefined;
+  return mintForClientPrincipal(deps, client.clientId, requested.scopes, client);
+}
