@@ -13,9 +13,7 @@ function manual(maxInFlight?: number, maxBatch?: number, failsQueued?: (err: unk
         batches.push(inputs);
         pending.push({ finish: () => resolve(inputs.map((n) => `answer ${n}`)), fail: reject });
       }),
-    maxInFlight,
-    maxBatch,
-    failsQueued,
+    { maxInFlight, maxBatch, failsQueued },
   );
   const settle = () => new Promise((r) => setImmediate(r));
   return { coalescer, batches, pending, settle };

@@ -1,0 +1,48 @@
+// Bearer authentication's lookup (PgTokens.findAccessWithPrincipal): the token and the user it names, in one
+// statement shared by the lookups made at the same time (coalesce.ts). Every API request pays one; under load
+// a statement's fixed cost (a round trip on each side, a plan) outweighs a row's several times over.
+import type { AccessTokenRecord } from '../tokens.js';
+import type { UserRecord } from '../users.js';
+import { StoreUnavailable } from '../../errors.js';
+import { Coalescer } from './coalesce.js';
+import { decode, textSafe, type Db } from './db.js';
+import { user } from './users.js';
+
+/**
+ * The tokens come as one JSON array (one parameter is cheaper for PostgreSQL to read than a text[]). The lateral
+ * subqueries (kept apart by OFFSET 0) make every lookup an index probe, whatever a generic plan guesses of the
+ * array's length: a join the planner may turn into a hash join would scan the whole token table.
+ */
+const FIND_WITH_PRINCIPAL = `
+  SELECT q.token, t.record, u.id, u.record AS user_record, u.active
+    FROM json_array_elements_text($1::json) AS q(token)
+    CROSS JOIN LATERAL (SELECT record FROM access_tokens WHERE token = q.token OFFSET 0) t
+    LEFT JOIN LATERAL (SELECT id, record, active FROM users WHERE id = (t.record::json ->> 'principalId') OFFSET 0) u ON true`;
+
+type Found = { token: AccessTokenRecord; principal: UserRecord | undefined };
+type Row = { token: string; record: string; id: string | null; user_record: string | null; active: boolean | null };
+
+export class BearerLookups {
+  private readonly batches: Coalescer<string, Found | undefined>;
+
+  constructor(db: Db) {
+    this.batches = new Coalescer<string, Found | undefined>(
+      async (tokens) => {
+        const rows = new Map((await db.rows<Row>(FIND_WITH_PRINCIPAL, [JSON.stringify(tokens)])).map((r) => [r.token, r]));
+        return tokens.map((t) => {
+          const row = rows.get(t);
+          if (!row) return undefined;
+          // Each caller gets its own objects (a batch may ask for one token twice).
+          return { token: decode<AccessTokenRecord>(row.record), principal: row.id === null ? undefined : user({ id: row.id, record: row.user_record!, active: row.active! }) };
+        });
+      },
+      { failsQueued: (err) => err instanceof StoreUnavailable },
+    );
+  }
+
+  /** `principal` is undefined when the user no longer exists. */
+  find(token: string): Promise<Found | undefined> {
+    // JSON carries U+0000, PostgreSQL text does not: the one mapping every key goes through (db.ts).
+    return this.batches.call(textSafe(token) as string);
+  }
+}

@@ -1,0 +1,73 @@
+// client_credentials' mint in one statement (PgTokens.insertAccessForClientPrincipal): the principal that the
+// client's tokens act as (the seeded service user naming the client, else its automatic principal), the check
+// that the stored client still equals the one authenticated against, the cap's bound, and the insert. Mints
+// made at the same time share one statement (coalesce.ts); each row is judged as if it had come alone.
+import type { ClientRecord } from '../clients.js';
+import type { AccessTokenRecord } from '../tokens.js';
+import { StoreUnavailable } from '../../errors.js';
+import { Coalescer } from './coalesce.js';
+import { capped, encode, textSafe, type Db } from './db.js';
+import { principalOfClient } from './users.js';
+
+/**
+ * One row per mint, from one JSON parameter (eight array parameters cost PostgreSQL more to read than the
+ * whole insert). A row takes its number only once its principal and client have passed. The client is read by a
+ * scalar subquery, an index probe per row (an EXISTS may be planned as a hash of the whole clients table).
+ */
+const MINT_FOR_CLIENTS = `
+  INSERT INTO access_tokens (token, grant_id, expires_at, record, seq)
+  SELECT m.token, m.grant_id, m.expires_at, m.head || to_json(m.principal_id)::text || m.tail, m.seq
+    FROM (SELECT r.*, p.id AS principal_id, nextval('access_tokens_seq_seq') AS seq
+            FROM json_to_recordset($1::json)
+                   AS r(client_id text, token text, grant_id text, expires_at bigint, head text, tail text, max bigint, as_of text)
+            CROSS JOIN LATERAL (${principalOfClient('r.client_id')}) p
+           WHERE p.active AND (r.as_of IS NULL OR (SELECT c.record FROM clients c WHERE c.client_id = r.client_id) = r.as_of)) m
+   WHERE m.max IS NULL OR m.seq - (SELECT n FROM counters WHERE name = 'access_tokens_offset') <= m.max
+  RETURNING token`;
+
+/** One mint: a row of the statement (keys as its columns are named). */
+interface Row {
+  client_id: string;
+  token: string;
+  grant_id: string | null;
+  expires_at: number;
+  head: string;
+  tail: string;
+  max: number | null;
+  as_of: string | null;
+}
+
+export class ClientMints {
+  private readonly batches: Coalescer<Row, boolean>;
+
+  constructor(db: Db) {
+    this.batches = new Coalescer<Row, boolean>(
+      async (rows) => {
+        const stored = new Set((await db.rows<{ token: string }>(MINT_FOR_CLIENTS, [JSON.stringify(rows)])).map((r) => r.token));
+        return rows.map((r) => stored.has(r.token));
+      },
+      { failsQueued: (err) => err instanceof StoreUnavailable },
+    );
+  }
+
+  /** Whether `token` was stored (false decides nothing: the caller's general path does). */
+  mint(clientId: string, token: Omit<AccessTokenRecord, 'principalId'>, max: number | undefined, asOf: ClientRecord | undefined): Promise<boolean> {
+    // The record's JSON around the principal id, so that the statement only splices the id in (key order:
+    // token, principalId, the rest, as every token record has them).
+    const { token: value, ...rest } = token;
+    const text = encode({ token: value, principalId: '', ...rest });
+    const head = `{"token":${JSON.stringify(value)},"principalId":`;
+    if (!text.startsWith(`${head}""`)) throw new Error('access token record: unexpected key order');
+    return this.batches.call({
+      // JSON carries U+0000, PostgreSQL text does not: the one mapping every key goes through (db.ts).
+      client_id: textSafe(clientId) as string,
+      token: value,
+      grant_id: token.grantId ?? null,
+      expires_at: token.expiresAt,
+      head,
+      tail: text.slice(head.length + '""'.length),
+      max: capped(max) ? max : null,
+      as_of: asOf ? encode(asOf) : null,
+    });
+  }
+}
