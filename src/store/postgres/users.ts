@@ -8,6 +8,7 @@ type Row = { id: string; record: string; active: boolean };
 export const principalOfClient = (clientId: string) => `(SELECT id, record, active FROM users WHERE service_for = ${clientId} ORDER BY seq LIMIT 1)
   UNION ALL (SELECT id, record, active FROM users WHERE principal_for = ${clientId}) LIMIT 1`;
 const PRINCIPAL_OF_CLIENT = principalOfClient('$1');
+
 /** `id` and `active` come from their columns (a replaced user keeps its id; `active` changes on its own). */
 export const user = (row: Row | undefined): UserRecord | undefined => row && { ...decode<UserRecord>(row.record), id: row.id, active: row.active };
 
