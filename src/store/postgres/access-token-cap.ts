@@ -15,8 +15,9 @@ import type { Db, Querier } from './db.js';
 /** The FROM item that takes the new token's number, as `s.seq`. */
 export const NEXT_NUMBER = "(SELECT nextval('access_tokens_seq_seq') AS seq) s";
 
-/** The condition that the new token (`s.seq`) fits under the cap held by parameter `max` (null: no cap). */
-export const fitsUnderCap = (max: string) => `(${max}::bigint IS NULL OR s.seq - (SELECT n FROM counters WHERE name = 'access_tokens_offset') <= ${max}::bigint)`;
+/** The condition that the new token numbered `seq` fits under the cap `max` (SQL expressions; a null cap: none). */
+export const fitsUnderCap = (max: string, seq = 's.seq') =>
+  `(${max}::bigint IS NULL OR ${seq} - (SELECT n FROM counters WHERE name = 'access_tokens_offset') <= ${max}::bigint)`;
 
 /**
  * After a mint failed the bound: throws StoreFull when `max` tokens are live, else runs `insert` while the

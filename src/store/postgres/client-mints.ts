@@ -5,6 +5,7 @@
 import type { ClientRecord } from '../clients.js';
 import type { AccessTokenRecord } from '../tokens.js';
 import { StoreUnavailable } from '../../errors.js';
+import { fitsUnderCap } from './access-token-cap.js';
 import { Coalescer } from './coalesce.js';
 import { capped, encode, textSafe, type Db } from './db.js';
 import { principalOfClient } from './users.js';
@@ -22,7 +23,7 @@ const MINT_FOR_CLIENTS = `
                    AS r(client_id text, token text, grant_id text, expires_at bigint, head text, tail text, max bigint, as_of text)
             CROSS JOIN LATERAL (${principalOfClient('r.client_id')}) p
            WHERE p.active AND (r.as_of IS NULL OR (SELECT c.record FROM clients c WHERE c.client_id = r.client_id) = r.as_of)) m
-   WHERE m.max IS NULL OR m.seq - (SELECT n FROM counters WHERE name = 'access_tokens_offset') <= m.max
+   WHERE ${fitsUnderCap('m.max', 'm.seq')}
   RETURNING token`;
 
 /** One mint: a row of the statement (keys as its columns are named). */
