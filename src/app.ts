@@ -21,14 +21,8 @@ import { rejectOtherMediaTypes, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
 import { pathAliasRewriter } from './http/path-aliases.js';
-import { startSweeper } from './services/oauth/sweeper.js';
-import { oauthRoutes } from './services/oauth/routes.js';
-import { adminRoutes } from './services/admin/routes.js';
-import { controlRoutes } from './services/control/routes.js';
-import { connectivityRoutes } from './services/connectivity/routes.js';
-import { ontologyRoutes } from './services/ontologies/routes.js';
-import { computeModuleRoutes } from './services/compute-modules/routes.js';
-import { newPodRuntimeHandle } from './services/compute-modules/pod-listener/handle.js';
+import { SERVICES, seedCodecsOf } from './services/index.js';
+import type { ServiceDeps, ServiceModule } from './services/service-module.js';
 
 export interface AppDeps {
   settings: Readonly<Settings>;
@@ -38,6 +32,8 @@ export interface AppDeps {
   logLevel?: LogLevel;
   /** Where log lines go (stdout when omitted); tests capture them here. */
   logDestination?: LogDestination;
+  /** The services to serve, in order; the one list (src/services/index.ts) when omitted. */
+  services?: readonly ServiceModule[];
 }
 
 declare module 'fastify' {
@@ -58,6 +54,8 @@ declare module 'fastify' {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const services = deps.services ?? SERVICES;
+  const codecs = seedCodecsOf(services);
   const level = deps.logLevel ?? 'silent';
   const destination = deps.logDestination ?? stdoutLines;
   const validation = deferredValidation();
@@ -88,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const hook of resetHooks) await hook();
     await deps.store.clear();
     for (const hook of afterClearHooks) await hook();
-    return applySeed(deps.seed, deps.store, deps.clock);
+    return applySeed(deps.seed, deps.store, deps.clock, codecs);
   });
 
   // Another instance reset the shared store: this one's waiters answer as they do after a local reset.
@@ -106,16 +104,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   useJsonBodies(app);
   rejectOtherMediaTypes(app);
 
-  const stopSweeper = startSweeper(deps.store, deps.clock);
-  app.addHook('onClose', async () => stopSweeper());
-
-  controlRoutes(app, { ...deps, resetToSeed: () => app.resetToSeed() });
-  oauthRoutes(app, deps);
-  adminRoutes(app, deps);
-  connectivityRoutes(app, deps);
-  ontologyRoutes(app, deps);
-  app.decorate('podRuntime', newPodRuntimeHandle());
-  await app.register(computeModuleRoutes, { store: deps.store, clock: deps.clock, settings: deps.settings });
+  const serviceDeps: ServiceDeps = { settings: deps.settings, store: deps.store, clock: deps.clock, seed: deps.seed, resetToSeed: () => app.resetToSeed(), services };
+  for (const service of services) {
+    await service.routes?.(app, serviceDeps);
+    await service.backstage?.routes?.(app, serviceDeps);
+  }
 
   return app;
 }

@@ -6,6 +6,7 @@ import type { LogLevel } from './logger.js';
 import type { JournalEntry, JournalFilter } from './http/journal/index.js';
 import type { ArmedFault } from './http/faults.js';
 import { exportState, type StateDocument } from './services/control/export-state.js';
+import { seedCodecsOf } from './services/seed-codecs.js';
 
 export interface EmulatorOptions {
   /** Path of a YAML seed file. */
@@ -124,7 +125,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     deleteObject: async (ontology, objectType, primaryKey) =>
       void (await call('DELETE', objectPath(ontology, objectType, primaryKey), undefined, `deleteObject(${ontology}, ${objectType}, ${primaryKey})`)),
     fault: async (fault) => (await call('POST', '/_emulate/platform/faults', fault, 'fault')) as unknown as ArmedFault,
-    exportState: () => exportState(server.store),
+    exportState: () => exportState(server.store, [], seedCodecsOf(server.services)),
   };
 }
 

@@ -8,6 +8,9 @@ import type { Seed } from './seed/schema.js';
 import { applySeed, summarizeStore, type SeedSummary } from './seed/apply.js';
 import { resolveSettings, type Settings } from './settings.js';
 import { openStore, seedStore } from './store/open.js';
+import { SERVICES, seedCodecsOf, servicePartsOf } from './services/index.js';
+import type { ServiceModule } from './services/service-module.js';
+import type { AnySeedCodec } from './seed/codec.js';
 import type { Store } from './store/store.js';
 import { buildApp } from './app.js';
 import { logsRequests, type LogDestination, type LogLevel } from './logger.js';
@@ -34,6 +37,8 @@ interface ServerOptions {
   store?: string;
   /** Environment for PORT and DATABASE_URL; the programmatic API passes none so that a test suite is not steered by it. */
   env?: NodeJS.ProcessEnv;
+  /** The services to serve; the one list (src/services/index.ts) when omitted. */
+  services?: readonly ServiceModule[];
 }
 
 export interface RunningServer {
@@ -42,31 +47,35 @@ export interface RunningServer {
   store: Store;
   settings: Readonly<Settings>;
   summary: SeedSummary;
+  /** The services served, in order. */
+  services: readonly ServiceModule[];
   /** The in-pod runtime listener (CONTRACTS §10), started on first call: its HTTPS URL and the CA a module trusts. */
   podListener(): Promise<PodListener>;
   close(): Promise<void>;
 }
 
-async function readSeed(options: Pick<ServerOptions, 'configFile' | 'seed'>): Promise<Seed> {
-  if (options.configFile !== undefined) return loadSeedFile(options.configFile);
-  if (typeof options.seed === 'string') return validateSeed(parse(options.seed) ?? {}, '<seed>');
-  return validateSeed(options.seed ?? {}, '<seed>');
+async function readSeed(options: Pick<ServerOptions, 'configFile' | 'seed'>, codecs: readonly AnySeedCodec[]): Promise<Seed> {
+  if (options.configFile !== undefined) return loadSeedFile(options.configFile, codecs);
+  if (typeof options.seed === 'string') return validateSeed(parse(options.seed) ?? {}, '<seed>', codecs);
+  return validateSeed(options.seed ?? {}, '<seed>', codecs);
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const base = await readSeed(options);
-  const seed = options.importFile === undefined ? base : mergeSeeds(base, await loadSeedFile(options.importFile));
+  const services = options.services ?? SERVICES;
+  const codecs = seedCodecsOf(services);
+  const base = await readSeed(options, codecs);
+  const seed = options.importFile === undefined ? base : mergeSeeds(base, await loadSeedFile(options.importFile, codecs), codecs);
   const settings = resolveSettings(seed, { port: options.port, host: options.host, store: options.store }, options.env ?? {}, options.defaultPort);
   // Real time, movable forward through the control route (an injected clock is used as it is).
   const clock = options.clock ?? new OffsetClock();
-  const store = await openStore(settings.store);
+  const store = await openStore(settings.store, servicePartsOf(services));
   let app: FastifyInstance | undefined;
   let summary: SeedSummary | undefined;
   try {
     // A shared store is seeded once, when its database is new; a restart keeps what it holds.
-    await seedStore(store, async () => void (summary = await applySeed(seed, store, clock)));
-    summary ??= await summarizeStore(seed, store);
-    app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
+    await seedStore(store, async () => void (summary = await applySeed(seed, store, clock, codecs)));
+    summary ??= await summarizeStore(seed, store, codecs);
+    app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination, services });
   } catch (err) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
@@ -109,6 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store,
     settings,
     summary,
+    services,
     podListener,
     async close() {
       // The app first: its preClose answers every held poll, the pod listener's too (one JobService).
@@ -120,8 +130,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 }
 
 /** Writes the state as a seed document: JSON for a `.json` file, else YAML (--export-on-exit). */
-export async function writeStateFile(store: Store, file: string): Promise<void> {
-  const doc = await exportState(store);
+export async function writeStateFile(server: Pick<RunningServer, 'store' | 'services'>, file: string): Promise<void> {
+  const doc = await exportState(server.store, [], seedCodecsOf(server.services));
   await writeFile(file, /\.json$/i.test(file) ? stateAsJson(doc) : stateAsYaml(doc), { mode: 0o600 });
 }
 
@@ -140,7 +150,7 @@ export function closeOnSignals(server: RunningServer, graceMs = 10_000, exportFi
       process.exit(0);
     }, graceMs);
     force.unref();
-    const exported = exportFile === undefined ? Promise.resolve(true) : writeStateFile(server.store, exportFile).then(
+    const exported = exportFile === undefined ? Promise.resolve(true) : writeStateFile(server, exportFile).then(
       () => (server.app.log.info({ file: exportFile }, 'state exported'), true),
       (err: unknown) => (server.app.log.error({ err, file: exportFile }, 'state export failed'), false),
     );

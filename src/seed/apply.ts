@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import { DEFAULT_ORGANIZATION_RID, DEFAULT_REALM, type Seed, type UserSeed } from './schema.js';
 import { randomSecret, stableUuid } from '../ids.js';
 import { scopeWarnings } from './scope-warnings.js';
+import type { AnySeedCodec } from './codec.js';
 import { compiledOntology, ontologyRid } from './ontology-apply.js';
 
 export interface SeedSummary {
@@ -15,6 +16,8 @@ export interface SeedSummary {
   runtimes: number;
   deployedApps: number;
   defaultAdmin: boolean;
+  /** The services' own seed keys and how many records each holds (SeedCodec.count), in list order. */
+  services: Array<{ key: string; count: number }>;
   warnings: string[];
 }
 
@@ -47,7 +50,8 @@ export function userFromSeed(u: UserSeed): UserRecord {
   };
 }
 
-export async function applySeed(seed: Seed, store: Store, clock: Clock): Promise<SeedSummary> {
+/** `codecs`: the services' own seed keys (src/services/index.ts), applied after the built-in ones in list order. */
+export async function applySeed(seed: Seed, store: Store, clock: Clock, codecs: readonly AnySeedCodec[] = []): Promise<SeedSummary> {
   const warnings: string[] = scopeWarnings(seed);
   const skipped = (path: string, what: string) => warnings.push(`${path}: duplicate ${what} skipped (the first definition wins)`);
 
@@ -132,19 +136,24 @@ export async function applySeed(seed: Seed, store: Store, clock: Clock): Promise
     if (!inserted) skipped(`platform.compute_modules.deployed_apps[${i}]`, `deployed app "${a.deployed_app_rid}" on branch "${a.branch}"`);
   }
 
+  const context = { store, clock, seed, warn: (message: string) => void warnings.push(message) };
+  for (const codec of codecs) await codec.apply(seed[codec.key] as never, context);
+
   if (seed.oauth_clients.length === 0) {
     warnings.push('no oauth_clients seeded: open mode, any client_id is accepted as a public client');
   }
 
-  return summarize(store, defaultAdmin, warnings);
+  return summarize(store, defaultAdmin, warnings, codecs);
 }
 
 /** What a store holds, as a start-up line reports it; for a shared store that kept its state, without seeding. */
-export async function summarizeStore(seed: Seed, store: Store): Promise<SeedSummary> {
-  return summarize(store, !seed.users.some((u) => u.username === DEFAULT_ADMIN.username), []);
+export async function summarizeStore(seed: Seed, store: Store, codecs: readonly AnySeedCodec[] = []): Promise<SeedSummary> {
+  return summarize(store, !seed.users.some((u) => u.username === DEFAULT_ADMIN.username), [], codecs);
 }
 
-async function summarize(store: Store, defaultAdmin: boolean, warnings: string[]): Promise<SeedSummary> {
+async function summarize(store: Store, defaultAdmin: boolean, warnings: string[], codecs: readonly AnySeedCodec[]): Promise<SeedSummary> {
+  const services = [];
+  for (const codec of codecs) if (codec.count) services.push({ key: codec.key, count: await codec.count(store) });
   return {
     users: await store.users.count(),
     oauthClients: await store.clients.count(),
@@ -153,6 +162,7 @@ async function summarize(store: Store, defaultAdmin: boolean, warnings: string[]
     runtimes: await store.computeModules.countRuntimes(),
     deployedApps: await store.computeModules.countDeployedApps(),
     defaultAdmin,
+    services,
     warnings,
   };
 }

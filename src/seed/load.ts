@@ -6,7 +6,7 @@ import { parse, YAMLParseError } from 'yaml';
 import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
 import { ValueErrorType } from '@sinclair/typebox/errors';
-import { ConfigDocument, type Seed } from './schema.js';
+import { configDocumentFor, type Seed, type SeedKeySchema } from './schema.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
 import { shapeProblems } from './shape.js';
 import { ruleProblems } from './rules.js';
@@ -51,18 +51,18 @@ function unreadable(path: string, err: NodeJS.ErrnoException): ConfigFileUnreada
 }
 
 /** Reads and validates a YAML seed file. */
-export async function loadSeedFile(path: string): Promise<Seed> {
+export async function loadSeedFile(path: string, keys: readonly SeedKeySchema[] = []): Promise<Seed> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw unreadable(path, err as NodeJS.ErrnoException);
   }
-  return parseSeed(text, path);
+  return parseSeed(text, path, keys);
 }
 
-/** Parses YAML text and validates it. */
-export function parseSeed(text: string, source = '<inline>'): Seed {
+/** Parses YAML text and validates it; `keys`: the services' own seed keys (src/services/index.ts). */
+export function parseSeed(text: string, source = '<inline>', keys: readonly SeedKeySchema[] = []): Seed {
   let doc: unknown;
   try {
     // A seed written as JSON (JSON is YAML) is read by JSON.parse: the YAML parser takes ~100x longer on the
@@ -75,7 +75,7 @@ export function parseSeed(text: string, source = '<inline>'): Seed {
     }
     throw err;
   }
-  return validateSeed(doc ?? {}, source);
+  return validateSeed(doc ?? {}, source, keys);
 }
 
 function parseJsonOr(text: string, yaml: (text: string) => unknown): unknown {
@@ -89,8 +89,12 @@ function parseJsonOr(text: string, yaml: (text: string) => unknown): unknown {
   return yaml(text);
 }
 
-/** Validates an already-parsed document (root key `platform`) and fills in the defaults. */
-export function validateSeed(doc: unknown, source = '<inline>'): Seed {
+/**
+ * Validates an already-parsed document (root key `platform`) and fills in the defaults. `keys`: the services'
+ * own seed keys, checked by their schemas and then by their own `check` (references, duplicates).
+ */
+export function validateSeed(doc: unknown, source = '<inline>', keys: readonly SeedKeySchema[] = []): Seed {
+  const ConfigDocument = configDocumentFor(keys);
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new SeedError(source, ['the document must be a mapping with the root key `platform`']);
   }
@@ -98,33 +102,37 @@ export function validateSeed(doc: unknown, source = '<inline>'): Seed {
   const shapes = shapeProblems(ConfigDocument, doc).map((p) => ({ path: fieldPath(p.segments), message: p.message }));
   const value = Value.Default(ConfigDocument, structuredClone(doc)) as unknown;
   const covered = (path: string) => shapes.some((s) => path === s.path || path.startsWith(`${s.path}.`) || path.startsWith(`${s.path}[`));
-  const problems = [...shapes.map((s) => `${s.path}: ${s.message}`), ...describeErrors(value, covered)];
+  const problems = [...shapes.map((s) => `${s.path}: ${s.message}`), ...describeErrors(ConfigDocument, value, covered)];
   for (const rule of ruleProblems((value as { platform?: unknown }).platform)) problems.push(`${fieldPath(rule.segments)}: ${rule.message}`);
   // Ontology references and values, once the shapes are right (CONTRACTS §9).
   if (problems.length === 0) problems.push(...ontologyProblems((value as { platform: Seed }).platform));
+  if (problems.length === 0) {
+    const platform = (value as { platform: Record<string, unknown> }).platform;
+    for (const key of keys) problems.push(...(key.check?.(platform[key.key] as never, `platform.${key.key}`, platform) ?? []));
+  }
   if (problems.length > 0) throw new SeedError(source, problems);
   return (value as { platform: Seed }).platform;
 }
 
 /** The schema's problems, one per path, leaving out those under a path already `covered` by a shape problem. */
-function describeErrors(value: unknown, covered: (path: string) => boolean): string[] {
+function describeErrors(ConfigDocument: TSchema, value: unknown, covered: (path: string) => boolean): string[] {
   const seen = new Set<string>();
   const problems: string[] = [];
   for (const error of Value.Errors(ConfigDocument, value)) {
     const path = fieldPath(pointerSegments(error.path));
     if (seen.has(path) || covered(path)) continue; // one message per path: the first is the most specific
     seen.add(path);
-    problems.push(`${path}: ${explain(error.type, error.path, error.schema, error.message)}`);
+    problems.push(`${path}: ${explain(ConfigDocument, error.type, error.path, error.schema, error.message)}`);
   }
   return problems;
 }
 
-function explain(type: ValueErrorType, pointer: string, schema: TSchema, message: string): string {
+function explain(document: TSchema, type: ValueErrorType, pointer: string, schema: TSchema, message: string): string {
   switch (type) {
     case ValueErrorType.ObjectRequiredProperty:
       return 'required';
     case ValueErrorType.ObjectAdditionalProperties:
-      return unknownKey(pointer);
+      return unknownKey(document, pointer);
     case ValueErrorType.String:
       return 'must be a string';
     case ValueErrorType.Integer:
@@ -147,18 +155,18 @@ function explain(type: ValueErrorType, pointer: string, schema: TSchema, message
 }
 
 /** `unknown key` plus the nearest known key at that place, when one is close. */
-function unknownKey(pointer: string): string {
+function unknownKey(document: TSchema, pointer: string): string {
   const segments = pointerSegments(pointer);
   const key = segments.pop() ?? '';
-  const known = knownKeysAt(segments);
+  const known = knownKeysAt(document, segments);
   const atRoot = segments.length === 0;
   if (atRoot && key !== 'platform') return 'unknown key (the root key is `platform`; put every setting under it)';
   const suggestion = nearest(key, known);
   return suggestion ? `unknown key (did you mean \`${suggestion}\`?)` : `unknown key (known keys: ${known.join(', ')})`;
 }
 
-function knownKeysAt(segments: string[]): string[] {
-  let schema: TSchema | undefined = ConfigDocument;
+function knownKeysAt(document: TSchema, segments: string[]): string[] {
+  let schema: TSchema | undefined = document;
   for (const seg of segments) {
     if (!schema) return [];
     schema = schema.type === 'array' ? (schema.items as TSchema) : (schema.properties as Record<string, TSchema>)?.[seg];

@@ -6,6 +6,7 @@
 // that resolves to neither. It replaces the config's ontology with the same api_name and the one with the
 // same rid (two ontologies may share neither).
 import type { Seed } from './schema.js';
+import type { AnySeedCodec } from './codec.js';
 import { ontologyRid } from './ontology-apply.js';
 
 function byKey<T>(base: T[], imported: T[], key: (item: T) => string): T[] {
@@ -13,9 +14,17 @@ function byKey<T>(base: T[], imported: T[], key: (item: T) => string): T[] {
   return [...imported, ...base.filter((item) => !replaced.has(key(item)))];
 }
 
-export function mergeSeeds(base: Seed, imported: Seed): Seed {
+/** `codecs`: the services' own keys; each merges by its own rule, or the imported part replaces the config's. */
+export function mergeSeeds(base: Seed, imported: Seed, codecs: readonly AnySeedCodec[] = []): Seed {
+  const services: Record<string, unknown> = {};
+  for (const codec of codecs) {
+    const mine = base[codec.key] as never;
+    const theirs = imported[codec.key] as never;
+    services[codec.key] = codec.merge ? codec.merge(mine, theirs) : theirs;
+  }
   return {
     ...base,
+    ...services,
     users: byKey(base.users, imported.users, (u) => u.username),
     oauth_clients: byKey(base.oauth_clients, imported.oauth_clients, (c) => c.client_id),
     enrollment: imported.enrollment,

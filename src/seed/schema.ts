@@ -1,6 +1,6 @@
 // The YAML seed schema (root key `platform`), with the defaults of SPEC §2. The Seed type comes from it.
 // Unknown keys are rejected (additionalProperties: false) so that a typo never silently seeds nothing.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { StringMap } from '../string-map.js';
 import { OAUTH_LIMIT_KEYS } from './limits.js';
 import { QuerySeed, ontologySeedKeys } from './ontology-schema.js';
@@ -155,11 +155,36 @@ const PlatformConfig = Type.Object(
 
 export const ConfigDocument = Type.Object({ platform: Type.Object(PlatformConfig.properties, { ...closed, default: {} }) }, closed);
 
+/** A seed key a service owns (its SeedCodec): the loader validates it with the rest of the document. */
+export interface SeedKeySchema {
+  key: string;
+  schema: TSchema;
+  /** Problems the schema cannot see (references, duplicates), each naming its path; `platform` is the whole section. */
+  check?(part: never, path: string, platform: Record<string, unknown>): string[];
+}
+
+const composed = new WeakMap<readonly SeedKeySchema[], TSchema>();
+
+/** The document schema with the services' own keys beside the built-in ones (built once per list). */
+export function configDocumentFor(keys: readonly SeedKeySchema[]): TSchema {
+  if (keys.length === 0) return ConfigDocument;
+  let document = composed.get(keys);
+  if (!document) {
+    const extra = Object.fromEntries(keys.map((k) => [k.key, k.schema]));
+    document = Type.Object({ platform: Type.Object({ ...PlatformConfig.properties, ...extra }, { ...closed, default: {} }) }, closed);
+    composed.set(keys, document);
+  }
+  return document;
+}
+
 export type UserSeed = Static<typeof UserSeed>;
 type OAuthClientSeed = Static<typeof OAuthClientSeed>;
 type ConnectionSeed = Static<typeof ConnectionSeed>;
 export type OntologySeed = Static<typeof OntologySeed>;
 type PlatformConfig = Static<typeof PlatformConfig>;
 export type ConfigDocument = Static<typeof ConfigDocument>;
-/** The validated, defaulted `platform` section: settings and entities together. */
-export type Seed = PlatformConfig;
+/**
+ * The validated, defaulted `platform` section: settings and entities together. The services' own keys
+ * (SeedKeySchema) sit beside them; each service reads its part through its codec.
+ */
+export type Seed = PlatformConfig & { readonly [serviceKey: string]: unknown };

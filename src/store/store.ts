@@ -10,6 +10,7 @@ import type { OntologyRepo } from './ontologies.js';
 import type { OntologyObjectRepo } from './ontology-objects.js';
 import type { ComputeModuleRepo } from './compute-modules.js';
 import type { ComputeModuleJobRepo } from './compute-module-jobs.js';
+import type { StorePart } from './parts.js';
 
 export interface Store {
   users: UserRepo;
@@ -22,6 +23,10 @@ export interface Store {
   ontologyObjects: OntologyObjectRepo;
   computeModules: ComputeModuleRepo;
   computeModuleJobs: ComputeModuleJobRepo;
+  /** The repository of a service's own store part (src/store/parts.ts), built once per store. */
+  part<Repo>(part: StorePart<Repo>): Repo;
+  /** The parts this store was opened with, core ones included: what a reset empties. */
+  readonly parts: readonly StorePart<unknown>[];
   /** Forgets everything; the caller applies the seed again. */
   clear(): Promise<void>;
   close(): Promise<void>;

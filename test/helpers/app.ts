@@ -8,6 +8,8 @@ import { validateSeed } from '../../src/seed/load.js';
 import { applySeed, type SeedSummary } from '../../src/seed/apply.js';
 import { resolveSettings, type SettingOverrides } from '../../src/settings.js';
 import { openTestStore } from './store.js';
+import { SERVICES, seedCodecsOf, servicePartsOf } from '../../src/services/index.js';
+import type { ServiceModule } from '../../src/services/service-module.js';
 import type { Store } from '../../src/store/store.js';
 import type { LogDestination, LogLevel } from '../../src/logger.js';
 
@@ -23,16 +25,20 @@ export interface TestAppOptions extends SettingOverrides {
   seed?: string | Record<string, unknown>;
   logLevel?: LogLevel;
   logDestination?: LogDestination;
+  /** The services to serve; the one list when omitted (a test of the seam adds a fixture's module). */
+  services?: readonly ServiceModule[];
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const doc = typeof options.seed === 'string' ? parse(options.seed) : (options.seed ?? {});
-  const seed = validateSeed(doc ?? {});
+  const services = options.services ?? SERVICES;
+  const codecs = seedCodecsOf(services);
+  const seed = validateSeed(doc ?? {}, '<inline>', codecs);
   const settings = resolveSettings(seed, { port: options.port, host: options.host }, {});
   const clock = new ManualClock();
-  const store = await openTestStore();
-  const summary = await applySeed(seed, store, clock);
-  const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination });
+  const store = await openTestStore(servicePartsOf(services));
+  const summary = await applySeed(seed, store, clock, codecs);
+  const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination, services });
   app.addHook('onClose', () => store.close());
   await app.ready();
   return { app, store, clock, summary };

@@ -5,6 +5,8 @@ import { dropSchemas, freshSchemaUrl as freshUrl, reachable } from '../../script
 import { createMemoryStore } from '../../src/store/memory/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/store.js';
+import type { StorePart } from '../../src/store/parts.js';
+import { SERVICES, servicePartsOf } from '../../src/services/index.js';
 
 /** The PostgreSQL URL the tests run on, or undefined for the memory store. */
 export const TEST_STORE = process.env.TEST_STORE && process.env.TEST_STORE !== 'memory' ? process.env.TEST_STORE : undefined;
@@ -21,8 +23,9 @@ export const freshSchemaUrl = (base: string, label = ''): string => freshUrl(bas
 /** The store spec an emulator under test uses: `memory`, or a fresh schema on TEST_STORE. */
 export const testStoreSpec = (): string => (TEST_STORE ? freshSchemaUrl(TEST_STORE) : 'memory');
 
-export async function openTestStore(): Promise<Store> {
-  return TEST_STORE ? openPostgresStore({ url: freshSchemaUrl(TEST_STORE) }) : createMemoryStore();
+/** A store with every listed service's parts (or `parts`), on the backend this pass tests. */
+export async function openTestStore(parts: readonly StorePart<unknown>[] = servicePartsOf(SERVICES)): Promise<Store> {
+  return TEST_STORE ? openPostgresStore({ url: freshSchemaUrl(TEST_STORE), parts }) : createMemoryStore(parts);
 }
 
 /** Drops every throwaway schema of the tests. */

@@ -28,6 +28,7 @@ import { runtimeRoutes } from './runtime-routes.js';
 import { jobRoutes } from './job-routes.js';
 import { runtimeControlRoutes } from '../control/runtimes.js';
 import { useJsonBodies } from '../../http/body-parsers.js';
+import { newPodRuntimeHandle } from './pod-listener/handle.js';
 
 export interface ComputeModuleDeps {
   store: Store;
@@ -35,8 +36,13 @@ export interface ComputeModuleDeps {
   settings: Readonly<Settings>;
 }
 
-/** Registers both route families in their own encapsulated scope. */
-export async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps): Promise<void> {
+/** Registers both route families in their own encapsulated scope, and the handle the in-pod listener reads. */
+export async function registerComputeModules(app: FastifyInstance, deps: ComputeModuleDeps): Promise<void> {
+  app.decorate('podRuntime', newPodRuntimeHandle());
+  await app.register(computeModuleRoutes, deps);
+}
+
+async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps): Promise<void> {
   const jobs = new JobService({
     store: deps.store,
     clock: deps.clock,

@@ -5,6 +5,7 @@
 // domain auth (no secret value leaves the service, CONTRACTS §4). Client secrets and module auth tokens are
 // configuration the user wrote and are kept, so that clients and runtimes work the same after a restart.
 import { stringify } from 'yaml';
+import type { AnySeedCodec } from '../../seed/codec.js';
 import type { Store } from '../../store/store.js';
 import { clientSeedOf, connectionSeedOf, deployedAppSeedOf, runtimeSeedOf, userSeedOf } from './state-shapes.js';
 import { ontologySeedOf } from './ontology-state.js';
@@ -17,12 +18,15 @@ export interface StateDocument {
  * `dropped` receives what a seed cannot hold and the export therefore leaves out (a foreign key or a pair
  * naming an object an action deleted), one line each, for the caller to log.
  */
-export async function exportState(store: Store, dropped: string[] = []): Promise<StateDocument> {
+export async function exportState(store: Store, dropped: string[] = [], codecs: readonly AnySeedCodec[] = []): Promise<StateDocument> {
   const ontologies = [];
   for (const o of await store.ontologies.list()) ontologies.push(await ontologySeedOf(store, o, dropped));
   const runtimes = await store.computeModules.listRuntimes();
   const deployedApps = (await Promise.all(runtimes.map((r) => store.computeModules.deployedAppsOf(r.runtimeId)))).flat();
   const enrollment = await store.enrollment.get();
+  const services: Record<string, unknown> = {};
+  const context = { store, secrets: true, omitted: () => undefined, dropped: (line: string) => void dropped.push(line) };
+  for (const codec of codecs) services[codec.key] = await codec.export(context);
   return {
     platform: {
       users: (await store.users.list()).map(userSeedOf),
@@ -31,6 +35,7 @@ export async function exportState(store: Store, dropped: string[] = []): Promise
       connections: (await store.connections.list()).map(connectionSeedOf),
       ontologies,
       compute_modules: { runtimes: runtimes.map(runtimeSeedOf), deployed_apps: deployedApps.map(deployedAppSeedOf) },
+      ...services,
     },
   };
 }

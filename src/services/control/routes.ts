@@ -19,12 +19,14 @@ import { entityRoutes } from './entities.js';
 import { stateRoutes } from './state.js';
 import { ontologyObjectRoutes } from './ontology-objects.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
+import type { ServiceModule } from '../service-module.js';
 
 export interface ControlDeps {
   store: Store;
   clock: Clock;
   settings: Pick<Settings, 'oauthLimits'>;
   resetToSeed: () => Promise<unknown>;
+  services: readonly ServiceModule[];
 }
 
 const Username = Type.Object({ username: Type.String() });

@@ -5,17 +5,20 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../store/store.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 import { exportState, stateAsJson, stateAsYaml } from './export-state.js';
+import type { ServiceModule } from '../service-module.js';
+import { seedCodecsOf } from '../seed-codecs.js';
 
 const wantsYaml = (accept: string | undefined): boolean => accept !== undefined && /\b(application|text)\/(x-)?yaml\b/i.test(accept);
 
-export function stateRoutes(parent: FastifyInstance, deps: { store: Store }): void {
+export function stateRoutes(parent: FastifyInstance, deps: { store: Store; services: readonly ServiceModule[] }): void {
+  const codecs = seedCodecsOf(deps.services);
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/_emulate/platform/state',
     { config: CONTROL_ROUTE, schema: { querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('yaml'), Type.Literal('json')])) }, { additionalProperties: false }) } },
     async (request, reply) => {
       const dropped: string[] = [];
-      const doc = await exportState(deps.store, dropped);
+      const doc = await exportState(deps.store, dropped, codecs);
       if (dropped.length) request.log.warn({ dropped: dropped.slice(0, 20), count: dropped.length }, 'state export left out references to objects that no longer exist');
       const yaml = request.query.format === 'yaml' || (request.query.format === undefined && wantsYaml(request.headers.accept));
       reply.header('Cache-Control', 'no-store').header('Vary', 'Accept');

@@ -1,33 +1,27 @@
-// The Map-backed store: the default, and the reference behaviour for every other backend.
+// The Map-backed store: the default, and the reference behaviour for every other backend. Each service's
+// store part builds its repository here on first use; a reset clears every repository built.
 import type { Store } from '../store.js';
-import { MemoryUsers } from './users.js';
-import { MemoryClients } from './clients.js';
-import { MemoryTokens } from './tokens.js';
-import { MemoryOAuth } from './oauth.js';
-import { MemoryEnrollment } from './enrollment.js';
-import { MemoryConnections } from './connections.js';
-import { MemoryOntologies } from './ontologies.js';
-import { MemoryOntologyObjects } from './ontology-objects.js';
-import { MemoryComputeModules } from './compute-modules.js';
-import { MemoryComputeModuleJobs } from './compute-module-jobs.js';
+import { PartRegistry, type StorePart } from '../parts.js';
+import { COMPUTE_MODULE_JOBS, COMPUTE_MODULES, CONNECTIONS, CLIENTS, ENROLLMENT, OAUTH, ONTOLOGIES, ONTOLOGY_OBJECTS, TOKENS, USERS, withCoreParts } from '../core-parts.js';
 
-export function createMemoryStore(): Store {
-  const parts = {
-    users: new MemoryUsers(),
-    clients: new MemoryClients(),
-    tokens: new MemoryTokens(),
-    oauth: new MemoryOAuth(),
-    enrollment: new MemoryEnrollment(),
-    connections: new MemoryConnections(),
-    ontologies: new MemoryOntologies(),
-    ontologyObjects: new MemoryOntologyObjects(),
-    computeModules: new MemoryComputeModules(),
-    computeModuleJobs: new MemoryComputeModuleJobs(),
-  };
+export function createMemoryStore(extraParts: readonly StorePart<unknown>[] = []): Store {
+  const parts = withCoreParts(extraParts);
+  const registry = new PartRegistry(parts, (part) => part.memory());
   return {
-    ...parts,
+    users: registry.get(USERS),
+    clients: registry.get(CLIENTS),
+    tokens: registry.get(TOKENS),
+    oauth: registry.get(OAUTH),
+    enrollment: registry.get(ENROLLMENT),
+    connections: registry.get(CONNECTIONS),
+    ontologies: registry.get(ONTOLOGIES),
+    ontologyObjects: registry.get(ONTOLOGY_OBJECTS),
+    computeModules: registry.get(COMPUTE_MODULES),
+    computeModuleJobs: registry.get(COMPUTE_MODULE_JOBS),
+    parts,
+    part: (part) => registry.get(part),
     async clear() {
-      for (const part of Object.values(parts)) part.clear();
+      for (const repo of registry.values()) (repo as { clear(): void }).clear();
     },
     async close() {},
   };

@@ -6,28 +6,28 @@ import type pg from 'pg';
 import type { Store } from '../store.js';
 import { Db, isUnavailable, type DbOptions } from './db.js';
 import { describeStoreUrl } from './url.js';
-import { STATE_TABLES, lockKey, migrate } from './migrations.js';
+import { lockKey, migrate } from './migrations.js';
 import { PgNotifications } from './notifications.js';
-import { PgUsers } from './users.js';
-import { PgClients } from './clients.js';
-import { PgTokens } from './tokens.js';
-import { PgOAuth } from './oauth.js';
-import { PgEnrollment } from './enrollment.js';
-import { PgConnections } from './connections.js';
-import { PgOntologies } from './ontologies.js';
-import { PgOntologyObjects } from './ontology-objects.js';
-import { PgComputeModules } from './compute-modules.js';
-import { PgComputeModuleJobs } from './compute-module-jobs.js';
+import { PartRegistry, type StorePart } from '../parts.js';
+import { COMPUTE_MODULE_JOBS, COMPUTE_MODULES, CONNECTIONS, CLIENTS, ENROLLMENT, OAUTH, ONTOLOGIES, ONTOLOGY_OBJECTS, TOKENS, USERS, withCoreParts } from '../core-parts.js';
+import { migrateParts } from './part-migrations.js';
 
-export type PostgresStoreOptions = DbOptions;
+export interface PostgresStoreOptions extends DbOptions {
+  /** The services' store parts beyond the core ones: their migrations run at open, their tables reset. */
+  parts?: readonly StorePart<unknown>[];
+}
 
 export class StoreStartError extends Error {}
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const parts = withCoreParts(options.parts ?? []);
   const db = new Db(options);
   const notifications = new PgNotifications(db, options);
   try {
-    await withLock(db, async (client) => void (await migrate(client, db.schema)));
+    await withLock(db, async (client) => {
+      await migrate(client, db.schema);
+      await migrateParts(client, db.schema, parts);
+    });
     await notifications.start();
   } catch (err) {
     await notifications.close();
@@ -37,17 +37,21 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw new StoreStartError(`store: ${why} at ${describeStoreUrl(options.url)}${detail}`);
   }
 
+  const registry = new PartRegistry(parts, (part) => part.postgres(db));
+  const stateTables = parts.flatMap((part) => part.tables);
   return {
-    users: new PgUsers(db),
-    clients: new PgClients(db),
-    tokens: new PgTokens(db),
-    oauth: new PgOAuth(db),
-    enrollment: new PgEnrollment(db),
-    connections: new PgConnections(db),
-    ontologies: new PgOntologies(db),
-    ontologyObjects: new PgOntologyObjects(db),
-    computeModules: new PgComputeModules(db),
-    computeModuleJobs: new PgComputeModuleJobs(db),
+    users: registry.get(USERS),
+    clients: registry.get(CLIENTS),
+    tokens: registry.get(TOKENS),
+    oauth: registry.get(OAUTH),
+    enrollment: registry.get(ENROLLMENT),
+    connections: registry.get(CONNECTIONS),
+    ontologies: registry.get(ONTOLOGIES),
+    ontologyObjects: registry.get(ONTOLOGY_OBJECTS),
+    computeModules: registry.get(COMPUTE_MODULES),
+    computeModuleJobs: registry.get(COMPUTE_MODULE_JOBS),
+    parts,
+    part: (part) => registry.get(part),
     notifications,
     async clear() {
       // One transaction: the other instances see the old state or the empty one, never half of it. DELETE, not
@@ -55,7 +59,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       // user) while a reset runs; DELETE takes row locks only. The row-count triggers keep the caps' counts;
       // the retained result bytes are recounted from what is left.
       await db.transaction(async (q) => {
-        for (const table of STATE_TABLES) await q.query(`DELETE FROM ${table}`);
+        for (const table of stateTables) await q.query(`DELETE FROM ${table}`);
         await q.query("UPDATE counters SET n = (SELECT coalesce(sum(result_bytes), 0) FROM jobs WHERE finish_seq IS NOT NULL) WHERE name = 'result_bytes'");
       });
       notifications.publish('reset');

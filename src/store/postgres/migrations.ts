@@ -218,25 +218,6 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Every table that holds state: what a reset empties. */
-export const STATE_TABLES = [
-  'users',
-  'clients',
-  'access_tokens',
-  'authorize_requests',
-  'codes',
-  'refresh_tokens',
-  'revoked_grants',
-  'enrollment',
-  'connections',
-  'ontologies',
-  'ontology_objects',
-  'ontology_pairs',
-  'runtimes',
-  'deployed_apps',
-  'jobs',
-];
-
 /** One key per schema, so that tests in separate schemas of one database do not wait for each other. */
 export const lockKey = (schema: string) => `platform-emulator:${schema}`;
 

@@ -1,0 +1,39 @@
+// A seed key a service owns, whole: its schema part (SeedKeySchema), seed -> records, records -> seed (the
+// state export), and how an `--import` lays over the config. The seed loader, applySeed, reset and the export
+// iterate the services' codecs; none of them names a service.
+import type { Store } from '../store/store.js';
+import type { Clock } from '../clock.js';
+import type { Seed, SeedKeySchema } from './schema.js';
+
+export interface SeedContext {
+  store: Store;
+  clock: Clock;
+  /** The whole validated seed, for parts that refer to another service's keys. */
+  seed: Seed;
+  /** A line for the start summary and the log (a duplicate skipped, a reference dropped). */
+  warn(message: string): void;
+}
+
+export interface ExportContext {
+  store: Store;
+  /** Whether secret values are written (`?secrets=include`); when not, each one left out is named by omitted(). */
+  secrets: boolean;
+  omitted(path: string): void;
+  /** What a seed cannot hold and the export leaves out, one line each. */
+  dropped(line: string): void;
+}
+
+export interface SeedCodec<Part = unknown> extends SeedKeySchema {
+  /** Writes the validated part into the store. Runs in list order, after the services listed before it. */
+  apply(part: Part, context: SeedContext): Promise<void>;
+  /** Reads the store back into the seed's shape; applying the answer gives the same records again. */
+  export(context: ExportContext): Promise<Part>;
+  /** `--import`: lays the imported part over the config's; absent: the imported part replaces it whole. */
+  merge?(base: Part, imported: Part): Part;
+  /** How many records the store holds for the start summary (`datasets: 3`); absent: not shown. */
+  count?(store: Store): Promise<number>;
+}
+
+/** A codec of any part, as a list holds them (each codec checks its own part's type). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySeedCodec = SeedCodec<any>;

@@ -1,0 +1,14 @@
+// The compute-modules service module: runtime routes a module polls, job routes an app calls (docs/contracts.md §6).
+import type { ServiceModule } from '../service-module.js';
+import { COMPUTE_MODULE_JOBS, COMPUTE_MODULES } from '../../store/core-parts.js';
+import { registerComputeModules } from './routes.js';
+
+export const computeModulesService: ServiceModule = {
+  name: 'compute-modules',
+  policy: [
+    { path: '/_emulate/platform/compute-modules/', family: 'oauth', topics: ['runtimes'] },
+    { path: '/analytics-backend-multiplexer/', family: 'oauth', topics: ['runtimes'] },
+  ],
+  store: [COMPUTE_MODULES, COMPUTE_MODULE_JOBS],
+  routes: registerComputeModules,
+};

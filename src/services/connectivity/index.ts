@@ -1,0 +1,12 @@
+// The connectivity service module: connections whose secrets never leave (docs/contracts.md §4).
+import type { ServiceModule } from '../service-module.js';
+import { CONNECTIONS } from '../../store/core-parts.js';
+import { connectivityRoutes } from './routes.js';
+
+export const connectivityService: ServiceModule = {
+  name: 'connectivity',
+  scopes: ['api:connectivity-connection-read', 'api:connectivity-connection-write'],
+  policy: [{ path: '/api/v2/connectivity/', topics: ['connections'] }],
+  store: [CONNECTIONS],
+  routes: connectivityRoutes,
+};

@@ -1,0 +1,21 @@
+// The one list of services. The app registers them in this order; the seed loader, reset, the state export,
+// the dashboard, the event stream and the start summary iterate it. Adding an API: a folder with an index.ts
+// exporting its ServiceModule, and one line here (docs/architecture.md, "Adding an API").
+import type { ServiceModule } from './service-module.js';
+import type { StorePart } from '../store/parts.js';
+import { controlService } from './control/index.js';
+import { oauthService } from './oauth/index.js';
+import { adminService } from './admin/index.js';
+import { connectivityService } from './connectivity/index.js';
+import { ontologiesService } from './ontologies/index.js';
+import { computeModulesService } from './compute-modules/index.js';
+
+export const SERVICES: readonly ServiceModule[] = [controlService, oauthService, adminService, connectivityService, ontologiesService, computeModulesService];
+
+/** Every store part of the listed services: what a store is opened with. */
+export const servicePartsOf = (services: readonly ServiceModule[]): StorePart<unknown>[] => services.flatMap((s) => s.store ?? []);
+
+/** Every scope a listed service checks, for the scope matrix and the metadata document. */
+export const serviceScopesOf = (services: readonly ServiceModule[]): string[] => [...new Set(services.flatMap((s) => s.scopes ?? []))];
+
+export { seedCodecsOf } from './seed-codecs.js';

@@ -1,0 +1,20 @@
+// The OAuth service module: the authorization server, its sign-in page and its tokens (docs/contracts.md §2).
+import type { ServiceModule } from '../service-module.js';
+import { CLIENTS, OAUTH, TOKENS } from '../../store/core-parts.js';
+import { oauthRoutes } from './routes.js';
+import { OFFLINE_ACCESS } from './scopes.js';
+
+export const oauthService: ServiceModule = {
+  name: 'oauth',
+  scopes: [OFFLINE_ACCESS],
+  policy: [
+    { path: '/idp/api/oauth2/authorize', exact: true, family: 'html' },
+    { path: '/idp/api/oauth2/authorize/callback', exact: true, family: 'html' },
+    { path: '/idp/api/oauth2/token', exact: true, family: 'oauth', cors: true, topics: ['tokens'] },
+    { path: '/idp/api/oauth2/revoke_token', exact: true, family: 'oauth', cors: true, topics: ['tokens'] },
+    { path: '/idp/api/oauth2/introspect', exact: true, family: 'oauth', cors: true, topics: ['tokens'] },
+    { path: '/idp/api/oauth2/', family: 'oauth', topics: ['tokens'] },
+  ],
+  store: [CLIENTS, TOKENS, OAUTH],
+  routes: oauthRoutes,
+};

@@ -1,0 +1,12 @@
+// The ontologies service module: metadata, objects, links, object sets, queries and actions (docs/contracts.md §5, §9).
+import type { ServiceModule } from '../service-module.js';
+import { ONTOLOGIES, ONTOLOGY_OBJECTS } from '../../store/core-parts.js';
+import { ontologyRoutes } from './routes.js';
+
+export const ontologiesService: ServiceModule = {
+  name: 'ontologies',
+  scopes: ['api:ontologies-read', 'api:ontologies-write'],
+  policy: [{ path: '/api/v2/ontologies', topics: ['ontologies'] }],
+  store: [ONTOLOGIES, ONTOLOGY_OBJECTS],
+  routes: ontologyRoutes,
+};

@@ -1,0 +1,61 @@
+// The seam every emulated API plugs in through (docs/architecture.md, "Adding an API"). Each folder under
+// src/services exports one ServiceModule from its index.ts; src/services/index.ts lists them; the app, the seed
+// loader, reset, the state export, the dashboard, the event stream and the start summary iterate that list and
+// name no service. Only a service's routes and backstage files touch the HTTP framework; this file names its
+// types so that the list can carry them.
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../store/store.js';
+import type { StorePart } from '../store/parts.js';
+import type { Clock } from '../clock.js';
+import type { PathPolicy } from '../http/path-policy.js';
+import type { Settings } from '../settings.js';
+import type { Seed } from '../seed/schema.js';
+import type { AnySeedCodec, SeedCodec } from '../seed/codec.js';
+
+/** What every service's routes and backstage are given: the same injected parts the app was built with. */
+export interface ServiceDeps {
+  settings: Readonly<Settings>;
+  store: Store;
+  clock: Clock;
+  seed: Seed;
+  /** Clears the store and applies the seed again (the control reset, and a service that needs it). */
+  resetToSeed(): Promise<unknown>;
+  /** The services this app serves, in order: what the generic control routes iterate. */
+  services: readonly ServiceModule[];
+}
+
+/** A view the dashboard shows for a service: fetched from `listPath` and drawn as a table of its columns. */
+export interface DashboardView {
+  /** The tab's title. */
+  title: string;
+  /** A control route answering `{items: [...]}` for the view, paged by `pageToken` and filtered by `q`. */
+  listPath: string;
+  /** The columns: a field of each item and its heading. */
+  columns: ReadonlyArray<{ field: string; heading: string }>;
+  /** The topic whose change events refresh the view. */
+  topic: string;
+}
+
+/** A service's control side: its /_emulate routes, its dashboard views, its reset hooks. */
+export interface Backstage {
+  routes?(app: FastifyInstance, deps: ServiceDeps): void | Promise<void>;
+  views?: readonly DashboardView[];
+}
+
+export type { AnySeedCodec, SeedCodec, PathPolicy };
+
+export interface ServiceModule {
+  /** The folder's name, as logs, the journal and the dashboard show it. */
+  name: string;
+  /** The OAuth scopes this service's routes check, collected into the scope matrix. */
+  scopes?: readonly string[];
+  /** Answers given before routing, CORS and change topics, by path. */
+  policy?: readonly PathPolicy[];
+  /** The seed keys it owns. */
+  seed?: readonly AnySeedCodec[];
+  /** Its tables: repositories built by each backend, emptied on reset, covered by the PostgreSQL pass. */
+  store?: readonly StorePart<unknown>[];
+  /** Its public routes. */
+  routes?(app: FastifyInstance, deps: ServiceDeps): void | Promise<void>;
+  backstage?: Backstage;
+}
