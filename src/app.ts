@@ -15,6 +15,7 @@ import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
 import { installAuth } from './http/auth.js';
 import { installCors } from './http/cors.js';
+import { PathPolicies } from './http/path-policy.js';
 import { installJournal } from './http/journal/index.js';
 import { installFaults } from './http/faults.js';
 import { rejectOtherMediaTypes, useJsonBodies } from './http/body-parsers.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => unsubscribe?.());
 
+  app.decorate('pathPolicies', new PathPolicies(services.flatMap((s) => s.policy ?? [])));
   installErrorRendering(app, errorLineWriter(level, destination));
   installJournal(app, { clock: deps.clock, size: deps.settings.journalSize, logLine: app.logPlatformError });
   installFaults(app);

@@ -102,5 +102,5 @@ function checkControl(request: FastifyRequest, settings: Readonly<Settings>): vo
   const presented = bearerToken(request);
   if (settings.controlToken && presented && safeEqual(presented, settings.controlToken)) return;
   // The 404 an unknown route would get, in the URL's envelope (the compute-module runtime routes use OAuth's).
-  throw routeNotFound(request.method, request.url);
+  throw routeNotFound(request.server.pathPolicies, request.method, request.url);
 }

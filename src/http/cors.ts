@@ -11,7 +11,7 @@ import { overlongSegment } from './edge-refusals.js';
 /** Every loopback origin on any port: what a local dev server or test runner serves a page from. */
 export const DEFAULT_CORS_ORIGINS: readonly string[] = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
 
-const OAUTH_CORS_PATHS = new Set(['/idp/api/oauth2/token', '/idp/api/oauth2/revoke_token', '/idp/api/oauth2/introspect']);
+/** The platform API's root: its unknown paths answer CORS too (a page sees the 404, not a network error). */
 const API_PREFIX = '/api/v2/';
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
@@ -21,8 +21,6 @@ const MAX_AGE_SECONDS = '86400';
 /** What a page's script may read besides the safelisted response headers. */
 const EXPOSE_HEADERS = 'www-authenticate, retry-after';
 
-/** Whether a route's URL takes part in CORS. */
-export const isCorsPath = (url: string): boolean => url.startsWith(API_PREFIX) || OAUTH_CORS_PATHS.has(url);
 
 /**
  * A matcher for the configured origins: exact origins (`https://app.example.com`), a port wildcard
@@ -71,7 +69,7 @@ export function installCors(app: FastifyInstance, patterns: readonly string[]): 
   };
 
   app.addHook('onRoute', (route) => {
-    if (!isCorsPath(route.url) || route.method === 'OPTIONS') return;
+    if (route.method === 'OPTIONS' || !(route.url.startsWith(API_PREFIX) || app.pathPolicies.cors(route.url))) return;
     const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [simple, ...own];
   });
@@ -90,7 +88,7 @@ export function installCors(app: FastifyInstance, patterns: readonly string[]): 
     reply.code(204).header('Allow', `${ALLOW_METHODS}, OPTIONS`).send();
   };
   app.options(`${API_PREFIX}*`, preflight);
-  for (const path of OAUTH_CORS_PATHS) app.options(path, preflight);
+  for (const path of app.pathPolicies.exactCorsPaths()) if (!path.startsWith(API_PREFIX)) app.options(path, preflight);
 
   // An unknown /api/v2 path (or a wrong method) answers the same 404 as the not-found handler, but from a
   // route, so that it carries the CORS headers too: otherwise a page sees a network error, not the 404.
@@ -100,7 +98,7 @@ export function installCors(app: FastifyInstance, patterns: readonly string[]): 
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: `${API_PREFIX}*`,
     onRequest: async (request) => {
-      throw overlongSegment(request.url) ?? routeNotFound(request.method, request.url);
+      throw overlongSegment(request.server.pathPolicies, request.url) ?? routeNotFound(request.server.pathPolicies, request.method, request.url);
     },
     handler: async () => undefined,
   });

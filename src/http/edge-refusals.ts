@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { OAuthError, PlatformError, type EmulatorError } from '../errors.js';
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
+import type { PathPolicies } from './path-policy.js';
 import { render } from './render-error.js';
 import { answeredSockets } from './answered-sockets.js';
 
@@ -21,8 +22,8 @@ interface Refusal {
 }
 
 /** A refusal as the error of its family: INVALID_ARGUMENT (keeping the HTTP status) or invalid_request. */
-function asError(url: string, { status, description }: Refusal): EmulatorError {
-  return errorFamily(url) === 'platform'
+function asError(policies: PathPolicies, url: string, { status, description }: Refusal): EmulatorError {
+  return errorFamily(url, policies) === 'platform'
     ? new PlatformError('INVALID_ARGUMENT', 'InvalidArgument', {}, description, status)
     : new OAuthError('invalid_request', description, status);
 }
@@ -33,16 +34,16 @@ const SEGMENT_TOO_LONG: Refusal = { status: 414, description: `A path segment is
 export function answerFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const refusal: Refusal =
     err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? SEGMENT_TOO_LONG : { status: 400, description: 'The request path has a malformed percent-escape.' };
-  void render(reply, asError(request.url, refusal));
+  void render(reply, asError(request.server.pathPolicies, request.url, refusal));
 }
 
 /**
  * The router's 414 for a path with an overlong segment, for a wildcard route that caught such a path after the
  * parametric route refused it (so that a catch-all does not turn the 414 into a 404); undefined otherwise.
  */
-export function overlongSegment(url: string): EmulatorError | undefined {
+export function overlongSegment(policies: PathPolicies, url: string): EmulatorError | undefined {
   const path = url.split('?', 1)[0]!;
-  return path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH) ? asError(url, SEGMENT_TOO_LONG) : undefined;
+  return path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH) ? asError(policies, url, SEGMENT_TOO_LONG) : undefined;
 }
 
 /** Node's client errors carry the bytes that failed to parse as `rawPacket` (a Buffer, whatever Fastify's types say). */
@@ -76,7 +77,7 @@ interface Answer {
 
 /** The refusal in the family's envelope; a platform refusal's errorInstanceId is logged, as every one is. */
 function envelope(app: FastifyInstance, url: string, refusal: Refusal): Answer {
-  const err = asError(url, refusal);
+  const err = asError(app.pathPolicies, url, refusal);
   const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
   let body: string;
   if (err instanceof PlatformError) {

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InjectedFault, platformStatus } from '../errors.js';
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
+import type { PathPolicies } from './path-policy.js';
 
 export interface FaultSpec {
   /** An HTTP method, or `*` for any. */
@@ -51,8 +52,8 @@ function compile(pattern: string): RegExp {
 }
 
 /** The body of a fault armed without one: the envelope the route's own errors use. */
-function envelope(url: string, status: number, description: string): unknown {
-  if (errorFamily(url) !== 'platform') return { error: status >= 500 ? 'server_error' : 'invalid_request', error_description: description };
+function envelope(policies: PathPolicies, url: string, status: number, description: string): unknown {
+  if (errorFamily(url, policies) !== 'platform') return { error: status >= 500 ? 'server_error' : 'invalid_request', error_description: description };
   const code = (Object.entries(platformStatus).find(([, s]) => s === status)?.[0] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT')) as string;
   return { errorCode: code, errorName: 'InjectedFault', errorDescription: description, errorInstanceId: randomUuid(), parameters: {} };
 }
@@ -94,7 +95,7 @@ export function installFaults(app: FastifyInstance): Faults {
     const reason = `Injected fault #${fault.id} (${fault.method} ${fault.path}, armed through /_emulate/platform/faults): answered ${status}; ${fault.remaining} more to come.`;
     request.refusal = new InjectedFault(status, reason);
     reply.code(status).headers(fault.headers ?? {});
-    const body = fault.body === undefined ? envelope(request.url, status, `Injected fault #${fault.id}.`) : fault.body;
+    const body = fault.body === undefined ? envelope(request.server.pathPolicies, request.url, status, `Injected fault #${fault.id}.`) : fault.body;
     if (typeof body === 'string') void reply.type(reply.getHeader('content-type') === undefined ? 'text/plain; charset=utf-8' : String(reply.getHeader('content-type'))).send(body);
     else void reply.type('application/json').send(JSON.stringify(body));
   }

@@ -50,6 +50,11 @@ export class PathPolicies {
     return this.ruleFor(path)?.cors === true;
   }
 
+  /** The exact paths that answer CORS (each gets its own preflight route). */
+  exactCorsPaths(): string[] {
+    return [...this.exact.values()].filter((r) => r.cors).map((r) => r.path);
+  }
+
   /** The change topics of a write to `path`; undefined when no rule names any (an unknown write changes all). */
   topics(path: string): readonly string[] | undefined {
     return this.ruleFor(path)?.topics;

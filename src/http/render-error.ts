@@ -18,6 +18,7 @@ import {
 } from '../errors.js';
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
+import type { PathPolicies } from './path-policy.js';
 import { errorPage } from './html.js';
 import { keepAliveAfterReadBody } from './keep-alive.js';
 import { answeredSockets } from './answered-sockets.js';
@@ -110,12 +111,12 @@ export function renderHtml(reply: FastifyReply, err: HtmlError, status = err.sta
 }
 
 /** Turns an error of the framework (bad JSON, body too large, schema validation) into the URL's family. */
-function fromFramework(err: FastifyError, url: string): EmulatorError | undefined {
+function fromFramework(err: FastifyError, url: string, policies: PathPolicies): EmulatorError | undefined {
   const status = err.statusCode;
   if (status === undefined || status >= 500) return undefined;
   const tooLarge = status === 413;
   const detail = describeFrameworkError(err);
-  switch (errorFamily(url)) {
+  switch (errorFamily(url, policies)) {
     case 'platform':
       return tooLarge
         ? new PlatformError('REQUEST_ENTITY_TOO_LARGE', 'RequestEntityTooLarge', {}, detail)
@@ -167,7 +168,7 @@ function describeFrameworkError(err: FastifyError): string {
  * The platform envelope has no 503 code of its own (CONTRACTS §1), so it keeps INTERNAL and names it.
  */
 function renderUnavailable(reply: FastifyReply, err: StoreUnavailable): FastifyReply {
-  switch (errorFamily(reply.request.url)) {
+  switch (errorFamily(reply.request.url, reply.server.pathPolicies)) {
     case 'oauth':
       return renderOAuth(reply, Object.assign(new OAuthError('temporarily_unavailable', err.errorDescription, 503), { headers: err.headers }));
     case 'html':
@@ -200,7 +201,7 @@ export function render(reply: FastifyReply, err: EmulatorError): FastifyReply {
 function renderInternal(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const errorInstanceId = randomUuid();
   request.log.error({ errorInstanceId, err }, 'unexpected error');
-  switch (errorFamily(request.url)) {
+  switch (errorFamily(request.url, request.server.pathPolicies)) {
     case 'oauth':
       return renderOAuth(reply, new OAuthError('server_error', `An internal error occurred (errorInstanceId ${errorInstanceId}).`, 500));
     case 'html':
@@ -223,22 +224,22 @@ export function installErrorRendering(app: FastifyInstance, logPlatformError: Er
     if (answeredSockets.has(request.raw.socket)) return reply.code(408).send();
     keepAliveAfterReadBody(request, reply);
     if (err instanceof EmulatorError) return render(reply, err);
-    const mapped = fromFramework(err, request.url);
+    const mapped = fromFramework(err, request.url, request.server.pathPolicies);
     if (mapped) return render(reply, mapped);
     return renderInternal(request, reply, err);
   });
   // Unknown routes and wrong methods: 404 in the family's envelope, never the framework's default page.
-  app.setNotFoundHandler((request, reply) => render(reply, routeNotFound(request.method, request.url)));
+  app.setNotFoundHandler((request, reply) => render(reply, routeNotFound(request.server.pathPolicies, request.method, request.url)));
 }
 
 /** The longest path a platform 404 names in its parameters. */
 const PATH_PARAMETER_MAX = 256;
 
 /** The 404 of a route that does not exist (or not for this method), in the URL's family (CONTRACTS §1). */
-export function routeNotFound(method: string, url: string): EmulatorError {
+export function routeNotFound(policies: PathPolicies, method: string, url: string): EmulatorError {
   const path = url.split('?', 1)[0]!;
   // Under the OAuth prefix, the sign-in page's paths included: a wrong method there is no page to render.
   const reason = `No route answers ${method} ${excerpt(path, PATH_PARAMETER_MAX)}.`;
-  if (errorFamily(url) !== 'platform') return resourceNotFound(`No route ${method} ${quote(path)}.`).because(reason);
+  if (errorFamily(url, policies) !== 'platform') return resourceNotFound(`No route ${method} ${quote(path)}.`).because(reason);
   return notFound('NotFound', { path: excerpt(path, PATH_PARAMETER_MAX) }).because(reason);
 }

@@ -1,6 +1,9 @@
 // What a route declares about itself, as data in its Fastify `config`; src/http/auth.ts enforces it.
 import type { FastifyRequest } from 'fastify';
 import type { AccessTokenRecord, UserRecord } from '../store/store.js';
+import type { ErrorFamily, PathPolicies } from './path-policy.js';
+
+export type { ErrorFamily };
 
 export type RouteAuth =
   /** `Authorization: Bearer`; optional scope, and the 403 to answer without it. */
@@ -11,6 +14,12 @@ export type RouteAuth =
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** A read that changes state when it answers 200 (a job poll hands out a job): the topics it changes. */
+    changes?: readonly string[];
+  }
+  interface FastifyInstance {
+    /** The services' path policy: envelopes before routing, CORS, change topics (src/http/path-policy.ts). */
+    pathPolicies: PathPolicies;
   }
   interface FastifyRequest {
     /** Set by the bearer hook. */
@@ -22,23 +31,15 @@ declare module 'fastify' {
 /** The route config of every control route: loopback, or the configured control token (src/http/auth.ts). */
 export const CONTROL_ROUTE = { auth: { kind: 'control' } } as const;
 
-/** Which error envelope a URL answers in (CONTRACTS §1). */
-export type ErrorFamily = 'platform' | 'oauth' | 'html';
-
-const OAUTH_PREFIXES = ['/idp/api/oauth2/', '/_emulate/platform/compute-modules/', '/analytics-backend-multiplexer/'];
-const HTML_PATHS = new Set(['/idp/api/oauth2/authorize', '/idp/api/oauth2/authorize/callback']);
-
 /**
- * The family of a request target, chosen on its percent-decoded path (`/%69dp/api/oauth2/token` reaches the
- * token route, so its errors are OAuth's). Only escapes of ASCII characters are decoded: the prefixes are
- * ASCII, and a malformed escape stays as it is, so this never throws. An absolute-form target
- * (`http://host/path`) is judged by its path.
+ * Which error envelope a request target answers in (docs/contracts.md §1), by the services' path policy (their
+ * ServiceModule's `policy`, compiled once per app), chosen on the percent-decoded path (`/%69dp/api/oauth2/token`
+ * reaches the token route, so its errors are OAuth's). Only escapes of ASCII characters are decoded, and a
+ * malformed escape stays as it is, so this never throws. An absolute-form target (`http://host/path`) is judged
+ * by its path.
  */
-export function errorFamily(url: string): ErrorFamily {
-  const path = decodedPath(url);
-  if (HTML_PATHS.has(path.endsWith('/') ? path.slice(0, -1) : path)) return 'html';
-  for (const prefix of OAUTH_PREFIXES) if (path.startsWith(prefix)) return 'oauth';
-  return 'platform';
+export function errorFamily(url: string, policies: PathPolicies): ErrorFamily {
+  return policies.family(decodedPath(url));
 }
 
 /** The path of a request target, without its query, with escapes of ASCII characters decoded. */

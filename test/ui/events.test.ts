@@ -3,6 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/index.js';
 import { topicsOf } from '../../src/services/control/events.js';
+import { PathPolicies } from '../../src/http/path-policy.js';
+import { SERVICES } from '../../src/services/index.js';
+
+const policies = new PathPolicies(SERVICES.flatMap((s) => s.policy ?? []));
 
 let emulator: Emulator;
 
@@ -145,11 +149,11 @@ describe('shutdown', () => {
 
 describe('topicsOf', () => {
   it('names topics for writes and none for reads', () => {
-    expect(topicsOf({ method: 'GET', path: '/api/v2/admin/users/getCurrent' })).toEqual([]);
-    expect(topicsOf({ method: 'POST', path: '/idp/api/oauth2/token' })).toEqual(['tokens']);
-    expect(topicsOf({ method: 'POST', path: '/analytics-backend-multiplexer/api/x' })).toEqual(['runtimes']);
-    expect(topicsOf({ method: 'POST', path: '/_emulate/platform/reset' })).toEqual(['all']);
-    expect(topicsOf({ method: 'PUT', path: '/_emulate/platform/oauth-clients/web' })).toEqual(['clients']);
-    expect(topicsOf({ method: 'PUT', path: '/_emulate/platform/ontologies/demo/queries/greet' })).toEqual(['ontologies']);
+    expect(topicsOf(policies, { method: 'GET', path: '/api/v2/admin/users/getCurrent' })).toEqual([]);
+    expect(topicsOf(policies, { method: 'POST', path: '/idp/api/oauth2/token' })).toEqual(['tokens']);
+    expect(topicsOf(policies, { method: 'POST', path: '/analytics-backend-multiplexer/api/x' })).toEqual(['runtimes']);
+    expect(topicsOf(policies, { method: 'POST', path: '/_emulate/platform/reset' })).toEqual(['all']);
+    expect(topicsOf(policies, { method: 'PUT', path: '/_emulate/platform/oauth-clients/web' })).toEqual(['clients']);
+    expect(topicsOf(policies, { method: 'PUT', path: '/_emulate/platform/ontologies/demo/queries/greet' })).toEqual(['ontologies']);
   });
 });

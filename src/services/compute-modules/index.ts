@@ -2,13 +2,11 @@
 import type { ServiceModule } from '../service-module.js';
 import { COMPUTE_MODULE_JOBS, COMPUTE_MODULES } from '../../store/core-parts.js';
 import { registerComputeModules } from './routes.js';
+import { COMPUTE_MODULES_POLICY } from './policy.js';
 
 export const computeModulesService: ServiceModule = {
   name: 'compute-modules',
-  policy: [
-    { path: '/_emulate/platform/compute-modules/', family: 'oauth', topics: ['runtimes'] },
-    { path: '/analytics-backend-multiplexer/', family: 'oauth', topics: ['runtimes'] },
-  ],
+  policy: COMPUTE_MODULES_POLICY,
   store: [COMPUTE_MODULES, COMPUTE_MODULE_JOBS],
   routes: registerComputeModules,
 };

@@ -30,7 +30,8 @@ export function moduleRoutes(parent: FastifyInstance, deps: ModuleRouteDeps): vo
   const stored = (reply: FastifyReply) => (deps.stored === 'noContent' ? reply.code(204).send() : {});
 
   // Only GET: Fastify's automatic HEAD route would run this handler, hand out a job and drop it (issue 10, item 4).
-  const pollRoute = { exposeHeadRoute: false, onRequest: moduleAuth(store), schema: { params: RuntimeParams } };
+  // A poll that answers 200 hands out a job: the event stream reports the runtimes changed.
+  const pollRoute = { exposeHeadRoute: false, onRequest: moduleAuth(store), schema: { params: RuntimeParams }, config: { changes: ['runtimes'] } };
   app.get(`${RUNTIMES_PREFIX}/:runtimeId/job`, pollRoute, async (request, reply) => {
     pollArrived(request.raw.socket);
     const gone = clientGone(reply);

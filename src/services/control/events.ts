@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { conflict } from '../../errors.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 import type { JournalEntry } from '../../http/journal/index.js';
+import type { PathPolicies } from '../../http/path-policy.js';
 
 export const EVENTS_PATH = '/_emulate/platform/events';
 const MAX_STREAMS = 32;
@@ -22,37 +23,19 @@ const COALESCE_MS = 20;
 /** How many journal entries a reconnecting stream may replay (from Last-Event-ID). */
 const MAX_REPLAY = 1000;
 
-export type Topic = 'users' | 'clients' | 'tokens' | 'connections' | 'ontologies' | 'runtimes' | 'clock' | 'journal' | 'all';
-
-const TOPICS_BY_PREFIX: ReadonlyArray<readonly [string, readonly Topic[]]> = [
-  ['/_emulate/platform/users', ['users', 'tokens']],
-  ['/_emulate/platform/tokens', ['tokens']],
-  ['/_emulate/platform/clients', ['clients']],
-  ['/_emulate/platform/oauth-clients', ['clients']],
-  ['/_emulate/platform/connections', ['connections']],
-  ['/_emulate/platform/ontologies', ['ontologies']],
-  ['/_emulate/platform/compute-modules', ['runtimes']],
-  ['/_emulate/platform/clock', ['clock', 'tokens']],
-  ['/_emulate/platform/journal', ['journal']],
-  ['/_emulate/platform/faults', []],
-  ['/idp/api/oauth2/', ['tokens']],
-  ['/api/v2/connectivity/', ['connections']],
-  ['/api/v2/ontologies', ['ontologies']],
-  ['/api/v2/admin/', ['users']],
-  ['/analytics-backend-multiplexer/', ['runtimes']],
-];
+/** A change topic: a kind of state the dashboard shows (`users`, `runtimes`), or `all`. Services name theirs in their path policy. */
+export type Topic = string;
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** What a journaled request may have changed; none for a read. Unknown writes (reset, import) change all. */
-export function topicsOf(entry: Pick<JournalEntry, 'method' | 'path'>): readonly Topic[] {
+/**
+ * What a journaled request may have changed, by the services' path policy; none for a read. Writes no
+ * policy names (reset, import) change all.
+ */
+export function topicsOf(policies: PathPolicies, entry: Pick<JournalEntry, 'method' | 'path'>): readonly Topic[] {
   if (READS.has(entry.method)) return [];
-  for (const [prefix, topics] of TOPICS_BY_PREFIX) if (entry.path.startsWith(prefix)) return topics;
-  return ['all'];
+  return policies.topics(entry.path) ?? ['all'];
 }
-
-/** The job poll route: a GET that changes a job's state, and is not journaled. */
-const isJobPoll = (url: string) => url.startsWith('/_emulate/platform/compute-modules/runtimes/') && url.endsWith('/job');
 
 const frame = (event: string, data: unknown, id?: number) => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -96,7 +79,7 @@ export function eventRoutes(app: FastifyInstance): void {
 
   const onEntry = (entry: JournalEntry) => {
     send(frame('journal', entry, entry.id));
-    changed(topicsOf(entry));
+    changed(topicsOf(app.pathPolicies, entry));
   };
 
   const open = (res: ServerResponse) => {
@@ -114,11 +97,13 @@ export function eventRoutes(app: FastifyInstance): void {
     clearInterval(heartbeat);
   };
 
+  // A read that changes state (a job poll hands out a job, and is not journaled as a write) says so in its config.
   app.addHook('onRoute', (route) => {
-    if (route.method !== 'GET' || !isJobPoll(route.url)) return;
+    const topics = route.config?.changes;
+    if (!topics) return;
     const own = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
     const hook = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      if (reply.statusCode === 200) changed(['runtimes']);
+      if (reply.statusCode === 200) changed(topics);
       done();
     };
     route.onResponse = [...own, hook];

@@ -33,15 +33,15 @@ function signInCookie(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-function repeatedError(url: string, err: RepeatedParameter) {
-  return errorFamily(url) === 'html' ? new HtmlError('Invalid request', err.message) : invalidRequest(err.message);
+function repeatedError(request: FastifyRequest, err: RepeatedParameter) {
+  return errorFamily(request.url, request.server.pathPolicies) === 'html' ? new HtmlError('Invalid request', err.message) : invalidRequest(err.message);
 }
 
-function parseParams(url: string, encoded: string, joined: readonly string[] = []): Params {
+function parseParams(request: FastifyRequest, encoded: string, joined: readonly string[] = []): Params {
   try {
     return singleValued(encoded, joined);
   } catch (err) {
-    throw err instanceof RepeatedParameter ? repeatedError(url, err) : err;
+    throw err instanceof RepeatedParameter ? repeatedError(request, err) : err;
   }
 }
 
@@ -62,7 +62,7 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
     rejectOtherMediaTypes(scope);
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
       try {
-        done(null, parseParams(request.url, body as string, JOINED_FORM_FIELDS));
+        done(null, parseParams(request, body as string, JOINED_FORM_FIELDS));
       } catch (err) {
         done(err as Error, undefined);
       }
@@ -70,7 +70,7 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
 
     // No automatic HEAD: it would run this handler and store a pending sign-in nobody sees (issue 10).
     scope.get(`${OAUTH_BASE}/authorize`, { exposeHeadRoute: false }, async (request, reply) => {
-      const valid = await validateAuthorizeRequest(deps.store, parseParams(request.url, queryOf(request.url)));
+      const valid = await validateAuthorizeRequest(deps.store, parseParams(request, queryOf(request.url)));
       noStore(reply).header('X-Frame-Options', 'DENY').header('Referrer-Policy', 'no-referrer');
       if (valid.loginHint !== undefined) {
         const user = await signInUser(deps.store, valid.loginHint);

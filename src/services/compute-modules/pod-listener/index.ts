@@ -9,6 +9,8 @@ import type { Settings } from '../../../settings.js';
 import type { JobService } from '../jobs.js';
 import { RUNTIMES_PREFIX } from '../module-auth.js';
 import { installErrorRendering } from '../../../http/render-error.js';
+import { PathPolicies } from '../../../http/path-policy.js';
+import { COMPUTE_MODULES_POLICY } from '../policy.js';
 import { rejectOtherMediaTypes, useJsonBodies } from '../../../http/body-parsers.js';
 import { sharedServerOptions } from '../../../http/server-options.js';
 import { installServerLimits } from '../../../http/server-limits.js';
@@ -63,6 +65,7 @@ export async function startPodListener(deps: PodListenerDeps): Promise<PodListen
     forceCloseConnections: true,
     rewriteUrl: (request) => fromRuntimePrefix(request.url ?? '/'),
   });
+  app.decorate('pathPolicies', new PathPolicies(COMPUTE_MODULES_POLICY));
   installErrorRendering(app, (level, line) => deps.log[level](line, 'platform error'));
   // The connection cap (counted for this listener on its own) and the raw refusals' listeners.
   installServerLimits(app, deps.settings.limits);
