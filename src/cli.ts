@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, writeFileSync } from 'node:fs';
 import { closeOnSignals, startServer } from './main.js';
 import { ConfigFileUnreadable, SeedError, loadSeedFile } from './seed/load.js';
+import { SERVICES, seedCodecsOf } from './services/index.js';
 import { STARTER_CONFIG } from './seed/starter.js';
 import { parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
@@ -18,7 +19,7 @@ ontology and compute-module APIs.
 
 Usage:
   platform-emulator [start] [--config FILE] [--port N] [--host H] [--store S] [--log-level L]
-                           [--import FILE] [--export-on-exit FILE]
+                           [--import FILE [--allow-missing-secrets]] [--export-on-exit FILE]
   platform-emulator init [FILE] [--force]
   platform-emulator run-module --runtime ID [--url URL | --config FILE] [--deployed-app RID [--branch B]]
                                -- COMMAND [ARGS...]
@@ -48,8 +49,13 @@ Options for start:
       --log-level L   fatal, error, warn, info (default), debug (adds a line per request), trace, silent.
       --import FILE   Start from a state export (GET /_emulate/platform/state, or --export-on-exit):
                       its entities replace the config's of the same key; settings stay the config's.
+                      An export that left secrets out is refused unless --allow-missing-secrets is given.
+      --allow-missing-secrets
+                      Accept an --import whose secrets were left out (clients become public, runtimes
+                      get new module auth tokens).
       --export-on-exit FILE
-                      On SIGTERM/SIGINT, write the state there before closing (YAML; JSON for .json).
+                      On SIGTERM/SIGINT, write the state there before closing (YAML; JSON for .json),
+                      secrets included, mode 0600.
   -h, --help          Show this help.
 
 Options for run-module:
@@ -81,6 +87,7 @@ async function start(args: string[]): Promise<number> {
       'log-level': { type: 'string' },
       import: { type: 'string' },
       'export-on-exit': { type: 'string' },
+      'allow-missing-secrets': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -94,6 +101,7 @@ async function start(args: string[]): Promise<number> {
     host: values.host,
     store: values.store,
     importFile: values.import,
+    allowMissingSecrets: values['allow-missing-secrets'],
     logLevel,
     env: process.env,
   }));
@@ -106,16 +114,9 @@ async function start(args: string[]): Promise<number> {
   return new Promise<number>(() => undefined); // runs until a signal closes it
 }
 
+/** `2 users incl. default admin, 1 oauth client, ...`: what each service's seed codec counts, in list order. */
 function describe(s: SeedSummary): string {
-  const parts = [
-    `${s.users} user${s.users === 1 ? '' : 's'}${s.defaultAdmin ? ' incl. default admin' : ''}`,
-    `${s.oauthClients} oauth client${s.oauthClients === 1 ? '' : 's'}`,
-    `${s.connections} connection${s.connections === 1 ? '' : 's'}`,
-    `${s.ontologies} ontolog${s.ontologies === 1 ? 'y' : 'ies'}`,
-    `${s.runtimes} runtime${s.runtimes === 1 ? '' : 's'}`,
-    `${s.deployedApps} deployed app${s.deployedApps === 1 ? '' : 's'}`,
-  ];
-  return parts.join(', ');
+  return s.counts.map(({ one, many, count, note }) => `${count} ${count === 1 ? one : many}${note ? ` ${note}` : ''}`).join(', ');
 }
 
 function init(args: string[]): number {
@@ -152,7 +153,7 @@ async function runModuleCommand(args: string[]): Promise<number> {
   let controlToken: string | undefined;
   if (values.config) {
     // The same resolution as `start` (PORT over the config's port, base_url without a trailing slash).
-    const settings = resolveSettings(await saying('--config', loadSeedFile(values.config)), {}, process.env);
+    const settings = resolveSettings(await saying('--config', loadSeedFile(values.config, seedCodecsOf(SERVICES))), {}, process.env);
     url = settings.baseUrl ?? `http://localhost:${settings.port}`;
     controlToken = settings.controlToken;
   }

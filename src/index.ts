@@ -5,7 +5,7 @@ import type { Clock } from './clock.js';
 import type { LogLevel } from './logger.js';
 import type { JournalEntry, JournalFilter } from './http/journal/index.js';
 import type { ArmedFault } from './http/faults.js';
-import { exportState, type StateDocument } from './services/control/export-state.js';
+import { exportState, type StateDocument } from './seed/export.js';
 import { seedCodecsOf } from './services/seed-codecs.js';
 
 export interface EmulatorOptions {
@@ -65,7 +65,8 @@ export interface Emulator {
   /** Arms a one-shot fault; returns it with its id. */
   fault(options: FaultOptions): Promise<ArmedFault>;
   /** The current state as a seed document, which `config`/`seed` (or the CLI's --config/--import) accept. */
-  exportState(): Promise<StateDocument>;
+  /** The state as a seed document; secrets only with `{secrets: true}` (each one left out is named). */
+  exportState(options?: { secrets?: boolean }): Promise<StateDocument>;
   /** The running server, for advanced use. */
   server: RunningServer;
 }
@@ -125,7 +126,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     deleteObject: async (ontology, objectType, primaryKey) =>
       void (await call('DELETE', objectPath(ontology, objectType, primaryKey), undefined, `deleteObject(${ontology}, ${objectType}, ${primaryKey})`)),
     fault: async (fault) => (await call('POST', '/_emulate/platform/faults', fault, 'fault')) as unknown as ArmedFault,
-    exportState: () => exportState(server.store, [], seedCodecsOf(server.services)),
+    exportState: (options) => exportState(server.store, seedCodecsOf(server.services), options),
   };
 }
 
@@ -134,4 +135,4 @@ export { SeedError } from './seed/load.js';
 export type { Seed } from './seed/schema.js';
 export type { JournalEntry, JournalFilter } from './http/journal/index.js';
 export type { ArmedFault } from './http/faults.js';
-export type { StateDocument } from './services/control/export-state.js';
+export type { StateDocument } from './seed/export.js';

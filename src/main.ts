@@ -16,7 +16,7 @@ import { buildApp } from './app.js';
 import { logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { controlRouteWarning, listenError } from './startup-words.js';
 import { mergeSeeds } from './seed/merge.js';
-import { exportState, stateAsJson, stateAsYaml } from './services/control/export-state.js';
+import { exportState, stateAsJson, stateAsYaml } from './seed/export.js';
 import { startPodListener, type PodListener } from './services/compute-modules/pod-listener/index.js';
 
 interface ServerOptions {
@@ -26,6 +26,8 @@ interface ServerOptions {
   seed?: string | Record<string, unknown>;
   /** A state export (or seed file) whose entities are laid over the seed's (--import). */
   importFile?: string;
+  /** Accept an import that left secrets out (--allow-missing-secrets). */
+  allowMissingSecrets?: boolean;
   port?: number;
   /** Port when neither the options, PORT nor the seed set one (the CLI: 4000; test suites: 0). */
   defaultPort?: number;
@@ -64,7 +66,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const services = options.services ?? SERVICES;
   const codecs = seedCodecsOf(services);
   const base = await readSeed(options, codecs);
-  const seed = options.importFile === undefined ? base : mergeSeeds(base, await loadSeedFile(options.importFile, codecs), codecs);
+  const seed = options.importFile === undefined ? base : mergeSeeds(base, await loadSeedFile(options.importFile, codecs, { allowMissingSecrets: options.allowMissingSecrets }), codecs);
   const settings = resolveSettings(seed, { port: options.port, host: options.host, store: options.store }, options.env ?? {}, options.defaultPort);
   // Real time, movable forward through the control route (an injected clock is used as it is).
   const clock = options.clock ?? new OffsetClock();
@@ -130,8 +132,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 }
 
 /** Writes the state as a seed document: JSON for a `.json` file, else YAML (--export-on-exit). */
+/** Writes the state with its secrets (the file is the user's own, mode 0600; docs/contracts.md §7). */
 export async function writeStateFile(server: Pick<RunningServer, 'store' | 'services'>, file: string): Promise<void> {
-  const doc = await exportState(server.store, [], seedCodecsOf(server.services));
+  const doc = await exportState(server.store, seedCodecsOf(server.services), { secrets: true });
   await writeFile(file, /\.json$/i.test(file) ? stateAsJson(doc) : stateAsYaml(doc), { mode: 0o600 });
 }
 

@@ -60,13 +60,25 @@ export interface SettingOverrides {
   store?: string;
 }
 
+/** The job settings under the compute-modules service's seed key, as this file reads them (its codec validates them). */
+interface ComputeModuleSettingsSeed {
+  poll_timeout_ms?: number;
+  execute_timeout_ms?: number;
+  retained_jobs?: number;
+  max_result_bytes?: number;
+  module_gone_ms?: number;
+  max_queued_jobs?: number;
+  max_retained_result_bytes?: number;
+  pod_listener_port?: number;
+}
+
 /**
  * Precedence for the port: --port, then PORT, then the config file, then the default (4000). For the store:
  * --store, then the config's `store`, then DATABASE_URL, then memory.
  */
 export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, env: NodeJS.ProcessEnv = process.env, defaultPort = DEFAULT_PORT): Readonly<Settings> {
   const envPort = env.PORT !== undefined && env.PORT !== '' ? parsePort(env.PORT, 'PORT') : undefined;
-  const cm = seed.compute_modules;
+  const cm = (seed.compute_modules ?? {}) as ComputeModuleSettingsSeed;
   return Object.freeze({
     port: overrides.port ?? envPort ?? seed.port ?? defaultPort,
     host: overrides.host ?? seed.host ?? DEFAULT_HOST,

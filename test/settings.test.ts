@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { validateTestSeed } from './helpers/seed.js';
 import { resolveSettings, isLoopbackHost } from '../src/settings.js';
-import { validateSeed } from '../src/seed/load.js';
 
-const seedWith = (platform: Record<string, unknown>) => validateSeed({ platform });
+const seedWith = (platform: Record<string, unknown>) => validateTestSeed({ platform });
 
 describe('settings', () => {
   it('defaults to port 4000 on 127.0.0.1, base URL from the bound port', () => {
@@ -36,7 +36,7 @@ describe('settings', () => {
     expect(resolveSettings(seedWith({ store: pg(2) }), { store: 'memory' }, { DATABASE_URL: pg(1) }).store).toBe('memory');
     expect(() => resolveSettings(seedWith({}), { store: 'mysql://u:hunter2@h/db' }, {})).toThrow(/^store: the value is neither/);
     expect(() => resolveSettings(seedWith({}), { store: 'mysql://u:hunter2@h/db' }, {})).not.toThrow(/hunter2/);
-    expect(() => validateSeed({ platform: { store: 'redis://x' } })).toThrow(/platform\.store/);
+    expect(() => validateTestSeed({ platform: { store: 'redis://x' } })).toThrow(/platform\.store/);
   });
 
   it('knows loopback hosts', () => {

@@ -23,6 +23,14 @@ export interface ExportContext {
   dropped(line: string): void;
 }
 
+/** One count of the start summary: `count` things, named `one` or `many`, and a word on it. */
+export interface SummaryCount {
+  one: string;
+  many: string;
+  count: number;
+  note?: string;
+}
+
 export interface SeedCodec<Part = unknown> extends SeedKeySchema {
   /** Writes the validated part into the store. Runs in list order, after the services listed before it. */
   apply(part: Part, context: SeedContext): Promise<void>;
@@ -30,8 +38,8 @@ export interface SeedCodec<Part = unknown> extends SeedKeySchema {
   export(context: ExportContext): Promise<Part>;
   /** `--import`: lays the imported part over the config's; absent: the imported part replaces it whole. */
   merge?(base: Part, imported: Part): Part;
-  /** How many records the store holds for the start summary (`datasets: 3`); absent: not shown. */
-  count?(store: Store): Promise<number>;
+  /** What the start summary says of this key (`2 users incl. default admin`): counts of what the store holds. */
+  summary?(store: Store, part: Part): Promise<SummaryCount[]>;
 }
 
 /** A codec of any part, as a list holds them (each codec checks its own part's type). */

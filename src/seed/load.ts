@@ -9,8 +9,8 @@ import { ValueErrorType } from '@sinclair/typebox/errors';
 import { configDocumentFor, type Seed, type SeedKeySchema } from './schema.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
 import { shapeProblems } from './shape.js';
-import { ruleProblems } from './rules.js';
-import { ontologyProblems } from './ontology-apply.js';
+import { editDistance } from './edit-distance.js';
+import { SECRETS_OMITTED } from './export.js';
 
 export class SeedError extends Error {
   constructor(
@@ -51,18 +51,46 @@ function unreadable(path: string, err: NodeJS.ErrnoException): ConfigFileUnreada
 }
 
 /** Reads and validates a YAML seed file. */
-export async function loadSeedFile(path: string, keys: readonly SeedKeySchema[] = []): Promise<Seed> {
+export async function loadSeedFile(path: string, keys: readonly SeedKeySchema[] = [], options: SeedReadOptions = {}): Promise<Seed> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw unreadable(path, err as NodeJS.ErrnoException);
   }
-  return parseSeed(text, path, keys);
+  return parseSeed(text, path, keys, options);
+}
+
+export interface SeedReadOptions {
+  /** Accept a state export that left secrets out (`--allow-missing-secrets`): those clients and runtimes get none. */
+  allowMissingSecrets?: boolean;
+}
+
+/**
+ * A state export names the secrets it left out (docs/contracts.md §7): in JSON a root `secretsOmitted` list, in
+ * YAML a comment line. Such a document is refused, naming each one, unless the caller accepts it; either way the
+ * list is taken off before the schema sees the document.
+ */
+function withoutOmittedSecrets(doc: unknown, text: string, source: string, options: SeedReadOptions): unknown {
+  let omitted: string[] = [];
+  if (doc && typeof doc === 'object' && !Array.isArray(doc) && 'secretsOmitted' in doc) {
+    const { secretsOmitted, ...rest } = doc as { secretsOmitted: unknown };
+    omitted = Array.isArray(secretsOmitted) ? secretsOmitted.map(String) : [];
+    doc = rest;
+  } else {
+    const line = text.split('\n', 4).find((l) => l.startsWith(SECRETS_OMITTED));
+    if (line) omitted = line.slice(SECRETS_OMITTED.length).split(',').map((p) => p.trim()).filter(Boolean);
+  }
+  if (omitted.length && !options.allowMissingSecrets) {
+    throw new SeedError(source, [
+      `the document is a state export that left out ${omitted.length} secret${omitted.length === 1 ? '' : 's'} (${omitted.join(', ')}): export with ?secrets=include, or pass --allow-missing-secrets to start without them`,
+    ]);
+  }
+  return doc;
 }
 
 /** Parses YAML text and validates it; `keys`: the services' own seed keys (src/services/index.ts). */
-export function parseSeed(text: string, source = '<inline>', keys: readonly SeedKeySchema[] = []): Seed {
+export function parseSeed(text: string, source = '<inline>', keys: readonly SeedKeySchema[] = [], options: SeedReadOptions = {}): Seed {
   let doc: unknown;
   try {
     // A seed written as JSON (JSON is YAML) is read by JSON.parse: the YAML parser takes ~100x longer on the
@@ -75,7 +103,7 @@ export function parseSeed(text: string, source = '<inline>', keys: readonly Seed
     }
     throw err;
   }
-  return validateSeed(doc ?? {}, source, keys);
+  return validateSeed(withoutOmittedSecrets(doc ?? {}, text, source, options), source, keys);
 }
 
 function parseJsonOr(text: string, yaml: (text: string) => unknown): unknown {
@@ -103,9 +131,7 @@ export function validateSeed(doc: unknown, source = '<inline>', keys: readonly S
   const value = Value.Default(ConfigDocument, structuredClone(doc)) as unknown;
   const covered = (path: string) => shapes.some((s) => path === s.path || path.startsWith(`${s.path}.`) || path.startsWith(`${s.path}[`));
   const problems = [...shapes.map((s) => `${s.path}: ${s.message}`), ...describeErrors(ConfigDocument, value, covered)];
-  for (const rule of ruleProblems((value as { platform?: unknown }).platform)) problems.push(`${fieldPath(rule.segments)}: ${rule.message}`);
-  // Ontology references and values, once the shapes are right (CONTRACTS §9).
-  if (problems.length === 0) problems.push(...ontologyProblems((value as { platform: Seed }).platform));
+  // What the schemas cannot see (references, duplicates, values against their types), once the shapes are right.
   if (problems.length === 0) {
     const platform = (value as { platform: Record<string, unknown> }).platform;
     for (const key of keys) problems.push(...(key.check?.(platform[key.key] as never, `platform.${key.key}`, platform) ?? []));
@@ -183,16 +209,3 @@ function nearest(word: string, candidates: string[]): string | undefined {
   return best?.key;
 }
 
-export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}

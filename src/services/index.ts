@@ -10,7 +10,7 @@ import { connectivityService } from './connectivity/index.js';
 import { ontologiesService } from './ontologies/index.js';
 import { computeModulesService } from './compute-modules/index.js';
 
-export const SERVICES: readonly ServiceModule[] = [controlService, oauthService, adminService, connectivityService, ontologiesService, computeModulesService];
+export const SERVICES: readonly ServiceModule[] = [controlService, adminService, oauthService, connectivityService, ontologiesService, computeModulesService];
 
 /** Every store part of the listed services: what a store is opened with. */
 export const servicePartsOf = (services: readonly ServiceModule[]): StorePart<unknown>[] => services.flatMap((s) => s.store ?? []);

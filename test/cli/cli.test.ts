@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { parseTestSeed } from '../helpers/seed.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { collect, runCli, spawnCli, waitForLine } from '../helpers/cli.js';
-import { parseSeed } from '../../src/seed/load.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'platform-emulator-'));
 
@@ -18,7 +18,7 @@ describe('platform-emulator command line', () => {
   it('init writes a valid starter config and refuses to overwrite it without --force', async () => {
     const file = join(tmp(), 'seed.yaml');
     expect((await runCli(['init', file])).code).toBe(0);
-    expect(parseSeed(readFileSync(file, 'utf8')).users.length).toBeGreaterThan(0);
+    expect(parseTestSeed(readFileSync(file, 'utf8')).users.length).toBeGreaterThan(0);
     const again = await runCli(['init', file]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('--force');

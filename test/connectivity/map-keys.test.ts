@@ -1,8 +1,9 @@
 // Map-shaped bodies (name -> value) check every value whatever its key: a key with a line break once slipped
 // past the schema's key pattern, so its value went unchecked and a number reached the service code (a 500).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateTestSeed } from '../helpers/seed.js';
 import { bearer, buildTestApp, mintToken, platformError, type TestApp } from '../helpers/app.js';
-import { validateSeed, SeedError } from '../../src/seed/load.js';
+import { SeedError } from '../../src/seed/load.js';
 import { BASE, READ, SEED, WRITE, createRequest, withConfiguration } from './fixtures.js';
 
 let t: TestApp;
@@ -60,16 +61,16 @@ describe('create: additionalSecrets are checked whatever their names', () => {
 describe('seed: user attributes are checked whatever their names', () => {
   it.each(ODD_KEYS)('an attribute named %j whose value is not a list of strings is refused with its path', (key) => {
     const doc = { platform: { users: [{ username: 'u', attributes: { [key]: 5 } }] } };
-    expect(() => validateSeed(doc)).toThrow(SeedError);
+    expect(() => validateTestSeed(doc)).toThrow(SeedError);
     try {
-      validateSeed(doc);
+      validateTestSeed(doc);
     } catch (err) {
       expect((err as SeedError).problems.join('\n')).toContain('platform.users[0].attributes');
     }
   });
 
   it('an attribute named with a line break holding a list of strings is accepted', () => {
-    const seed = validateSeed({ platform: { users: [{ username: 'u', attributes: { 'a\nb': ['x'] } }] } });
+    const seed = validateTestSeed({ platform: { users: [{ username: 'u', attributes: { 'a\nb': ['x'] } }] } });
     expect(seed.users[0]!.attributes).toEqual({ 'a\nb': ['x'] });
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { validateTestSeed } from '../helpers/seed.js';
 import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.js';
 import { TEST_STORE } from '../helpers/store.js';
 import { buildApp } from '../../src/app.js';
 import { OffsetClock, isAdjustable, systemClock } from '../../src/clock.js';
-import { validateSeed } from '../../src/seed/load.js';
+
 import { resolveSettings } from '../../src/settings.js';
 import { createMemoryStore } from '../../src/store/memory/index.js';
 
@@ -44,7 +45,7 @@ describe('clock control route', () => {
   });
 
   it('answers 409 ClockNotAdjustable when the service was given a clock it cannot move', async () => {
-    const seed = validateSeed({});
+    const seed = validateTestSeed({});
     const app = await buildApp({ settings: resolveSettings(seed, {}, {}), store: createMemoryStore(), clock: systemClock, seed });
     const res = await app.inject({ method: 'POST', url: '/_emulate/platform/clock', payload: { advanceMs: 1000 } });
     expect(res.statusCode).toBe(409);

@@ -1,10 +1,10 @@
 // The CLI's --export-on-exit writes the state on SIGTERM; --import starts from it (CONTRACTS §7).
+import { parseTestSeed } from '../helpers/seed.js';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collect, spawnCli, waitForLine } from '../helpers/cli.js';
-import { parseSeed } from '../../src/seed/load.js';
 
 const urlOf = (line: string) => line.match(/(http:\/\/localhost:\d+)/)![1]!;
 
@@ -23,8 +23,8 @@ describe('--export-on-exit and --import', () => {
     first.kill('SIGTERM');
     expect((await firstDone).code).toBe(0);
     expect(statSync(saved).mode & 0o777).toBe(0o600);
-    const doc = parseSeed(readFileSync(saved, 'utf8'));
-    expect(doc.users.map((u) => u.username).sort()).toEqual(['admin', 'alice', 'dave']);
+    const doc = parseTestSeed(readFileSync(saved, 'utf8'));
+    expect(doc.users.map((u: { username: string }) => u.username).sort()).toEqual(['admin', 'alice', 'dave']);
 
     // The import lays its entities over the config's: alice from the config, dave from the import.
     writeFileSync(config, 'platform:\n  users: [{ username: alice, display_name: Alice }]\n');

@@ -2,12 +2,12 @@
 // them, links (foreign keys and pairs), typed queries and action types round-trip through a second app to an
 // equal export, and the typed routes of both apps answer the same objects, links and query results.
 import { describe, expect, it } from 'vitest';
+import { mergeTestSeeds, validateTestSeed } from '../helpers/seed.js';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
 import { bearer, buildTestApp, mintToken } from '../helpers/app.js';
 import { ACME_SEED } from '../ontologies/fixture.js';
-import { mergeSeeds } from '../../src/seed/merge.js';
-import { validateSeed } from '../../src/seed/load.js';
+
 import { captureLog } from '../journal/helpers.js';
 
 // CONTRACTS §9's example as it is written there, plus `title: string` on Employee: the example's action sets
@@ -207,7 +207,7 @@ describe('state export of ontologies', () => {
   });
 
   it('--import replaces an ontology whole, matched by api_name or by rid', () => {
-    const base = validateSeed(
+    const base = validateTestSeed(
       parse(`
 platform:
   ontologies:
@@ -216,7 +216,7 @@ platform:
     - { api_name: kept, display_name: Kept }
 `),
     );
-    const imported = validateSeed(
+    const imported = validateTestSeed(
       parse(`
 platform:
   ontologies:
@@ -224,8 +224,8 @@ platform:
     - { api_name: renamed, display_name: Renamed, rid: ri.ontology.main.ontology.x }
 `),
     );
-    const merged = mergeSeeds(base, imported);
-    expect(merged.ontologies.map((o) => [o.api_name, o.display_name, o.queries.map((q) => q.api_name)])).toEqual([
+    const merged = mergeTestSeeds(base, imported);
+    expect(merged.ontologies.map((o: { api_name: string; display_name: string; queries: Array<{ api_name: string }> }) => [o.api_name, o.display_name, o.queries.map((q: { api_name: string }) => q.api_name)])).toEqual([
       ['acme', 'New', ['b']],
       ['renamed', 'Renamed', []],
       ['kept', 'Kept', []],

@@ -1,7 +1,9 @@
-// State export (CONTRACTS §7): the state as a seed document that --config accepts, round-tripping to an equal state.
+// State export (docs/contracts.md §7): the state as a seed document that --config accepts, round-tripping to an equal state.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildTestApp } from '../helpers/app.js';
+import { CODECS, parseTestSeed, type TestSeed } from '../helpers/seed.js';
+import { parseSeed } from '../../src/seed/load.js';
 
 const SEED = {
   platform: {
@@ -23,11 +25,11 @@ const SEED = {
   },
 };
 
-async function exportJson(app: Awaited<ReturnType<typeof buildTestApp>>['app']) {
-  const res = await app.inject({ url: '/_emulate/platform/state' });
+async function exportJson(app: Awaited<ReturnType<typeof buildTestApp>>['app'], query = '?secrets=include') {
+  const res = await app.inject({ url: `/_emulate/platform/state${query}` });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
-  return res.json() as { platform: Record<string, unknown> };
+  return res.json() as { platform: Record<string, unknown>; secretsOmitted?: string[] };
 }
 
 describe('state export', () => {
@@ -56,9 +58,32 @@ describe('state export', () => {
     const yaml = await app.inject({ url: '/_emulate/platform/state', headers: { accept: 'application/yaml' } });
     expect(yaml.headers['content-type']).toMatch(/^application\/yaml/);
     expect(yaml.body.startsWith('# platform-emulator state export')).toBe(true);
-    expect(parse(yaml.body)).toEqual(await exportJson(app));
+    const json = await exportJson(app, '');
+    expect(parse(yaml.body)).toEqual({ platform: json.platform });
+    expect(yaml.body).toContain(`# secrets omitted: ${json.secretsOmitted!.join(', ')}\n`);
     const asked = await app.inject({ url: '/_emulate/platform/state?format=yaml' });
     expect(asked.body).toBe(yaml.body);
+  });
+
+  it('leaves secrets out by default and names each one; ?secrets=include writes them', async () => {
+    const { app } = await buildTestApp({ seed: SEED });
+    const bare = await exportJson(app, '');
+    expect(bare.secretsOmitted).toEqual(['platform.oauth_clients[1].client_secret', 'platform.compute_modules.runtimes[0].module_auth_token']);
+    expect(JSON.stringify(bare)).not.toContain('svc-secret-value');
+    expect(JSON.stringify(bare)).not.toContain('module-token-0123456789');
+    const full = await exportJson(app);
+    expect(full.secretsOmitted).toBeUndefined();
+    expect(JSON.stringify(full)).toContain('svc-secret-value');
+  });
+
+  it('refuses to import an export whose secrets were left out, naming each, unless told', async () => {
+    const { app } = await buildTestApp({ seed: SEED });
+    const yaml = (await app.inject({ url: '/_emulate/platform/state?format=yaml' })).body;
+    expect(() => parseTestSeed(yaml)).toThrow(/left out 2 secrets \(platform\.oauth_clients\[1\]\.client_secret, platform\.compute_modules\.runtimes\[0\]\.module_auth_token\)/);
+    const json = (await app.inject({ url: '/_emulate/platform/state' })).body;
+    expect(() => parseTestSeed(json)).toThrow(/--allow-missing-secrets/);
+    const accepted = parseSeed(json, 'export.json', CODECS, { allowMissingSecrets: true }) as TestSeed;
+    expect(accepted.oauth_clients.find((c: { client_id: string }) => c.client_id === 'svc').client_secret).toBeUndefined();
   });
 
   it('never exports a connection secret value', async () => {

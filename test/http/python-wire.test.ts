@@ -1,12 +1,13 @@
 // The small wire changes real Python clients need (CONTRACTS §10) and path aliases (CONTRACTS §11), in process.
 // The real Python platform SDK goes through the same paths in test/clients/python/test_platform_sdk.py.
 import { describe, expect, it } from 'vitest';
+import { applyTestSeed, validateTestSeed } from '../helpers/seed.js';
 import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.js';
 import { TOKEN, basic, expectOAuthError, postForm } from '../oauth/flow.js';
 import { pathAliasProblems, pathAliasRewriter } from '../../src/http/path-aliases.js';
-import { SeedError, validateSeed } from '../../src/seed/load.js';
+import { SeedError } from '../../src/seed/load.js';
 import { buildApp } from '../../src/app.js';
-import { applySeed } from '../../src/seed/apply.js';
+
 import { resolveSettings } from '../../src/settings.js';
 import { createMemoryStore } from '../../src/store/memory/index.js';
 import { ManualClock } from '../../src/clock.js';
@@ -127,9 +128,9 @@ describe('path aliases', () => {
   });
 
   it('keeps the request as it came in originalUrl', async () => {
-    const seed = validateSeed(SEED);
+    const seed = validateTestSeed(SEED);
     const store = createMemoryStore();
-    await applySeed(seed, store, new ManualClock());
+    await applyTestSeed(seed, store, new ManualClock());
     const app = await buildApp({ settings: resolveSettings(seed, {}, {}), store, clock: new ManualClock(), seed });
     let seen: { url: string; originalUrl: string } | undefined;
     app.addHook('onResponse', async (request) => void (seen = { url: request.url, originalUrl: request.originalUrl }));

@@ -2,6 +2,7 @@
 // cut; idle connections close; long-polls and held executes are NOT cut by those timeouts (Node counts them
 // only while a request is being received); the connection cap refuses the excess with one warning.
 import http from 'node:http';
+import { validateTestSeed } from '../helpers/seed.js';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -9,7 +10,6 @@ import { buildTestApp } from '../helpers/app.js';
 import { ADDER, MUX, seed as moduleSeed } from '../compute-modules/helpers.js';
 import { parseAnswer } from './raw-socket.js';
 import { resolveSettings } from '../../src/settings.js';
-import { validateSeed } from '../../src/seed/load.js';
 
 const SHORT = { request_timeout_ms: 400, headers_timeout_ms: 300, keep_alive_timeout_ms: 300 };
 
@@ -159,10 +159,10 @@ describe('the connection cap', () => {
 
 describe('settings', () => {
   it('have defaults a test suite never meets, and take the config keys', () => {
-    expect(resolveSettings(validateSeed({}), {}, {}).limits).toEqual({ maxConnections: 10_000, requestTimeoutMs: 60_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 30_000 });
-    const set = resolveSettings(validateSeed({ platform: { limits: { max_connections: 5, ...SHORT } } }), {}, {});
+    expect(resolveSettings(validateTestSeed({}), {}, {}).limits).toEqual({ maxConnections: 10_000, requestTimeoutMs: 60_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 30_000 });
+    const set = resolveSettings(validateTestSeed({ platform: { limits: { max_connections: 5, ...SHORT } } }), {}, {});
     expect(set.limits).toEqual({ maxConnections: 5, requestTimeoutMs: 400, headersTimeoutMs: 300, keepAliveTimeoutMs: 300 });
-    expect(() => validateSeed({ platform: { limits: { request_timeout_ms: 0 } } })).toThrow();
-    expect(() => validateSeed({ platform: { limits: { max_conections: 5 } } })).toThrow();
+    expect(() => validateTestSeed({ platform: { limits: { request_timeout_ms: 0 } } })).toThrow();
+    expect(() => validateTestSeed({ platform: { limits: { max_conections: 5 } } })).toThrow();
   });
 });

@@ -2,10 +2,11 @@
 // sign-in at worst); access and refresh tokens are refused past it (temporarily_unavailable), since evicting one
 // would surprise a caller still holding it. Small caps set in the seed's `limits`.
 import { describe, expect, it } from 'vitest';
+import { parseTestSeed } from '../helpers/seed.js';
 import type { FastifyInstance } from 'fastify';
 import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.js';
 import { resolveSettings } from '../../src/settings.js';
-import { parseSeed, type SeedError } from '../../src/seed/load.js';
+import { type SeedError } from '../../src/seed/load.js';
 import { sweepExpired } from '../../src/services/oauth/sweeper.js';
 import { AUTHORIZE, CALLBACK, TOKEN, authorizeUrl, basic, codeFor, expectHtmlError, expectOAuthError, postForm, signInForm } from './flow.js';
 
@@ -32,15 +33,15 @@ async function signedIn(app: FastifyInstance) {
 
 describe('limits: config and defaults', () => {
   it('defaults a test suite never meets', () => {
-    const { oauthLimits } = resolveSettings(parseSeed(''), {}, {});
+    const { oauthLimits } = resolveSettings(parseTestSeed(''), {}, {});
     expect(oauthLimits).toEqual({ maxPendingSignIns: 10_000, maxAuthorizationCodes: 10_000, maxAccessTokens: 100_000, maxRefreshTokens: 100_000, maxServicePrincipals: 10_000 });
   });
 
   it('reads platform.limits and refuses a cap below 1 or a mistyped key, with its path', () => {
-    const { oauthLimits } = resolveSettings(parseSeed(seed('max_pending_sign_ins: 5, max_authorization_codes: 6, max_access_tokens: 7, max_refresh_tokens: 8')), {}, {});
+    const { oauthLimits } = resolveSettings(parseTestSeed(seed('max_pending_sign_ins: 5, max_authorization_codes: 6, max_access_tokens: 7, max_refresh_tokens: 8')), {}, {});
     expect(oauthLimits).toEqual({ maxPendingSignIns: 5, maxAuthorizationCodes: 6, maxAccessTokens: 7, maxRefreshTokens: 8, maxServicePrincipals: 10_000 });
     try {
-      parseSeed('platform:\n  limits:\n    max_access_tokens: 0\n    max_refresh_token: 5\n');
+      parseTestSeed('platform:\n  limits:\n    max_access_tokens: 0\n    max_refresh_token: 5\n');
       expect.unreachable();
     } catch (err) {
       const problems = (err as SeedError).problems;

@@ -3,11 +3,12 @@
 // (503 temporarily_unavailable) while the ones already made keep working. A refused request creates nothing.
 // Seeded service users and principals of seeded clients never count.
 import { describe, expect, it } from 'vitest';
+import { parseTestSeed } from '../helpers/seed.js';
 import type { FastifyInstance } from 'fastify';
 import { bearer, buildTestApp } from '../helpers/app.js';
 import { stableUuid } from '../../src/ids.js';
 import { resolveSettings } from '../../src/settings.js';
-import { parseSeed, type SeedError } from '../../src/seed/load.js';
+import { type SeedError } from '../../src/seed/load.js';
 import type { Store } from '../../src/store/store.js';
 import { TOKEN, basic, expectOAuthError, postForm } from './flow.js';
 
@@ -30,10 +31,10 @@ async function whoAmI(app: FastifyInstance, token: string): Promise<string> {
 
 describe('limits.max_service_principals: config', () => {
   it('defaults to 10000 and refuses a cap below 1 with its path', () => {
-    expect(resolveSettings(parseSeed(''), {}, {}).oauthLimits.maxServicePrincipals).toBe(10_000);
-    expect(resolveSettings(parseSeed(openSeed('max_service_principals: 4')), {}, {}).oauthLimits.maxServicePrincipals).toBe(4);
+    expect(resolveSettings(parseTestSeed(''), {}, {}).oauthLimits.maxServicePrincipals).toBe(10_000);
+    expect(resolveSettings(parseTestSeed(openSeed('max_service_principals: 4')), {}, {}).oauthLimits.maxServicePrincipals).toBe(4);
     try {
-      parseSeed(openSeed('max_service_principals: 0'));
+      parseTestSeed(openSeed('max_service_principals: 0'));
       expect.unreachable();
     } catch (err) {
       expect((err as SeedError).problems).toEqual(['platform.limits.max_service_principals: expected integer to be greater or equal to 1']);

@@ -1,9 +1,10 @@
 // Link and unlink edits (CONTRACTS §9): from either side of a foreign-key link and of a many-to-many link; an
 // unlink of objects that are not linked changes nothing; a seed problem list stays short.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { validateTestSeed } from '../helpers/seed.js';
 import type { FastifyInstance } from 'fastify';
 import { bearer, buildTestApp, mintToken } from '../helpers/app.js';
-import { SeedError, validateSeed } from '../../src/seed/load.js';
+import { SeedError } from '../../src/seed/load.js';
 
 const SEED = `
 platform:
@@ -80,7 +81,7 @@ describe('link and unlink edits', () => {
     const doc = { platform: { ontologies: [{ api_name: 'o', display_name: 'O', object_types: [{ api_name: 'T', primary_key: 'id', properties: { id: 'string' } }], objects: { T: objects } }] } };
     const err = (() => {
       try {
-        validateSeed(doc);
+        validateTestSeed(doc);
       } catch (e) {
         return e as SeedError;
       }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSeed, SeedError, validateSeed } from '../../src/seed/load.js';
+import { parseTestSeed, validateTestSeed } from '../helpers/seed.js';
+import { SeedError } from '../../src/seed/load.js';
 import { STARTER_CONFIG } from '../../src/seed/starter.js';
 
 function problemsOf(fn: () => unknown): string[] {
@@ -14,7 +15,7 @@ function problemsOf(fn: () => unknown): string[] {
 
 describe('seed loading', () => {
   it('fills every default of SPEC §2', () => {
-    const seed = parseSeed(`
+    const seed = parseTestSeed(`
 platform:
   users: [{ username: bob }]
   oauth_clients: [{ client_id: app, client_secret: s }]
@@ -46,13 +47,13 @@ platform:
   });
 
   it('accepts an empty document and a missing platform key as "no config"', () => {
-    expect(parseSeed('').users).toEqual([]);
-    expect(validateSeed({}).oauth_clients).toEqual([]);
+    expect(parseTestSeed('').users).toEqual([]);
+    expect(validateTestSeed({}).oauth_clients).toEqual([]);
   });
 
   it('reports every problem at once, each with its path', () => {
     const problems = problemsOf(() =>
-      parseSeed(`
+      parseTestSeed(`
 platform:
   port: nope
   users:
@@ -78,33 +79,33 @@ platform:
   });
 
   it('rejects unknown keys with a hint', () => {
-    const problems = problemsOf(() => parseSeed('platform:\n  user:\n    - username: a\n  oauth_clients:\n    - client_id: x\n      redirect_uri: [http://a]\n'));
+    const problems = problemsOf(() => parseTestSeed('platform:\n  user:\n    - username: a\n  oauth_clients:\n    - client_id: x\n      redirect_uri: [http://a]\n'));
     expect(problems).toEqual([
       'platform.user: unknown key (did you mean `users`?)',
       'platform.oauth_clients[0].redirect_uri: unknown key (did you mean `redirect_uris`?)',
     ]);
-    expect(problemsOf(() => parseSeed('users: []\n'))).toEqual(['users: unknown key (the root key is `platform`; put every setting under it)']);
-    expect(problemsOf(() => parseSeed('platform:\n  zzzzzzzz: 1\n'))[0]).toMatch(/^platform.zzzzzzzz: unknown key \(known keys: port, host, base_url/);
+    expect(problemsOf(() => parseTestSeed('users: []\n'))).toEqual(['users: unknown key (the root key is `platform`; put every setting under it)']);
+    expect(problemsOf(() => parseTestSeed('platform:\n  zzzzzzzz: 1\n'))[0]).toMatch(/^platform.zzzzzzzz: unknown key \(known keys: port, host, base_url/);
   });
 
   it('names a key that is not an identifier in brackets, as the API errors do', () => {
-    expect(problemsOf(() => parseSeed('platform:\n  users:\n    - username: a\n      "user name": b\n'))).toEqual([
+    expect(problemsOf(() => parseTestSeed('platform:\n  users:\n    - username: a\n      "user name": b\n'))).toEqual([
       'platform.users[0]["user name"]: unknown key (did you mean `username`?)',
     ]);
   });
 
   it('reports YAML syntax errors with their line', () => {
-    const problems = problemsOf(() => parseSeed('platform:\n  users: [\n', 'bad.yaml'));
+    const problems = problemsOf(() => parseTestSeed('platform:\n  users: [\n', 'bad.yaml'));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^line \d+, column \d+: /);
   });
 
   it('rejects a document that is not a mapping', () => {
-    expect(problemsOf(() => parseSeed('- a\n- b\n'))).toEqual(['the document must be a mapping with the root key `platform`']);
+    expect(problemsOf(() => parseTestSeed('- a\n- b\n'))).toEqual(['the document must be a mapping with the root key `platform`']);
   });
 
   it('keeps the starter config of `init` valid and complete', () => {
-    const seed = parseSeed(STARTER_CONFIG);
+    const seed = parseTestSeed(STARTER_CONFIG);
     expect(seed.users.length).toBeGreaterThan(0);
     expect(seed.oauth_clients.length).toBeGreaterThan(0);
     expect(seed.connections.length).toBeGreaterThan(0);

@@ -2,12 +2,13 @@
 // relative redirect URI are errors with their paths; a scope one slip away from a scope the service enforces
 // is a warning naming that scope. Each of these once passed silently.
 import { describe, expect, it } from 'vitest';
-import { parseSeed, SeedError } from '../../src/seed/load.js';
+import { parseTestSeed } from '../helpers/seed.js';
+import { SeedError } from '../../src/seed/load.js';
 import { buildTestApp } from '../helpers/app.js';
 
 function problemsOf(text: string): string[] {
   try {
-    parseSeed(text);
+    parseTestSeed(text);
   } catch (err) {
     if (err instanceof SeedError) return err.problems;
     throw err;
@@ -67,7 +68,7 @@ describe('a mapping written as a list is an error with its path', () => {
   });
 
   it('an empty mapping and empty lists stay accepted', () => {
-    const seed = parseSeed('platform:\n  users: []\n  oauth_clients: []\n  enrollment: {}\n  compute_modules: {}\n');
+    const seed = parseTestSeed('platform:\n  users: []\n  oauth_clients: []\n  enrollment: {}\n  compute_modules: {}\n');
     expect(seed.users).toEqual([]);
     expect(seed.compute_modules.runtimes).toEqual([]);
   });
@@ -86,7 +87,7 @@ describe('redirect URIs must be absolute http(s) URIs without a fragment', () =>
   });
 
   it('absolute http and https URIs, loopback or not, with queries, are accepted', () => {
-    const seed = parseSeed('platform:\n  oauth_clients:\n    - client_id: a\n      redirect_uris: [http://localhost:8080/cb, https://app.example/cb?x=1, http://127.0.0.1/cb]\n');
+    const seed = parseTestSeed('platform:\n  oauth_clients:\n    - client_id: a\n      redirect_uris: [http://localhost:8080/cb, https://app.example/cb?x=1, http://127.0.0.1/cb]\n');
     expect(seed.oauth_clients[0]!.redirect_uris).toHaveLength(3);
   });
 });

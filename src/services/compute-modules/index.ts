@@ -2,11 +2,14 @@
 import type { ServiceModule } from '../service-module.js';
 import { COMPUTE_MODULE_JOBS, COMPUTE_MODULES } from '../../store/core-parts.js';
 import { registerComputeModules } from './routes.js';
+import { computeModulesSeed } from './seed.js';
 import { COMPUTE_MODULES_POLICY } from './policy.js';
 
 export const computeModulesService: ServiceModule = {
   name: 'compute-modules',
   policy: COMPUTE_MODULES_POLICY,
   store: [COMPUTE_MODULES, COMPUTE_MODULE_JOBS],
+  seed: [computeModulesSeed],
+  // Its control routes (runtimes, job cancel) are registered inside its own scope (routes.ts): they share the job service.
   routes: registerComputeModules,
 };

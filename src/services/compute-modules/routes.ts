@@ -26,7 +26,7 @@ import type { Settings } from '../../settings.js';
 import { JobService } from './jobs.js';
 import { runtimeRoutes } from './runtime-routes.js';
 import { jobRoutes } from './job-routes.js';
-import { runtimeControlRoutes } from '../control/runtimes.js';
+import { runtimeControlRoutes } from './backstage.js';
 import { useJsonBodies } from '../../http/body-parsers.js';
 import { newPodRuntimeHandle } from './pod-listener/handle.js';
 

@@ -6,12 +6,6 @@ import { controlRoutes } from './routes.js';
 export const controlService: ServiceModule = {
   name: 'control',
   policy: [
-    { path: '/_emulate/platform/users', topics: ['users', 'tokens'] },
-    { path: '/_emulate/platform/tokens', topics: ['tokens'] },
-    { path: '/_emulate/platform/clients', topics: ['clients'] },
-    { path: '/_emulate/platform/oauth-clients', topics: ['clients'] },
-    { path: '/_emulate/platform/connections', topics: ['connections'] },
-    { path: '/_emulate/platform/ontologies', topics: ['ontologies'] },
     { path: '/_emulate/platform/clock', topics: ['clock', 'tokens'] },
     { path: '/_emulate/platform/journal', topics: ['journal'] },
     { path: '/_emulate/platform/faults', topics: [] },

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../store/store.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
-import { exportState, stateAsJson, stateAsYaml } from './export-state.js';
+import { exportState, stateAsJson, stateAsYaml } from '../../seed/export.js';
 import type { ServiceModule } from '../service-module.js';
 import { seedCodecsOf } from '../seed-codecs.js';
 
@@ -15,10 +15,16 @@ export function stateRoutes(parent: FastifyInstance, deps: { store: Store; servi
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/_emulate/platform/state',
-    { config: CONTROL_ROUTE, schema: { querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('yaml'), Type.Literal('json')])) }, { additionalProperties: false }) } },
+    { config: CONTROL_ROUTE, schema: {
+        querystring: Type.Object(
+          { format: Type.Optional(Type.Union([Type.Literal('yaml'), Type.Literal('json')])), secrets: Type.Optional(Type.Union([Type.Literal('include'), Type.Literal('omit')])) },
+          { additionalProperties: false },
+        ),
+      },
+    },
     async (request, reply) => {
       const dropped: string[] = [];
-      const doc = await exportState(deps.store, dropped, codecs);
+      const doc = await exportState(deps.store, codecs, { dropped, secrets: request.query.secrets === 'include' });
       if (dropped.length) request.log.warn({ dropped: dropped.slice(0, 20), count: dropped.length }, 'state export left out references to objects that no longer exist');
       const yaml = request.query.format === 'yaml' || (request.query.format === undefined && wantsYaml(request.headers.accept));
       reply.header('Cache-Control', 'no-store').header('Vary', 'Accept');

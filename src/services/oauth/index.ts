@@ -2,6 +2,8 @@
 import type { ServiceModule } from '../service-module.js';
 import { CLIENTS, OAUTH, TOKENS } from '../../store/core-parts.js';
 import { oauthRoutes } from './routes.js';
+import { oauthBackstage } from './backstage.js';
+import { oauthClientsSeed } from './seed.js';
 import { OFFLINE_ACCESS } from './scopes.js';
 
 export const oauthService: ServiceModule = {
@@ -14,7 +16,12 @@ export const oauthService: ServiceModule = {
     { path: '/idp/api/oauth2/revoke_token', exact: true, family: 'oauth', cors: true, topics: ['tokens'] },
     { path: '/idp/api/oauth2/introspect', exact: true, family: 'oauth', cors: true, topics: ['tokens'] },
     { path: '/idp/api/oauth2/', family: 'oauth', topics: ['tokens'] },
+    { path: '/_emulate/platform/tokens', topics: ['tokens'] },
+    { path: '/_emulate/platform/clients', topics: ['clients'] },
+    { path: '/_emulate/platform/oauth-clients', topics: ['clients'] },
   ],
   store: [CLIENTS, TOKENS, OAUTH],
+  seed: [oauthClientsSeed],
   routes: oauthRoutes,
+  backstage: { routes: oauthBackstage },
 };

@@ -1,5 +1,5 @@
 // RFC 8414 authorization server metadata, served at /.well-known/oauth-authorization-server/idp.
-import { ALL_GRANT_TYPES } from '../../seed/schema.js';
+import { ALL_GRANT_TYPES } from '../../platform-constants.js';
 import { KNOWN_SCOPES } from './scopes.js';
 
 export const OAUTH_BASE = '/idp/api/oauth2';

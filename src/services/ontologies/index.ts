@@ -2,11 +2,18 @@
 import type { ServiceModule } from '../service-module.js';
 import { ONTOLOGIES, ONTOLOGY_OBJECTS } from '../../store/core-parts.js';
 import { ontologyRoutes } from './routes.js';
+import { ontologiesBackstage } from './backstage.js';
+import { ontologiesSeed } from './seed.js';
 
 export const ontologiesService: ServiceModule = {
   name: 'ontologies',
   scopes: ['api:ontologies-read', 'api:ontologies-write'],
-  policy: [{ path: '/api/v2/ontologies', topics: ['ontologies'] }],
+  policy: [
+    { path: '/api/v2/ontologies', cors: true, topics: ['ontologies'] },
+    { path: '/_emulate/platform/ontologies', topics: ['ontologies'] },
+  ],
   store: [ONTOLOGIES, ONTOLOGY_OBJECTS],
+  seed: [ontologiesSeed],
   routes: ontologyRoutes,
+  backstage: { routes: ontologiesBackstage },
 };

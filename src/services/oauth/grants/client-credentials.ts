@@ -3,7 +3,7 @@
 // ConfidentialClientAuth appends it to every scope list, CONTRACTS §10): granted as asked, even when the
 // client's allowed_scopes does not list it, and still no refresh token.
 import { invalidGrant, invalidScope } from '../../../errors.js';
-import { DEFAULT_REALM } from '../../../seed/schema.js';
+import { DEFAULT_REALM } from '../../../platform-constants.js';
 import { stableUuid } from '../../../ids.js';
 import type { ClientRecord, UserRecord } from '../../../store/store.js';
 import { mintAccessToken } from '../access-tokens.js';

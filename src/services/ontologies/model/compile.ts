@@ -2,7 +2,7 @@
 // data types, property values against their types, unique primary keys, foreign keys and pairs pointing at
 // existing objects, link and edit references resolving, `$parameters` declared. Used by the seed loader (for
 // the problems) and by applySeed (for the records); a seed is compiled once and the result reused on reset.
-import type { OntologySeed } from '../../../seed/schema.js';
+import type { OntologySeed } from '../seed-schema.js';
 import type { ActionTypeDef, DataType, EditTemplate, LinkSideDef, ObjectTypeDef, PropertyDef, QueryDef } from '../../../store/ontology-model.js';
 import type { OntologyObjectRecord } from '../../../store/ontology-objects.js';
 import { stableUuid } from '../../../ids.js';

@@ -6,12 +6,9 @@
 // object can leave one behind; such values and pairs are left out (reported through `dropped`), since they
 // answer no link anyway.
 import type { OntologyRecord, Store } from '../../store/store.js';
+import { defined } from '../../seed/helpers.js';
 import type { ActionTypeDef, DataType, EditTemplate, ObjectTypeDef, ParameterDef, QueryDef } from '../../store/ontology-model.js';
 
-/** Drops the keys whose value is undefined, so that YAML and JSON show only what is set. */
-function defined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
 
 /** A data type as the seed writes it: a name for a scalar, else the long form parseDataType reads. */
 export function dataTypeSeed(t: DataType): unknown {

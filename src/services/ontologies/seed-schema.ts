@@ -1,7 +1,7 @@
-// The ontology part of the seed (CONTRACTS §9): object types, links, objects, typed queries and action types.
+// The ontology part of the seed (docs/contracts.md §9): object types, links, objects, typed queries and action types.
 // The shapes are checked here; what a shape cannot say (data types, values against their types, references
 // between types, objects and parameters) is checked by ontology-check.ts, each problem with its path.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -86,9 +86,17 @@ export const ActionTypeSeed = Type.Object(
   closed,
 );
 
-/** The keys an ontology gains (spread into schema.ts's OntologySeed). */
-export const ontologySeedKeys = {
-  object_types: Type.Array(ObjectTypeSeed, { default: [] }),
-  objects: Type.Record(Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown())), { default: {} }),
-  action_types: Type.Array(ActionTypeSeed, { default: [] }),
-};
+export const OntologySeed = Type.Object(
+  {
+    rid: Type.Optional(NonEmpty),
+    api_name: NonEmpty,
+    display_name: NonEmpty,
+    description: Type.Optional(Type.String()),
+    queries: Type.Array(QuerySeed, { default: [] }),
+    object_types: Type.Array(ObjectTypeSeed, { default: [] }),
+    objects: Type.Record(Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown())), { default: {} }),
+    action_types: Type.Array(ActionTypeSeed, { default: [] }),
+  },
+  closed,
+);
+export type OntologySeed = Static<typeof OntologySeed>;

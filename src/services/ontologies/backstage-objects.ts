@@ -1,4 +1,4 @@
-// Runtime changes to ontology objects (CONTRACTS §7): create or replace (upsert by primary key) and delete
+// Runtime changes to ontology objects (docs/contracts.md §7): create or replace (upsert by primary key) and delete
 // an object of a seeded object type, without a restart. The body is the object as the seed writes it under
 // `objects` (property values by api name), checked as the seed loader checks one: every property declared,
 // every value of its type, a foreign key naming an existing object. So what these routes leave is always a
@@ -11,10 +11,10 @@ import type { OntologyRecord, OntologyObjectRecord, Store } from '../../store/st
 import type { ObjectTypeDef } from '../../store/ontology-model.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 import { conflict, invalidArgument, quote } from '../../errors.js';
-import { findObjectType, findOntology } from '../ontologies/context.js';
-import { objectNotFound } from '../ontologies/errors.js';
-import { keyFromPath, pkValueFromPath } from '../ontologies/objects/primary-key.js';
-import { valueProblem } from '../ontologies/model/data-types.js';
+import { findObjectType, findOntology } from './context.js';
+import { objectNotFound } from './errors.js';
+import { keyFromPath, pkValueFromPath } from './objects/primary-key.js';
+import { valueProblem } from './model/data-types.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 256 });
 const Params = Type.Object({ ontology: Name, objectType: Name, primaryKey: Type.String({ minLength: 1, maxLength: 1024 }) });

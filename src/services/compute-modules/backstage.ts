@@ -7,8 +7,8 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, Store } from '../../store/store.js';
 import { resourceNotFound } from '../../errors.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
-import type { JobService } from '../compute-modules/jobs.js';
-import { RUNTIMES_PREFIX } from '../compute-modules/runtime-routes.js';
+import type { JobService } from './jobs.js';
+import { RUNTIMES_PREFIX } from './runtime-routes.js';
 
 /** Newest jobs shown per runtime. */
 const JOBS_PER_RUNTIME = 50;

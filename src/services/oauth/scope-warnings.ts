@@ -1,10 +1,11 @@
 // A scope in `allowed_scopes` that is a slip away from a scope the service enforces (`api:admin-reed`) is
 // almost surely a typo: the client would be refused the scope it needs, and the seed gives no other hint.
 // A warning, not an error: any scope string is allowed (custom scopes are stored and echoed).
-import type { Seed } from './schema.js';
-import { KNOWN_SCOPES } from '../services/oauth/scopes.js';
-import { editDistance } from './load.js';
-import { quote } from './rules.js';
+import type { OAuthClientSeed } from './seed.js';
+import { KNOWN_SCOPES } from './scopes.js';
+import { editDistance } from '../../seed/edit-distance.js';
+import { quote } from '../../seed/helpers.js';
+
 
 /** Up to two edits (a transposition is two), or a difference of case or of `-` for `_`. */
 const MAX_EDITS = 2;
@@ -20,9 +21,9 @@ function likelyScope(scope: string): string | undefined {
   return best?.scope;
 }
 
-export function scopeWarnings(seed: Seed): string[] {
+export function scopeWarnings(clients: readonly OAuthClientSeed[]): string[] {
   const warnings: string[] = [];
-  seed.oauth_clients.forEach((client, i) =>
+  clients.forEach((client, i) =>
     client.allowed_scopes.forEach((scope, j) => {
       const likely = likelyScope(scope);
       if (likely) warnings.push(`platform.oauth_clients[${i}].allowed_scopes[${j}]: ${quote(scope)} is not a scope the service knows; did you mean "${likely}"?`);

@@ -1,0 +1,45 @@
+// The current state as a seed document (docs/contracts.md §7): what `--config` (or `--import`) accepts, so that
+// a state arranged by a test suite or by hand can be saved and started again. Each service's seed codec writes
+// its own key. Entities only, no settings (port, host, tokens of the service itself), so an export never moves a
+// second instance's port. Left out on purpose: issued tokens, codes and jobs (they belong to a run), connection
+// secret values and domain auth (no secret value leaves the service). Other secrets (client secrets, module auth
+// tokens) only when asked; the document names each one it left out, and an import refuses it unless told.
+import { stringify } from 'yaml';
+import type { AnySeedCodec } from './codec.js';
+import type { Store } from '../store/store.js';
+
+export interface StateDocument {
+  platform: Record<string, unknown>;
+  /** The paths of the secrets left out (docs/contracts.md §7); an import refuses them unless told otherwise. */
+  secretsOmitted?: string[];
+}
+
+export interface ExportOptions {
+  /** Write secret values (`?secrets=include`, `--export-on-exit`); else each one left out is named. */
+  secrets?: boolean;
+  /** Receives what a seed cannot hold and the export leaves out, one line each, for the caller to log. */
+  dropped?: string[];
+}
+
+export async function exportState(store: Store, codecs: readonly AnySeedCodec[], options: ExportOptions = {}): Promise<StateDocument> {
+  const platform: Record<string, unknown> = {};
+  const secretsOmitted: string[] = [];
+  const context = {
+    store,
+    secrets: options.secrets === true,
+    omitted: (path: string) => void secretsOmitted.push(path),
+    dropped: (line: string) => void options.dropped?.push(line),
+  };
+  for (const codec of codecs) platform[codec.key] = await codec.export(context);
+  return secretsOmitted.length ? { platform, secretsOmitted } : { platform };
+}
+
+const HEADER = '# platform-emulator state export: start with `platform-emulator --config <this file>` or `--import <this file>`.\n';
+
+/** YAML names the omitted secrets in a comment line (docs/contracts.md §7) that an import reads back. */
+export const stateAsYaml = ({ platform, secretsOmitted }: StateDocument): string =>
+  HEADER + (secretsOmitted ? `${SECRETS_OMITTED}${secretsOmitted.join(', ')}\n` : '') + stringify({ platform });
+
+/** The comment line of a YAML export that names the secrets it left out. */
+export const SECRETS_OMITTED = '# secrets omitted: ';
+export const stateAsJson = (doc: StateDocument): string => `${JSON.stringify(doc, null, 2)}\n`;
