@@ -15,6 +15,18 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // Only a service's routes (routes.ts, routes/) and backstage (backstage.ts, backstage/) know the HTTP framework;
+  // the rest of a service folder is domain code over the store (docs/architecture.md, "Adding an API").
+  {
+    files: ['src/services/**/*.ts'],
+    ignores: ['src/services/**/routes.ts', 'src/services/**/routes/**', 'src/services/**/backstage.ts', 'src/services/**/backstage/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['fastify', '@fastify/*'], message: "Only a service's routes and backstage files import the HTTP framework (docs/architecture.md)." }] },
+      ],
+    },
+  },
   // The dashboard's script runs in the browser.
   { files: ['src/ui/**/*.js'], languageOptions: { globals: { document: 'readonly', window: 'readonly', fetch: 'readonly', Node: 'readonly', CSS: 'readonly', EventSource: 'readonly' } } },
 );

@@ -51,6 +51,13 @@ declare module 'fastify' {
     onReset(hook: () => void | Promise<void>, options?: { afterClear?: boolean }): void;
     /** Compiles now every route validator that would otherwise compile on its first request. */
     compileValidators(): void;
+    /**
+     * Services that expire state by the clock register here; when the control route moves the clock, each runs at
+     * once (what the move expired is gone when the answer arrives) and its counts join the answer's `swept`.
+     */
+    onClockMoved(hook: () => Promise<Record<string, number>>): void;
+    /** Runs every onClockMoved hook; their counts, merged. */
+    clockMoved(): Promise<Record<string, number>>;
   }
 }
 
@@ -60,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const level = deps.logLevel ?? 'silent';
   const destination = deps.logDestination ?? stdoutLines;
   const validation = deferredValidation();
+  const pathPolicies = new PathPolicies(services.flatMap((s) => s.policy ?? []));
   const app = Fastify({
     logger: loggerOptions(level, destination),
     logController: new LogController({ disableRequestLogging: !logsRequests(level) }),
@@ -67,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Body limit, the HTTP layer's refusals, connection limits, strict validation: as the pod listener's.
     ...sharedServerOptions(deps.settings),
     forceCloseConnections: 'idle',
-    rewriteUrl: pathAliasRewriter(deps.settings.pathAliases),
+    rewriteUrl: pathAliasRewriter(deps.settings.pathAliases, pathPolicies.roots()),
     schemaController: { compilersFactory: { buildValidator: validation.buildValidator } },
   });
 
@@ -83,6 +91,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     resetHooks.push(hook);
     if (options?.afterClear) afterClearHooks.push(hook);
   });
+  const clockHooks: Array<() => Promise<Record<string, number>>> = [];
+  app.decorate('onClockMoved', (hook: () => Promise<Record<string, number>>) => void clockHooks.push(hook));
+  app.decorate('clockMoved', async () => Object.assign({}, ...(await Promise.all(clockHooks.map((hook) => hook())))) as Record<string, number>);
   app.decorate('resetToSeed', async () => {
     for (const hook of resetHooks) await hook();
     await deps.store.clear();
@@ -96,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => unsubscribe?.());
 
-  app.decorate('pathPolicies', new PathPolicies(services.flatMap((s) => s.policy ?? [])));
+  app.decorate('pathPolicies', pathPolicies);
   installErrorRendering(app, errorLineWriter(level, destination));
   installJournal(app, { clock: deps.clock, size: deps.settings.journalSize, logLine: app.logPlatformError });
   installFaults(app);

@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { closeOnSignals, startServer } from './main.js';
 import { ConfigFileUnreadable, SeedError, loadSeedFile } from './seed/load.js';
 import { SERVICES, seedCodecsOf } from './services/index.js';
-import { STARTER_CONFIG } from './seed/starter.js';
+import { STARTER_CONFIG } from './starter-config.js';
 import { parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { stdoutLines } from './log-sink.js';

@@ -17,7 +17,7 @@ import { logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { controlRouteWarning, listenError } from './startup-words.js';
 import { mergeSeeds } from './seed/merge.js';
 import { exportState, stateAsJson, stateAsYaml } from './seed/export.js';
-import { startPodListener, type PodListener } from './services/compute-modules/pod-listener/index.js';
+import { startPodListener, type PodListener } from './pod-app.js';
 
 interface ServerOptions {
   /** Path of a YAML seed file. */

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RUNTIMES_PREFIX } from './services/compute-modules/runtime-routes.js';
+import { RUNTIMES_PREFIX } from './services/compute-modules/routes/runtime.js';
 
 export const DEFAULT_EMULATOR_URL = 'http://localhost:4000';
 

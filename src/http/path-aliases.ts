@@ -6,13 +6,14 @@
 import type { RawRequestDefaultExpression } from 'fastify';
 import { SeedError } from '../seed/load.js';
 
-/** The prefixes this service serves; an alias must lead into one of them and may not cover any of them. */
-export const OUR_PREFIXES: readonly string[] = ['/idp/', '/api/', '/analytics-backend-multiplexer/', '/_emulate/', '/.well-known/'];
 
 const SEGMENTS = /^\/([^/?#\s]+\/)+$/;
 
-/** What is wrong with the configured aliases, one sentence each; empty when nothing is. */
-export function pathAliasProblems(aliases: Readonly<Record<string, string>>): string[] {
+/**
+ * What is wrong with the configured aliases, one sentence each; empty when nothing is. `OUR_PREFIXES`: the
+ * prefixes the services serve (their path policy's roots); an alias must lead into one and may not cover any.
+ */
+export function pathAliasProblems(aliases: Readonly<Record<string, string>>, OUR_PREFIXES: readonly string[]): string[] {
   const problems: string[] = [];
   for (const [prefix, target] of Object.entries(aliases)) {
     const at = `path_aliases.${prefix}`;
@@ -34,8 +35,8 @@ type Rewrite = (request: RawRequestDefaultExpression) => string;
  * The `rewriteUrl` of the app, or undefined when no alias is configured (then the framework skips the step).
  * Throws a SeedError (exit 2 from the CLI) for an invalid configuration. The longest matching prefix wins.
  */
-export function pathAliasRewriter(aliases: Readonly<Record<string, string>>): Rewrite | undefined {
-  const problems = pathAliasProblems(aliases);
+export function pathAliasRewriter(aliases: Readonly<Record<string, string>>, ourPrefixes: readonly string[]): Rewrite | undefined {
+  const problems = pathAliasProblems(aliases, ourPrefixes);
   if (problems.length > 0) throw new SeedError('(path_aliases)', problems);
   const entries = Object.entries(aliases).sort(([a], [b]) => b.length - a.length);
   if (entries.length === 0) return undefined;

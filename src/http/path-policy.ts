@@ -50,6 +50,12 @@ export class PathPolicies {
     return this.ruleFor(path)?.cors === true;
   }
 
+  /** The first segments of every path the services declare (`/idp/`, `/api/`): what a path alias may not cover. */
+  roots(): string[] {
+    const all = [...this.exact.values(), ...this.prefixes].map((r) => `/${r.path.split('/')[1]}/`);
+    return [...new Set(all)].sort();
+  }
+
   /** The exact paths that answer CORS (each gets its own preflight route). */
   exactCorsPaths(): string[] {
     return [...this.exact.values()].filter((r) => r.cors).map((r) => r.path);

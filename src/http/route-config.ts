@@ -1,9 +1,12 @@
 // What a route declares about itself, as data in its Fastify `config`; src/http/auth.ts enforces it.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessTokenRecord, UserRecord } from '../store/store.js';
 import type { ErrorFamily, PathPolicies } from './path-policy.js';
 
 export type { ErrorFamily };
+
+/** The app a service's routes and backstage register on (the HTTP framework's instance). */
+export type HttpApp = FastifyInstance;
 
 export type RouteAuth =
   /** `Authorization: Bearer`; optional scope, and the 403 to answer without it. */

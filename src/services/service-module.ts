@@ -1,13 +1,13 @@
 // The seam every emulated API plugs in through (docs/architecture.md, "Adding an API"). Each folder under
 // src/services exports one ServiceModule from its index.ts; src/services/index.ts lists them; the app, the seed
 // loader, reset, the state export, the dashboard, the event stream and the start summary iterate that list and
-// name no service. Only a service's routes and backstage files touch the HTTP framework; this file names its
-// types so that the list can carry them.
-import type { FastifyInstance } from 'fastify';
+// name no service. Only a service's routes and backstage files touch the HTTP framework; this file refers to
+// the app by the HTTP layer's name for it (HttpApp).
 import type { Store } from '../store/store.js';
 import type { StorePart } from '../store/parts.js';
 import type { Clock } from '../clock.js';
 import type { PathPolicy } from '../http/path-policy.js';
+import type { HttpApp } from '../http/route-config.js';
 import type { Settings } from '../settings.js';
 import type { Seed } from '../seed/schema.js';
 import type { AnySeedCodec, SeedCodec } from '../seed/codec.js';
@@ -38,7 +38,7 @@ export interface DashboardView {
 
 /** A service's control side: its /_emulate routes, its dashboard views, its reset hooks. */
 export interface Backstage {
-  routes?(app: FastifyInstance, deps: ServiceDeps): void | Promise<void>;
+  routes?(app: HttpApp, deps: ServiceDeps): void | Promise<void>;
   views?: readonly DashboardView[];
 }
 
@@ -56,6 +56,8 @@ export interface ServiceModule {
   /** Its tables: repositories built by each backend, emptied on reset, covered by the PostgreSQL pass. */
   store?: readonly StorePart<unknown>[];
   /** Its public routes. */
-  routes?(app: FastifyInstance, deps: ServiceDeps): void | Promise<void>;
+  routes?(app: HttpApp, deps: ServiceDeps): void | Promise<void>;
+  /** Its entry points for the JSON index at `GET /`, given the public base address. */
+  entryPoints?(base: string): Record<string, unknown>;
   backstage?: Backstage;
 }

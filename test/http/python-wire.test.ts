@@ -5,6 +5,11 @@ import { applyTestSeed, validateTestSeed } from '../helpers/seed.js';
 import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.js';
 import { TOKEN, basic, expectOAuthError, postForm } from '../oauth/flow.js';
 import { pathAliasProblems, pathAliasRewriter } from '../../src/http/path-aliases.js';
+import { PathPolicies } from '../../src/http/path-policy.js';
+import { SERVICES } from '../../src/services/index.js';
+
+/** The roots the services' path policy declares: what an alias may lead into and may not cover. */
+const ROOTS = new PathPolicies(SERVICES.flatMap((s) => s.policy ?? [])).roots();
 import { SeedError } from '../../src/seed/load.js';
 import { buildApp } from '../../src/app.js';
 
@@ -139,14 +144,15 @@ describe('path aliases', () => {
   }, 10_000);
 
   it('validates the configuration: slashes, a target of ours, no prefix over our own', () => {
-    expect(pathAliasProblems({ '/multipass/api/': '/idp/api/' })).toEqual([]);
-    expect(pathAliasProblems({ 'multipass/api': '/idp/api/' })[0]).toMatch(/prefix must start and end with "\/"/);
-    expect(pathAliasProblems({ '/multipass/api/': '/idp/api' })[0]).toMatch(/target "\/idp\/api" must start and end/);
-    expect(pathAliasProblems({ '/multipass/api/': '/elsewhere/' })[0]).toMatch(/not under one of the service's prefixes/);
-    expect(pathAliasProblems({ '/api/': '/idp/api/' })[0]).toMatch(/would hide routes of the service itself/);
-    expect(pathAliasProblems({ '/': '/idp/api/' })[0]).toMatch(/prefix must start and end/);
-    expect(() => pathAliasRewriter({ '/x/': '/nowhere/' })).toThrow(SeedError);
-    expect(pathAliasRewriter({})).toBeUndefined();
+    expect(ROOTS).toEqual(['/.well-known/', '/_emulate/', '/analytics-backend-multiplexer/', '/api/', '/idp/']);
+    expect(pathAliasProblems({ '/multipass/api/': '/idp/api/' }, ROOTS)).toEqual([]);
+    expect(pathAliasProblems({ 'multipass/api': '/idp/api/' }, ROOTS)[0]).toMatch(/prefix must start and end with "\/"/);
+    expect(pathAliasProblems({ '/multipass/api/': '/idp/api' }, ROOTS)[0]).toMatch(/target "\/idp\/api" must start and end/);
+    expect(pathAliasProblems({ '/multipass/api/': '/elsewhere/' }, ROOTS)[0]).toMatch(/not under one of the service's prefixes/);
+    expect(pathAliasProblems({ '/api/': '/idp/api/' }, ROOTS)[0]).toMatch(/would hide routes of the service itself/);
+    expect(pathAliasProblems({ '/': '/idp/api/' }, ROOTS)[0]).toMatch(/prefix must start and end/);
+    expect(() => pathAliasRewriter({ '/x/': '/nowhere/' }, ROOTS)).toThrow(SeedError);
+    expect(pathAliasRewriter({}, ROOTS)).toBeUndefined();
   });
 
   it('refuses an invalid configuration at start-up', async () => {

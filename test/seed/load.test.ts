@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTestSeed, validateTestSeed } from '../helpers/seed.js';
 import { SeedError } from '../../src/seed/load.js';
-import { STARTER_CONFIG } from '../../src/seed/starter.js';
+import { STARTER_CONFIG } from '../../src/starter-config.js';
 
 function problemsOf(fn: () => unknown): string[] {
   try {

@@ -2,7 +2,7 @@
 // from Last-Event-ID, a bound on open streams, and cleanup when a reader goes away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/index.js';
-import { topicsOf } from '../../src/services/control/events.js';
+import { topicsOf } from '../../src/services/control/routes/events.js';
 import { PathPolicies } from '../../src/http/path-policy.js';
 import { SERVICES } from '../../src/services/index.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.js';
 import { ADDER, RUNTIME, RUNTIMES, TOKEN, harness, oauthError } from '../compute-modules/helpers.js';
 import { preview } from '../../src/services/compute-modules/backstage.js';
-import { ontologyDefinitions } from '../../src/services/ontologies/backstage-view.js';
+import { ontologyDefinitions } from '../../src/services/ontologies/backstage/view.js';
 import type { OntologyRecord, Store } from '../../src/store/store.js';
 
 const SEED = {

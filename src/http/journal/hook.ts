@@ -43,18 +43,17 @@ interface JournalDeps {
   logLine: ErrorLineWriter;
 }
 
-const RUNTIMES = '/_emulate/platform/compute-modules/runtimes/';
-const POLL = /^\/_emulate\/platform\/compute-modules\/runtimes\/[^/?]+\/job(\?|$)/;
-
 /**
  * Control and dashboard reads, and CORS preflights, are not journaled: reading the journal must not fill it.
- * A module's poll is journaled when it hands out a job or is refused; an idle poll (204), every couple of
- * seconds per module, would push everything else out of the ring.
+ * A control read that changes state (its route config names `changes`: a module's poll) is journaled when it
+ * does, i.e. not when it answers 204; an idle poll every couple of seconds per module would push everything
+ * else out of the ring.
  */
-function journaled(method: string, url: string, status: number): boolean {
+function journaled(request: FastifyRequest, status: number): boolean {
+  const { method, url } = request;
   if (method === 'OPTIONS') return false;
   if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith('/_emulate/')) return true;
-  return url.startsWith(RUNTIMES) && status !== 204 && POLL.test(url);
+  return status !== 204 && request.routeOptions.config?.changes !== undefined;
 }
 
 const MAX_NAME = 128;
@@ -116,7 +115,7 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
   function record(request: FastifyRequest, reply: FastifyReply): void {
     const { method, url } = request;
     const status = reply.statusCode;
-    const keep = deps.size > 0 && journaled(method, url, status);
+    const keep = deps.size > 0 && journaled(request, status);
     const refused = status >= 400;
     if (!keep && !refused) return;
 

@@ -87,6 +87,9 @@ export const userSeedOf = (u: UserRecord) =>
 export const usersSeed: SeedCodec<UserSeed[]> = {
   key: 'users',
   schema: Type.Array(UserSeed, { default: [] }),
+  example: [
+    { username: 'alice', display_name: 'Alice', email: 'alice@example.test', realm: DEFAULT_REALM, organization_rid: DEFAULT_ORGANIZATION_RID, principal_type: 'human', active: true, attributes: { team: ['blue'] } },
+  ],
   async apply(users, { store, warn }) {
     if (wantsDefaultAdmin(users)) await store.users.insert(userFromSeed(DEFAULT_ADMIN));
     for (const [i, u] of users.entries()) {
@@ -101,6 +104,7 @@ export const usersSeed: SeedCodec<UserSeed[]> = {
 export const enrollmentSeed: SeedCodec<EnrollmentSeed> = {
   key: 'enrollment',
   schema: EnrollmentSeed,
+  example: { rid: 'ri.enrollment..enrollment.example', name: 'Example Enrollment' },
   apply: async (enrollment, { store, clock }) => store.enrollment.set({ ...enrollment, createdTime: new Date(clock.now()).toISOString() }),
   async export({ store }) {
     const enrollment = await store.enrollment.get();

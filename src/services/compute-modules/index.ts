@@ -1,7 +1,7 @@
 // The compute-modules service module: runtime routes a module polls, job routes an app calls (docs/contracts.md §6).
 import type { ServiceModule } from '../service-module.js';
 import { COMPUTE_MODULE_JOBS, COMPUTE_MODULES } from '../../store/core-parts.js';
-import { registerComputeModules } from './routes.js';
+import { registerComputeModules } from './routes/index.js';
 import { computeModulesSeed } from './seed.js';
 import { COMPUTE_MODULES_POLICY } from './policy.js';
 

@@ -50,6 +50,10 @@ export const deployedAppSeedOf = (a: DeployedAppRecord) =>
 export const computeModulesSeed: SeedCodec<ComputeModulesSeed> = {
   key: 'compute_modules',
   schema: ComputeModulesSeed,
+  example: {
+    runtimes: [{ runtime_id: 'adder-runtime', module_auth_token: 'adder-module-token' }],
+    deployed_apps: [{ deployed_app_rid: 'ri.foundry.main.deployed-app.adder', runtime_id: 'adder-runtime', branch: 'master', active: true }],
+  },
   async apply(cm, { store, warn }) {
     const skipped = (path: string, what: string) => warn(`${path}: duplicate ${what} skipped (the first definition wins)`);
     for (const [i, r] of cm.runtimes.entries()) {

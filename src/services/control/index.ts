@@ -1,7 +1,7 @@
 // The generic control routes (docs/contracts.md §7): health, reset, tokens, clock, journal, faults, state,
 // events and the dashboard's assets. Each service's own control routes live in its backstage.
 import type { ServiceModule } from '../service-module.js';
-import { controlRoutes } from './routes.js';
+import { controlRoutes } from './routes/index.js';
 
 export const controlService: ServiceModule = {
   name: 'control',

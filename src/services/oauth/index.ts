@@ -5,6 +5,7 @@ import { oauthRoutes } from './routes.js';
 import { oauthBackstage } from './backstage.js';
 import { oauthClientsSeed } from './seed.js';
 import { OFFLINE_ACCESS } from './scopes.js';
+import { METADATA_PATH } from './metadata.js';
 
 export const oauthService: ServiceModule = {
   name: 'oauth',
@@ -16,6 +17,7 @@ export const oauthService: ServiceModule = {
     { path: '/idp/api/oauth2/revoke_token', exact: true, family: 'oauth', cors: true, topics: ['tokens'] },
     { path: '/idp/api/oauth2/introspect', exact: true, family: 'oauth', cors: true, topics: ['tokens'] },
     { path: '/idp/api/oauth2/', family: 'oauth', topics: ['tokens'] },
+    { path: '/.well-known/' },
     { path: '/_emulate/platform/tokens', topics: ['tokens'] },
     { path: '/_emulate/platform/clients', topics: ['clients'] },
     { path: '/_emulate/platform/oauth-clients', topics: ['clients'] },
@@ -23,5 +25,6 @@ export const oauthService: ServiceModule = {
   store: [CLIENTS, TOKENS, OAUTH],
   seed: [oauthClientsSeed],
   routes: oauthRoutes,
+  entryPoints: (base) => ({ oauth: { metadata: `${base}${METADATA_PATH}`, authorize: `${base}/idp/api/oauth2/authorize`, token: `${base}/idp/api/oauth2/token` } }),
   backstage: { routes: oauthBackstage },
 };

@@ -5,7 +5,7 @@
 // - Authorize errors are always an HTML page, never a redirect carrying `error` (CONTRACTS §2).
 // - Refresh tokens live 24 hours (the spec leaves this open); stored state is in memory unless another
 //   store is configured.
-import { startSweeper } from './sweeper.js';
+import { startSweeper, sweepExpired } from './sweeper.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HtmlError, invalidRequest } from '../../errors.js';
 import { errorFamily } from '../../http/route-config.js';
@@ -54,6 +54,7 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
   // Expired codes, sign-ins and tokens leave the store on a timer, stopped with the app.
   const stopSweeper = startSweeper(deps.store, deps.clock);
   app.addHook('onClose', async () => stopSweeper());
+  app.onClockMoved(() => sweepExpired(deps.store, deps.clock));
   app.get(METADATA_PATH, async () => metadata(app.publicUrl()));
 
   app.register(async (scope) => {

@@ -60,6 +60,10 @@ function redirectUriProblems(clients: readonly OAuthClientSeed[], path: string):
 export const oauthClientsSeed: SeedCodec<OAuthClientSeed[]> = {
   key: 'oauth_clients',
   schema: Type.Array(OAuthClientSeed, { default: [] }),
+  example: [
+    { client_id: 'web-app', redirect_uris: ['http://localhost:3000/callback'], grant_types: ['authorization_code', 'refresh_token'], allowed_scopes: ['api:admin-read'] },
+    { client_id: 'pipeline', client_secret: 'pipeline-secret', redirect_uris: [], grant_types: ['client_credentials'], allowed_scopes: [] },
+  ],
   check: (clients, path) => redirectUriProblems(clients, path),
   async apply(clients, { store, warn }) {
     for (const message of scopeWarnings(clients)) warn(message);

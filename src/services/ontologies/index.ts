@@ -2,7 +2,7 @@
 import type { ServiceModule } from '../service-module.js';
 import { ONTOLOGIES, ONTOLOGY_OBJECTS } from '../../store/core-parts.js';
 import { ontologyRoutes } from './routes.js';
-import { ontologiesBackstage } from './backstage.js';
+import { ontologiesBackstage } from './backstage/index.js';
 import { ontologiesSeed } from './seed.js';
 
 export const ontologiesService: ServiceModule = {

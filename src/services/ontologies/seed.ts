@@ -9,9 +9,37 @@ import { OntologySeed } from './seed-schema.js';
 import { compiledOntology, ontologyProblems, ontologyRid } from './seed-compile.js';
 import { ontologySeedOf } from './seed-export.js';
 
+/** An ontology with two linked object types, objects, a typed query and an action: what the generated tests seed. */
+const ONTOLOGY_EXAMPLE = [
+  {
+    api_name: 'example-ontology',
+    display_name: 'Example',
+    queries: [{ api_name: 'greet', result: 'hello' }],
+    object_types: [
+      {
+        api_name: 'Office',
+        primary_key: 'officeId',
+        properties: { officeId: 'string', city: 'string' },
+      },
+      {
+        api_name: 'Employee',
+        primary_key: 'employeeId',
+        properties: { employeeId: 'integer', name: 'string', officeId: 'string' },
+        links: [{ api_name: 'office', target: 'Office', foreign_key: 'officeId', reverse: 'employees' }],
+      },
+    ],
+    objects: {
+      Office: [{ officeId: 'ldn', city: 'London' }],
+      Employee: [{ employeeId: 1, name: 'Ada', officeId: 'ldn' }],
+    },
+    action_types: [],
+  },
+] as unknown as OntologySeed[];
+
 export const ontologiesSeed: SeedCodec<OntologySeed[]> = {
   key: 'ontologies',
   schema: Type.Array(OntologySeed, { default: [] }),
+  example: ONTOLOGY_EXAMPLE,
   check: (ontologies) => ontologyProblems(ontologies),
   async apply(ontologies, { store, warn }) {
     const skipped = (path: string, what: string) => warn(`${path}: duplicate ${what} skipped (the first definition wins)`);

@@ -1,7 +1,7 @@
 // Where the public app and the pod listener meet: the compute-module routes put their JobService here, and
 // startServer (src/main.ts) puts here how to start (once) the pod listener with it, for the session route.
 import type { JobService } from '../jobs.js';
-import type { PodListener } from './index.js';
+import type { PodListener } from '../../../pod-app.js';
 
 export interface PodRuntimeHandle {
   /** Set when the compute-module routes are registered. */

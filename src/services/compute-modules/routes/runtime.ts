@@ -3,15 +3,15 @@
 // listener; here are the control side's session and inspection routes, and those routes as the public port answers.
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Store } from '../../store/store.js';
-import type { Settings } from '../../settings.js';
-import type { JobService } from './jobs.js';
-import { inspectionWire } from './wire.js';
-import { serializes } from './serializes.js';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
+import type { Store } from '../../../store/store.js';
+import type { Settings } from '../../../settings.js';
+import type { JobService } from '../jobs.js';
+import { inspectionWire } from '../wire.js';
+import { serializes } from '../serializes.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
 import { withNote } from './unanswered.js';
 import { JobParams, ModuleAuthToken, RUNTIMES_PREFIX, RuntimeId, lookUp } from './module-auth.js';
-import { moduleRoutes } from './module-routes.js';
+import { moduleRoutes } from './module.js';
 
 export { RUNTIMES_PREFIX, lookUp, moduleAuth } from './module-auth.js';
 

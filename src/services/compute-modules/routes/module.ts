@@ -4,14 +4,14 @@
 // a parameter: the in-pod runtime answers a stored result or schemas with 204, the public port with 200 `{}`.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Store } from '../../store/store.js';
-import type { Settings } from '../../settings.js';
-import { invalidRequest } from '../../errors.js';
-import type { JobService } from './jobs.js';
+import type { Store } from '../../../store/store.js';
+import type { Settings } from '../../../settings.js';
+import { invalidRequest } from '../../../errors.js';
+import type { JobService } from '../jobs.js';
 import { clientGone } from './client-gone.js';
-import { pollArrived, watchDelivery } from './delivery.js';
-import { pollWire } from './wire.js';
-import { serializes } from './serializes.js';
+import { pollArrived, watchDelivery } from '../delivery.js';
+import { pollWire } from '../wire.js';
+import { serializes } from '../serializes.js';
 import { noteHandOut, noteResult } from './unanswered.js';
 import { JobParams, RUNTIMES_PREFIX, RuntimeParams, moduleAuth } from './module-auth.js';
 

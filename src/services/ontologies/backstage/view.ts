@@ -2,7 +2,7 @@
 // holds) and its action types. Read by shape rather than by type, because the object store lands from another
 // branch (issue 12's `objectTypes`, `actionTypes` and `store.ontologyObjects`): until then both lists are
 // empty, and afterwards they fill in without a change here.
-import type { OntologyRecord, Store } from '../../store/store.js';
+import type { OntologyRecord, Store } from '../../../store/store.js';
 
 interface NamedDef {
   apiName: string;

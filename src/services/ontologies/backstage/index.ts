@@ -2,13 +2,13 @@
 // query's default result, and create, replace or delete objects (backstage-objects.ts).
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ServiceDeps } from '../service-module.js';
-import type { QueryDef } from '../../store/ontology-model.js';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
-import { notFound } from '../../errors.js';
-import { compileOntology } from './model/compile.js';
-import { ontologyDefinitions } from './backstage-view.js';
-import { ontologyObjectRoutes } from './backstage-objects.js';
+import type { ServiceDeps } from '../../service-module.js';
+import type { QueryDef } from '../../../store/ontology-model.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
+import { notFound } from '../../../errors.js';
+import { compileOntology } from '../model/compile.js';
+import { ontologyDefinitions } from './view.js';
+import { ontologyObjectRoutes } from './objects.js';
 
 /** The definition the seed loader gives a query written `{api_name, result}`, compiled by the same code. */
 function untypedQuery(ontologyRid: string, ontology: string, query: string): QueryDef {

@@ -4,19 +4,19 @@
 // job submitted on the public port is taken by a module polling here (and the other way round).
 import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import type { Store } from '../../../store/store.js';
-import type { Settings } from '../../../settings.js';
-import type { JobService } from '../jobs.js';
-import { RUNTIMES_PREFIX } from '../module-auth.js';
-import { installErrorRendering } from '../../../http/render-error.js';
-import { PathPolicies } from '../../../http/path-policy.js';
-import { COMPUTE_MODULES_POLICY } from '../policy.js';
-import { rejectOtherMediaTypes, useJsonBodies } from '../../../http/body-parsers.js';
-import { sharedServerOptions } from '../../../http/server-options.js';
-import { installServerLimits } from '../../../http/server-limits.js';
-import { whenTargetUnknown } from '../../../http/edge-refusals.js';
-import { makePodTlsMaterial } from './certificates.js';
-import { RESTART_TAIL, podRoutes } from './routes.js';
+import type { Store } from './store/store.js';
+import type { Settings } from './settings.js';
+import type { JobService } from './services/compute-modules/jobs.js';
+import { RUNTIMES_PREFIX } from './services/compute-modules/routes/module-auth.js';
+import { installErrorRendering } from './http/render-error.js';
+import { PathPolicies } from './http/path-policy.js';
+import { COMPUTE_MODULES_POLICY } from './services/compute-modules/policy.js';
+import { rejectOtherMediaTypes, useJsonBodies } from './http/body-parsers.js';
+import { sharedServerOptions } from './http/server-options.js';
+import { installServerLimits } from './http/server-limits.js';
+import { whenTargetUnknown } from './http/edge-refusals.js';
+import { makePodTlsMaterial } from './services/compute-modules/pod-listener/certificates.js';
+import { RESTART_TAIL, podRoutes } from './services/compute-modules/pod-listener/routes.js';
 
 /** Always loopback: the pod listener is for modules on this machine (run-module), like a pod's sidecar. */
 export const POD_HOST = '127.0.0.1';

@@ -2,11 +2,11 @@
 // accepts YAML (application/yaml, text/yaml, application/x-yaml) or asks `?format=yaml`, else JSON.
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Store } from '../../store/store.js';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
-import { exportState, stateAsJson, stateAsYaml } from '../../seed/export.js';
-import type { ServiceModule } from '../service-module.js';
-import { seedCodecsOf } from '../seed-codecs.js';
+import type { Store } from '../../../store/store.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
+import { exportState, stateAsJson, stateAsYaml } from '../../../seed/export.js';
+import type { ServiceModule } from '../../service-module.js';
+import { seedCodecsOf } from '../../seed-codecs.js';
 
 const wantsYaml = (accept: string | undefined): boolean => accept !== undefined && /\b(application|text)\/(x-)?yaml\b/i.test(accept);
 

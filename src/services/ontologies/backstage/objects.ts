@@ -7,14 +7,14 @@
 //   DELETE /_emulate/platform/ontologies/{ontology}/objects/{objectType}/{primaryKey}
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { OntologyRecord, OntologyObjectRecord, Store } from '../../store/store.js';
-import type { ObjectTypeDef } from '../../store/ontology-model.js';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
-import { conflict, invalidArgument, quote } from '../../errors.js';
-import { findObjectType, findOntology } from './context.js';
-import { objectNotFound } from './errors.js';
-import { keyFromPath, pkValueFromPath } from './objects/primary-key.js';
-import { valueProblem } from './model/data-types.js';
+import type { OntologyRecord, OntologyObjectRecord, Store } from '../../../store/store.js';
+import type { ObjectTypeDef } from '../../../store/ontology-model.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
+import { conflict, invalidArgument, quote } from '../../../errors.js';
+import { findObjectType, findOntology } from '../context.js';
+import { objectNotFound } from '../errors.js';
+import { keyFromPath, pkValueFromPath } from '../objects/primary-key.js';
+import { valueProblem } from '../model/data-types.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 256 });
 const Params = Type.Object({ ontology: Name, objectType: Name, primaryKey: Type.String({ minLength: 1, maxLength: 1024 }) });

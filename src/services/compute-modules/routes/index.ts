@@ -20,15 +20,15 @@
 // - A job past `max_queued_jobs` is 429 `queue_full` (CONTRACTS §8 asks for "a clear error", names none).
 // - Module liveness (liveness.ts) judges a module by its last poll on any instance (recorded in the store).
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../store/store.js';
-import type { Clock } from '../../clock.js';
-import type { Settings } from '../../settings.js';
-import { JobService } from './jobs.js';
-import { runtimeRoutes } from './runtime-routes.js';
-import { jobRoutes } from './job-routes.js';
-import { runtimeControlRoutes } from './backstage.js';
-import { useJsonBodies } from '../../http/body-parsers.js';
-import { newPodRuntimeHandle } from './pod-listener/handle.js';
+import type { Store } from '../../../store/store.js';
+import type { Clock } from '../../../clock.js';
+import type { Settings } from '../../../settings.js';
+import { JobService } from '../jobs.js';
+import { runtimeRoutes } from './runtime.js';
+import { jobRoutes } from './jobs.js';
+import { runtimeControlRoutes } from '../backstage.js';
+import { useJsonBodies } from '../../../http/body-parsers.js';
+import { newPodRuntimeHandle } from '../pod-listener/handle.js';
 
 export interface ComputeModuleDeps {
   store: Store;

@@ -2,12 +2,12 @@
 // paths as the platform's multiplexer. Errors use the OAuth envelope.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { JobRecord, Store } from '../../store/store.js';
-import { jobCanceled, jobFailed, jobNotReady, quote, resourceNotFound } from '../../errors.js';
-import { DEFAULT_BRANCH, type JobService } from './jobs.js';
+import type { JobRecord, Store } from '../../../store/store.js';
+import { jobCanceled, jobFailed, jobNotReady, quote, resourceNotFound } from '../../../errors.js';
+import { DEFAULT_BRANCH, type JobService } from '../jobs.js';
 import { clientGone } from './client-gone.js';
-import { jobStatusWire, jobWire } from './wire.js';
-import { serializes } from './serializes.js';
+import { jobStatusWire, jobWire } from '../wire.js';
+import { serializes } from '../serializes.js';
 
 export const MULTIPLEXER_PREFIX = '/analytics-backend-multiplexer/api/module-group-multiplexer';
 

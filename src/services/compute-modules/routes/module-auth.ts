@@ -3,9 +3,9 @@
 // constant time; all before any body is read. Ids and tokens have a shape (issue 10, items 6 and 12).
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
-import type { JobRecord, RuntimeRecord, Store } from '../../store/store.js';
-import { safeEqual } from '../../http/auth.js';
-import { invalidModuleAuthToken, invalidRequest, quote, resourceNotFound } from '../../errors.js';
+import type { JobRecord, RuntimeRecord, Store } from '../../../store/store.js';
+import { safeEqual } from '../../../http/auth.js';
+import { invalidModuleAuthToken, invalidRequest, quote, resourceNotFound } from '../../../errors.js';
 
 export const RUNTIMES_PREFIX = '/_emulate/platform/compute-modules/runtimes';
 

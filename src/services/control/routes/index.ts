@@ -2,8 +2,8 @@
 // export, the event stream and the dashboard's assets. Each service's own control routes (users, tokens, clients,
 // connections, ontologies, runtimes) live in its backstage. Errors use the platform envelope.
 import type { FastifyInstance } from 'fastify';
-import type { ServiceDeps } from '../service-module.js';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
+import type { ServiceDeps } from '../../service-module.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
 import { clockRoutes } from './clock.js';
 import { eventRoutes } from './events.js';
 import { dashboardRoutes } from './dashboard.js';
@@ -21,7 +21,7 @@ export function controlRoutes(app: FastifyInstance, deps: ServiceDeps): void {
 
   clockRoutes(app, deps);
   eventRoutes(app);
-  dashboardRoutes(app);
+  dashboardRoutes(app, deps.services);
   journalRoutes(app);
   faultRoutes(app);
   stateRoutes(app, deps);

@@ -2,7 +2,7 @@
 // Reading it is not journaled (src/http/journal/hook.ts), so a reader polling it does not fill it.
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
 
 const Query = Type.Object(
   {

@@ -1,8 +1,8 @@
 // /_emulate/platform/faults: arm, list and clear one-shot faults (src/http/faults.ts applies them).
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
-import { invalidArgument, notFound } from '../../errors.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
+import { invalidArgument, notFound } from '../../../errors.js';
 
 const FaultBody = Type.Object(
   {

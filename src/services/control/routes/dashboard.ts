@@ -5,9 +5,9 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { notFound } from '../../errors.js';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
-import { METADATA_PATH } from '../oauth/metadata.js';
+import { notFound } from '../../../errors.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
+import type { ServiceModule } from '../../service-module.js';
 
 export const DASHBOARD_PATH = '/_emulate/ui';
 
@@ -22,14 +22,14 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-sr
 
 /** The folder of the assets: beside the bundle in dist/ (dist/ui), or src/ui when run from the sources. */
 function assetFolder(): string | undefined {
-  for (const candidate of ['./ui/', '../ui/', '../../ui/']) {
+  for (const candidate of ['./ui/', '../ui/', '../../../ui/']) {
     const dir = fileURLToPath(new URL(candidate, import.meta.url));
     if (existsSync(`${dir}index.html`) && existsSync(`${dir}dashboard.js`)) return dir;
   }
   return undefined;
 }
 
-export function dashboardRoutes(app: FastifyInstance): void {
+export function dashboardRoutes(app: FastifyInstance, services: readonly ServiceModule[]): void {
   // Read on first use and kept: three small files, and start-up stays as fast as before.
   let cache: Map<string, Buffer> | undefined;
   const asset = (name: string): Buffer => {
@@ -55,11 +55,7 @@ export function dashboardRoutes(app: FastifyInstance): void {
       service: 'platform-emulator',
       dashboard: `${base}${DASHBOARD_PATH}`,
       health: `${base}/_emulate/health`,
-      oauth: {
-        metadata: `${base}${METADATA_PATH}`,
-        authorize: `${base}/idp/api/oauth2/authorize`,
-        token: `${base}/idp/api/oauth2/token`,
-      },
+      ...Object.assign({}, ...services.map((s) => s.entryPoints?.(base) ?? {})),
       api: `${base}/api/v2`,
       journal: `${base}/_emulate/platform/journal`,
       events: `${base}/_emulate/platform/events`,

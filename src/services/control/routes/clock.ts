@@ -3,11 +3,10 @@
 // sweep relies on, and a clock that ran backwards would also revive expired credentials.
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Store } from '../../store/store.js';
-import { isAdjustable, type Clock } from '../../clock.js';
-import { conflict } from '../../errors.js';
-import { sweepExpired } from '../oauth/sweeper.js';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
+import type { Store } from '../../../store/store.js';
+import { isAdjustable, type Clock } from '../../../clock.js';
+import { conflict } from '../../../errors.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
 
 /** Ten years: far beyond any lifetime the service hands out, small enough that dates stay valid. */
 const MAX_ADVANCE_MS = 10 * 365 * 24 * 3600 * 1000;
@@ -29,7 +28,7 @@ export function clockRoutes(parent: FastifyInstance, deps: { store: Store; clock
       if (!isAdjustable(clock)) throw conflict('ClockNotAdjustable', {});
       clock.advance(request.body.advanceMs);
       // Sweep at once, so that what the move expired is gone (and its memory freed) when the answer arrives.
-      const swept = await sweepExpired(deps.store, clock);
+      const swept = await app.clockMoved();
       return { now: now(), swept };
     },
   );

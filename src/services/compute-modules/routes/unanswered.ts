@@ -6,7 +6,7 @@
 // Each is a warning log line, a note on the request's journal entry, and a `note` on the job's inspection.
 // Nothing is stored: the note is derived from the job and the schemas whenever it is asked for.
 import type { FastifyRequest } from 'fastify';
-import type { JobRecord, Store } from '../../store/store.js';
+import type { JobRecord, Store } from '../../../store/store.js';
 
 /** The function names of posted schemas (the runtime SDK's `functionName`). */
 function functionNames(schemas: unknown[]): string[] {

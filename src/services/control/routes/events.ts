@@ -10,10 +10,10 @@
 // keeps proxies and the browser's EventSource from timing out. Nothing is subscribed while no stream is open.
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { conflict } from '../../errors.js';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
-import type { JournalEntry } from '../../http/journal/index.js';
-import type { PathPolicies } from '../../http/path-policy.js';
+import { conflict } from '../../../errors.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
+import type { JournalEntry } from '../../../http/journal/index.js';
+import type { PathPolicies } from '../../../http/path-policy.js';
 
 export const EVENTS_PATH = '/_emulate/platform/events';
 const MAX_STREAMS = 32;
