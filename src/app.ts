@@ -102,10 +102,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Another instance reset the shared store: this one's waiters answer as they do after a local reset.
-  const unsubscribe = deps.store.notifications?.subscribe((topic) => {
+  const unsubscribe = deps.store.notifications.subscribe((topic) => {
     if (topic === 'reset') for (const hook of resetHooks) void Promise.resolve(hook()).catch(() => undefined);
   });
-  app.addHook('onClose', async () => unsubscribe?.());
+  app.addHook('onClose', async () => unsubscribe());
 
   app.decorate('pathPolicies', pathPolicies);
   installErrorRendering(app, errorLineWriter(level, destination));

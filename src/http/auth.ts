@@ -65,12 +65,8 @@ const UNKNOWN_TOKEN = unauthenticated('The bearer token is not one this service 
 const EXPIRED_TOKEN = unauthenticated('The bearer token has expired; get a new one (refresh it, or sign in again).');
 const NO_USER = unauthenticated('The bearer token belongs to a user that no longer exists.');
 
-/** The token and its user: in one step where the store offers it (PostgreSQL), else two lookups. */
-async function findTokenAndPrincipal(store: Store, presented: string) {
-  if (store.tokens.findAccessWithPrincipal) return store.tokens.findAccessWithPrincipal(presented);
-  const token = await store.tokens.findAccess(presented);
-  return token && { token, principal: await store.users.byId(token.principalId) };
-}
+/** The token and its user, in one store step (one round trip on PostgreSQL). */
+const findTokenAndPrincipal = (store: Store, presented: string) => store.tokens.findAccessWithPrincipal(presented);
 
 async function authenticateBearer(request: FastifyRequest, auth: Extract<RouteAuth, { kind: 'bearer' }>, deps: AuthDeps): Promise<Unauthenticated | DeactivatedUser | undefined> {
   const presented = bearerToken(request);

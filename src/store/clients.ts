@@ -20,11 +20,11 @@ export interface ClientRepo {
   upsert(client: ClientRecord): Promise<boolean>;
   byId(clientId: string): Promise<ClientRecord | undefined>;
   /**
-   * Optional: the client as this instance last read it, with no store call (PostgreSQL, where a read is a round
-   * trip). Possibly stale, so only for a step that checks it again (TokenRepo.insertAccessForClientPrincipal's
+   * The client as this instance last read it, with no store call (the memory store's record is always current;
+   * PostgreSQL's may be stale), so only for a step that checks it again (TokenRepo.insertAccessForClientPrincipal's
    * `asOf`).
    */
-  remembered?(clientId: string): ClientRecord | undefined;
+  remembered(clientId: string): ClientRecord | undefined;
   count(): Promise<number>;
   /** Seed order, for the dashboard. */
   list(): Promise<ClientRecord[]>;

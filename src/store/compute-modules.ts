@@ -34,9 +34,9 @@ export interface ComputeModuleRepo {
   listRuntimes(): Promise<RuntimeRecord[]>;
   countDeployedApps(): Promise<number>;
   /**
-   * Stores shared by several instances only: records that the runtime's module polled at `at` (clock ms; the
-   * latest wins), and reads the latest, so that every instance judges module liveness by every poll.
+   * Records that the runtime's module polled at `at` (clock ms; the latest wins), and reads the latest, so that
+   * every instance sharing the store judges module liveness by every poll (used where `Store.shared`).
    */
-  notePoll?(runtimeId: string, at: number): Promise<void>;
-  lastPoll?(runtimeId: string): Promise<number | undefined>;
+  notePoll(runtimeId: string, at: number): Promise<void>;
+  lastPoll(runtimeId: string): Promise<number | undefined>;
 }

@@ -16,7 +16,9 @@ import type { ComputeModuleRepo } from './compute-modules.js';
 import type { ComputeModuleJobRepo } from './compute-module-jobs.js';
 import { MemoryUsers } from './memory/users.js';
 import { MemoryClients } from './memory/clients.js';
+import type { MemoryClients as MemoryClientsRepo } from './memory/clients.js';
 import { MemoryTokens } from './memory/tokens.js';
+import type { MemoryUsers as MemoryUsersRepo } from './memory/users.js';
 import { MemoryOAuth } from './memory/oauth.js';
 import { MemoryEnrollment } from './memory/enrollment.js';
 import { MemoryConnections } from './memory/connections.js';
@@ -39,7 +41,8 @@ const legacy = { migrations: [] } as const;
 
 export const USERS: StorePart<UserRepo> = { ...legacy, name: 'users', tables: ['users'], memory: () => new MemoryUsers(), postgres: (db) => new PgUsers(db) };
 export const CLIENTS: StorePart<ClientRepo> = { ...legacy, name: 'clients', tables: ['clients'], memory: () => new MemoryClients(), postgres: (db) => new PgClients(db) };
-export const TOKENS: StorePart<TokenRepo> = { ...legacy, name: 'tokens', tables: ['access_tokens'], memory: () => new MemoryTokens(), postgres: (db) => new PgTokens(db) };
+export const TOKENS: StorePart<TokenRepo> = { ...legacy, name: 'tokens', tables: ['access_tokens'], // The memory store builds the memory users and clients: its one-step mint reads them directly.
+  memory: (part) => new MemoryTokens(part(USERS) as MemoryUsersRepo, part(CLIENTS) as MemoryClientsRepo), postgres: (db) => new PgTokens(db) };
 export const OAUTH: StorePart<OAuthRepo> = {
   ...legacy,
   name: 'oauth',

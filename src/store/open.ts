@@ -12,10 +12,4 @@ export async function openStore(spec: string, parts: readonly StorePart<unknown>
 }
 
 /** Applies the seed through `apply`: always on a fresh process's store, once per database on a shared one. */
-export async function seedStore(store: Store, apply: () => Promise<void>): Promise<boolean> {
-  if (!store.seedOnce) {
-    await apply();
-    return true;
-  }
-  return store.seedOnce(apply);
-}
+export const seedStore = (store: Store, apply: () => Promise<void>): Promise<boolean> => store.seedOnce(apply);

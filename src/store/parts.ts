@@ -4,13 +4,16 @@
 import type { Db } from './postgres/db.js';
 import type { Migration } from './postgres/migrations.js';
 
+/** Another part's repository of the same store (a repository whose one step spans two parts). */
+export type PartLookup = <Other>(part: StorePart<Other>) => Other;
+
 export interface StorePart<Repo> {
   /** Unique across services: names the part's migrations and its repository. */
   name: string;
-  /** The in-memory repository; `clear()` forgets everything (a reset). */
-  memory(): Repo & { clear(): void };
+  /** The in-memory repository; `clear()` forgets everything (a reset). `part` gives another part of the same store. */
+  memory(part: PartLookup): Repo & { clear(): void };
   /** The PostgreSQL repository over the shared pool. */
-  postgres(db: Db): Repo;
+  postgres(db: Db, part: PartLookup): Repo;
   /** The part's own migrations, numbered from 1 within the part; applied in order at open. */
   migrations: readonly Migration[];
   /** Every table holding the part's state, in an order that deletes children before parents (a reset). */
@@ -23,14 +26,14 @@ export class PartRegistry {
 
   constructor(
     private readonly parts: readonly StorePart<unknown>[],
-    private readonly build: (part: StorePart<unknown>) => unknown,
+    private readonly build: (part: StorePart<unknown>, lookup: PartLookup) => unknown,
   ) {}
 
   get<Repo>(part: StorePart<Repo>): Repo {
     let repo = this.built.get(part.name);
     if (repo === undefined) {
       if (!this.parts.some((p) => p.name === part.name)) throw new Error(`store part "${part.name}" is not in the service list`);
-      repo = this.build(part as StorePart<unknown>);
+      repo = this.build(part as StorePart<unknown>, (other) => this.get(other));
       this.built.set(part.name, repo);
     }
     return repo as Repo;

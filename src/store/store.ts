@@ -30,16 +30,18 @@ export interface Store {
   /** Forgets everything; the caller applies the seed again. */
   clear(): Promise<void>;
   close(): Promise<void>;
+  /** Whether several emulator processes may share this store (PostgreSQL): then they coordinate through it. */
+  readonly shared: boolean;
   /**
-   * Present when several emulator processes share this store (PostgreSQL): hints that something changed on
-   * another instance. A hint only: the store stays the truth, and a lost hint may delay, never lose, a wake-up.
+   * Hints that something changed on another instance sharing the store (none arrive on the memory store). A hint
+   * only: the store stays the truth, and a lost hint may delay, never lose, a wake-up.
    */
-  notifications?: StoreNotifications;
+  notifications: StoreNotifications;
   /**
-   * Present when the store outlives the process: runs `apply` (the seed) only if this database has never been
-   * seeded, once across every instance starting together; answers whether it ran. Absent: always seed.
+   * Runs `apply` (the seed) only if this store has never been seeded, once across every instance starting
+   * together; answers whether it ran. A fresh memory store always runs it.
    */
-  seedOnce?(apply: () => Promise<void>): Promise<boolean>;
+  seedOnce(apply: () => Promise<void>): Promise<boolean>;
 }
 
 /**

@@ -14,8 +14,6 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 const kind = TEST_STORE ? 'postgres' : 'memory';
-// The combined lookup is optional (PostgreSQL offers it; the memory store's two map reads need no combining).
-const offersCombined = () => !!TEST_STORE;
 const access = (token: string, extra: Partial<AccessTokenRecord> = {}): AccessTokenRecord => ({ token, principalId: 'u', clientId: 'c', scopes: ['a', 'b'], expiresAt: 100, ...extra });
 const refresh = (token: string, extra: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord => ({ token, clientId: 'c', userId: 'u', scopes: ['offline_access'], grantId: 'g', expiresAt: 100, ...extra });
 
@@ -37,8 +35,8 @@ describe(`tokens (${kind} store)`, () => {
 });
 
 describe(`tokens with their principal (${kind} store)`, () => {
-  it.skipIf(!offersCombined())('finds a token and its user in one step, a deactivation seen at once, a missing user as undefined', async () => {
-    const find = store.tokens.findAccessWithPrincipal!.bind(store.tokens);
+  it('finds a token and its user in one step, a deactivation seen at once, a missing user as undefined', async () => {
+    const find = store.tokens.findAccessWithPrincipal.bind(store.tokens);
     const alice = { id: 'u', username: 'alice', displayName: 'Alice', realm: 'r', organizationRid: 'o', principalType: 'human' as const, active: true, attributes: {} };
     await store.users.insert(alice);
     await store.tokens.insertAccess(access('t1'));
@@ -49,6 +47,50 @@ describe(`tokens with their principal (${kind} store)`, () => {
     expect(await find('t2')).toEqual({ token: access('t2', { principalId: 'gone' }), principal: undefined });
     expect(await find('none')).toBeUndefined();
     expect(await find('t\u0000x')).toBeUndefined();
+  });
+});
+
+describe(`client_credentials in one step (${kind} store)`, () => {
+  const client = { clientId: 'svc', clientSecret: 's', name: 'svc', redirectUris: [], grantTypes: ['client_credentials' as const], allowedScopes: [] };
+  const svcUser = { id: 'su', username: 'svc-user', displayName: 'Svc', realm: 'r', organizationRid: 'o', principalType: 'service' as const, active: true, oauthClientId: 'svc', attributes: {} };
+  const unnamed = (token: string) => ({ token, clientId: 'svc', scopes: ['a'], expiresAt: 100 });
+
+  it('stores a token for the seeded service user; nothing without a principal, for a deactivated one, or past the cap', async () => {
+    await store.clients.insert(client);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t0'))).toBe(false);
+    await store.users.insert(svcUser);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t1'))).toBe(true);
+    expect((await store.tokens.findAccess('t1'))?.principalId).toBe('su');
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t2'), 1)).toBe(false);
+    await store.users.setActive('svc-user', false);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t3'))).toBe(false);
+    expect(await store.tokens.countAccess()).toBe(1);
+  });
+
+  it('with asOf, stores only while the stored client is the one remembered', async () => {
+    await store.clients.insert(client);
+    await store.users.insert(svcUser);
+    await store.clients.byId('svc'); // read once, so that PostgreSQL remembers it
+    const remembered = store.clients.remembered('svc');
+    expect(remembered).toEqual(client);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t1'), undefined, remembered)).toBe(true);
+    await store.clients.upsert({ ...client, clientSecret: 'rotated' });
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t2'), undefined, remembered)).toBe(false);
+    expect(await store.tokens.findAccess('t2')).toBeUndefined();
+  });
+});
+
+describe(`module polls (${kind} store)`, () => {
+  it('keeps the latest poll of a known runtime; a clear forgets them', async () => {
+    await store.computeModules.notePoll('rt', 5);
+    expect(await store.computeModules.lastPoll('rt')).toBeUndefined();
+    await store.computeModules.insertRuntime({ runtimeId: 'rt', moduleAuthToken: 'token-0123456789' });
+    expect(await store.computeModules.lastPoll('rt')).toBeUndefined();
+    await store.computeModules.notePoll('rt', 20);
+    await store.computeModules.notePoll('rt', 10);
+    expect(await store.computeModules.lastPoll('rt')).toBe(20);
+    await store.clear();
+    expect(await store.computeModules.lastPoll('rt')).toBeUndefined();
   });
 });
 

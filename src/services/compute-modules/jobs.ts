@@ -52,7 +52,7 @@ export class JobService {
       (err, runtimeId) => deps.logError?.(err, `could not bring back the jobs of runtime ${runtimeId}, whose module has gone`),
       sharedPolls(deps.store),
     );
-    this.peers = linkInstances(deps.store.notifications, {
+    this.peers = linkInstances(deps.store.shared ? deps.store.notifications : undefined, {
       jobQueued: (runtimeId) => this.jobQueued(runtimeId, 1, false),
       jobFinished: (jobId) => void this.finishedElsewhere(jobId),
       sessionReset: (runtimeId) => {

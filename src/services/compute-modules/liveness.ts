@@ -24,9 +24,8 @@ export interface SharedPolls {
 
 /** The store's record of polls when other instances share it (PostgreSQL); none for the memory store. */
 export function sharedPolls(store: Store): SharedPolls | undefined {
-  const { notePoll, lastPoll } = store.computeModules;
-  if (!store.notifications || !notePoll || !lastPoll) return undefined;
-  return { note: (runtimeId, at) => notePoll.call(store.computeModules, runtimeId, at), last: (runtimeId) => lastPoll.call(store.computeModules, runtimeId) };
+  if (!store.shared) return undefined;
+  return { note: (runtimeId, at) => store.computeModules.notePoll(runtimeId, at), last: (runtimeId) => store.computeModules.lastPoll(runtimeId) };
 }
 
 /** Shared polls are written at most this often per runtime (clock ms; real ms for the trailing write). */

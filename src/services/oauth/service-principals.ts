@@ -20,7 +20,6 @@ import { refusalFor, servicePrincipalsFull } from './limits.js';
  */
 export async function mintForClientPrincipal(deps: OAuthDeps, clientId: string, scopes: string[], asOf?: ClientRecord): Promise<TokenResponse | undefined> {
   const { tokens } = deps.store;
-  if (!tokens.insertAccessForClientPrincipal) return undefined;
   const { record, response } = newAccessToken(deps, { clientId, scopes });
   const stored = await tokens.insertAccessForClientPrincipal(clientId, record, deps.settings.oauthLimits.maxAccessTokens, asOf);
   return stored ? response : undefined;

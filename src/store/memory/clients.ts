@@ -15,6 +15,11 @@ export class MemoryClients implements ClientRepo {
     return created;
   }
 
+  /** Always the current record: this map is the truth. */
+  remembered(clientId: string): ClientRecord | undefined {
+    return this.clients.get(clientId);
+  }
+
   async byId(clientId: string): Promise<ClientRecord | undefined> {
     return this.clients.get(clientId);
   }

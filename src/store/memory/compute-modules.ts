@@ -6,6 +6,16 @@ export class MemoryComputeModules implements ComputeModuleRepo {
   private runtimes = new Map<string, RuntimeRecord>();
   private schemaLists = new Map<string, unknown[]>();
   private apps = new Map<string, DeployedAppRecord>();
+  private polls = new Map<string, number>();
+
+  /** Recorded for a known runtime only, as PostgreSQL records it on the runtime's row. */
+  async notePoll(runtimeId: string, at: number): Promise<void> {
+    if (this.runtimes.has(runtimeId) && at > (this.polls.get(runtimeId) ?? -Infinity)) this.polls.set(runtimeId, at);
+  }
+
+  async lastPoll(runtimeId: string): Promise<number | undefined> {
+    return this.polls.get(runtimeId);
+  }
 
   async insertRuntime(runtime: RuntimeRecord): Promise<boolean> {
     if (this.runtimes.has(runtime.runtimeId)) return false;
@@ -68,6 +78,7 @@ export class MemoryComputeModules implements ComputeModuleRepo {
   }
 
   clear(): void {
+    this.polls.clear();
     this.runtimes.clear();
     this.schemaLists.clear();
     this.apps.clear();

@@ -6,7 +6,7 @@ import { COMPUTE_MODULE_JOBS, COMPUTE_MODULES, CONNECTIONS, CLIENTS, ENROLLMENT,
 
 export function createMemoryStore(extraParts: readonly StorePart<unknown>[] = []): Store {
   const parts = withCoreParts(extraParts);
-  const registry = new PartRegistry(parts, (part) => part.memory());
+  const registry = new PartRegistry(parts, (part, lookup) => part.memory(lookup));
   return {
     users: registry.get(USERS),
     clients: registry.get(CLIENTS),
@@ -20,6 +20,13 @@ export function createMemoryStore(extraParts: readonly StorePart<unknown>[] = []
     computeModuleJobs: registry.get(COMPUTE_MODULE_JOBS),
     parts,
     part: (part) => registry.get(part),
+    shared: false,
+    // Nothing else shares this store: no hint ever arrives.
+    notifications: { publish: () => undefined, subscribe: () => () => undefined },
+    async seedOnce(apply) {
+      await apply();
+      return true;
+    },
     async clear() {
       for (const repo of registry.values()) (repo as { clear(): void }).clear();
     },

@@ -1,4 +1,8 @@
 import type { AccessTokenRecord, TokenRepo } from '../tokens.js';
+import type { ClientRecord } from '../clients.js';
+import type { UserRecord } from '../users.js';
+import type { MemoryUsers } from './users.js';
+import type { MemoryClients } from './clients.js';
 import { GrantIndex, sweepOrdered } from './ordered-expiry.js';
 import { StoreFull } from '../capacity.js';
 
@@ -6,6 +10,25 @@ export class MemoryTokens implements TokenRepo {
   /** Insertion order is expiry order (one fixed lifetime), which the sweep relies on. */
   private access = new Map<string, AccessTokenRecord>();
   private grants = new GrantIndex();
+
+  constructor(
+    private readonly users: MemoryUsers,
+    private readonly clients: MemoryClients,
+  ) {}
+
+  async findAccessWithPrincipal(token: string): Promise<{ token: AccessTokenRecord; principal: UserRecord | undefined } | undefined> {
+    const record = this.access.get(token);
+    return record && { token: record, principal: await this.users.byId(record.principalId) };
+  }
+
+  async insertAccessForClientPrincipal(clientId: string, token: Omit<AccessTokenRecord, 'principalId'>, max = Infinity, asOf?: ClientRecord): Promise<boolean> {
+    const principal = this.users.principalOf(clientId);
+    if (!principal?.active || this.access.size >= max) return false;
+    // The stored record is replaced (never changed in place) by an update: the same object means unchanged.
+    if (asOf !== undefined && this.clients.remembered(clientId) !== asOf) return false;
+    await this.insertAccess({ ...token, principalId: principal.id } as AccessTokenRecord, max);
+    return true;
+  }
 
   async insertAccess(token: AccessTokenRecord, max = Infinity): Promise<void> {
     if (this.access.size >= max) throw new StoreFull('access tokens', max);

@@ -56,6 +56,12 @@ export class MemoryUsers implements UserRepo {
     return updated;
   }
 
+  /** The principal tokens of `clientId` act as (the seeded service user first), without making one. */
+  principalOf(clientId: string): UserRecord | undefined {
+    const username = this.serviceUsers.get(clientId);
+    return (username === undefined ? undefined : this.byName.get(username)) ?? this.principals.get(clientId);
+  }
+
   async servicePrincipalFor(clientId: string, create: () => UserRecord, max?: number): Promise<UserRecord> {
     const username = this.serviceUsers.get(clientId);
     const seeded = username === undefined ? undefined : this.byName.get(username);

@@ -37,7 +37,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw new StoreStartError(`store: ${why} at ${describeStoreUrl(options.url)}${detail}`);
   }
 
-  const registry = new PartRegistry(parts, (part) => part.postgres(db));
+  const registry = new PartRegistry(parts, (part, lookup) => part.postgres(db, lookup));
   const stateTables = parts.flatMap((part) => part.tables);
   return {
     users: registry.get(USERS),
@@ -52,6 +52,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     computeModuleJobs: registry.get(COMPUTE_MODULE_JOBS),
     parts,
     part: (part) => registry.get(part),
+    shared: true,
     notifications,
     async clear() {
       // One transaction: the other instances see the old state or the empty one, never half of it. DELETE, not

@@ -11,7 +11,6 @@ import { mintForClientPrincipal } from '../service-principals.js';
 import { clientCredentialsScopes } from './client-credentials.js';
 
 export async function clientCredentialsAsRemembered(deps: OAuthDeps, authorization: string | undefined, params: Params): Promise<TokenResponse | undefined> {
-  if (!deps.store.clients.remembered) return undefined;
   let presented: Presented;
   try {
     presented = presentedClient(authorization, params);
