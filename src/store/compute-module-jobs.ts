@@ -63,6 +63,12 @@ export interface ComputeModuleJobRepo {
    */
   requeueInProgress(runtimeId: string, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome>;
   /**
+   * One handed-out job goes back, its hand-out counted (a cut answer, a restarted replica's job): as
+   * requeueInProgress, for the job `jobId` only and only while it is in progress with exactly `handOuts`
+   * hand-outs (so a second take-back of the same hand-out, or one racing a new hand-out, does nothing).
+   */
+  requeueJob(jobId: string, handOuts: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome>;
+  /**
    * The lease: as requeueInProgress, but only for jobs last handed out at or before `handedOutBy` (their
    * `startedAt`), so that a job claimed by a poll that began after the runtime was judged gone stays with
    * that poll. One statement: UPDATE ... WHERE runtime and state inProgress and startedAt <= handedOutBy.

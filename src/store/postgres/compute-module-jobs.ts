@@ -132,18 +132,27 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
     return this.requeue(runtimeId, handedOutBy, maxHandOuts, failure, now);
   }
 
+  async requeueJob(jobId: string, handOuts: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    return this.requeueWhere('job_id = $4 AND hand_outs = $5', [jobId, handOuts], maxHandOuts, failure, now);
+  }
+
   private async requeue(runtimeId: string, handedOutBy: number | null, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    return this.requeueWhere('runtime_id = $4 AND ($5::bigint IS NULL OR started_at <= $5::bigint)', [runtimeId, handedOutBy], maxHandOuts, failure, now);
+  }
+
+  /** Every in-progress job `where` names ($4, $5 its parameters) goes back, or fails after `maxHandOuts`. */
+  private async requeueWhere(where: string, params: unknown[], maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
     // Back to `queued` keeps `seq`, so a requeued job takes its old place in the queue.
     const rows = await this.db.rows<Row>(
       `UPDATE jobs SET
-         state = CASE WHEN hand_outs >= $2 THEN 'failed' ELSE 'queued' END,
-         started_at = CASE WHEN hand_outs >= $2 THEN started_at END,
-         failure = CASE WHEN hand_outs >= $2 THEN $3 END,
-         finished_at = CASE WHEN hand_outs >= $2 THEN $4::bigint END,
-         finish_seq = CASE WHEN hand_outs >= $2 THEN nextval('job_finish_seq') END
-       WHERE runtime_id = $1 AND state = 'inProgress' AND ($5::bigint IS NULL OR started_at <= $5::bigint)
+         state = CASE WHEN hand_outs >= $1 THEN 'failed' ELSE 'queued' END,
+         started_at = CASE WHEN hand_outs >= $1 THEN started_at END,
+         failure = CASE WHEN hand_outs >= $1 THEN $2 END,
+         finished_at = CASE WHEN hand_outs >= $1 THEN $3::bigint END,
+         finish_seq = CASE WHEN hand_outs >= $1 THEN nextval('job_finish_seq') END
+       WHERE state = 'inProgress' AND ${where}
        RETURNING ${COLUMNS}`,
-      [runtimeId, maxHandOuts, failure, now, handedOutBy],
+      [maxHandOuts, failure, now, ...params],
     );
     rows.sort((a, b) => a.seq - b.seq);
     const outcome: RequeueOutcome = { requeued: [], failed: [] };

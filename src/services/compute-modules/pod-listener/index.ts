@@ -14,6 +14,7 @@ import { sharedServerOptions } from '../../../http/server-options.js';
 import { installServerLimits } from '../../../http/server-limits.js';
 import { whenTargetUnknown } from '../../../http/edge-refusals.js';
 import { makePodTlsMaterial } from './certificates.js';
+import type { Journal } from '../../../http/journal/index.js';
 import { RESTART_TAIL, podRoutes } from './routes.js';
 
 /** Always loopback: the pod listener is for modules on this machine (run-module), like a pod's sidecar. */
@@ -38,6 +39,8 @@ export interface PodListenerDeps {
   log: FastifyBaseLogger;
   /** A line per request, as the public app logs them at debug and trace. */
   logRequests?: boolean;
+  /** The public app's journal: the pod listener's requests are journaled there too (docs/compute-module-leases.md). */
+  journal?: Journal;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function startPodListener(deps: PodListenerDeps): Promise<PodListen
     rewriteUrl: (request) => fromRuntimePrefix(request.url ?? '/'),
   });
   installErrorRendering(app, (level, line) => deps.log[level](line, 'platform error'));
+  deps.journal?.attach(app);
   // The connection cap (counted for this listener on its own) and the raw refusals' listeners.
   installServerLimits(app, deps.settings.limits);
   // A header larger than one TLS record (16 KiB) leaves the request line out of the read that fails to parse.
