@@ -84,9 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('resetToSeed', async () => {
     for (const hook of resetHooks) await hook();
-    await deps.store.clear();
+    // Cleared and seeded as one step: other instances on a shared store never see it empty (store.resetWith).
+    const summary = await deps.store.resetWith(() => applySeed(deps.seed, deps.store, deps.clock, codecs));
     for (const hook of afterClearHooks) await hook();
-    return applySeed(deps.seed, deps.store, deps.clock, codecs);
+    return summary;
   });
 
   // Another instance reset the shared store: this one's waiters answer as they do after a local reset.

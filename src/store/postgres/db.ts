@@ -1,6 +1,7 @@
 // The one door to PostgreSQL: a pool with bounded waits, query helpers shared by every repository, and the
 // translation of "the database is unreachable" into StoreUnavailable (503 in the route's envelope).
 import pg from 'pg';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { StoreUnavailable } from '../../errors.js';
 import { parseStoreUrl } from './url.js';
 
@@ -48,6 +49,12 @@ export function clientConfig(options: DbOptions): pg.ClientConfig & { schema: st
 export class Db implements Querier {
   readonly pool: pg.Pool;
   readonly schema: string;
+  /**
+   * The transaction the current async chain runs in, if any: every query made from inside transaction() work
+   * goes to its connection, also those a repository makes through this Db rather than the Querier it was
+   * handed. So a reset can clear and reseed through the ordinary repositories in one transaction (resetWith).
+   */
+  private readonly ambient = new AsyncLocalStorage<{ q: Querier; savepoints: number }>();
 
   constructor(readonly options: DbOptions) {
     const { schema, ...config } = clientConfig(options);
@@ -58,6 +65,8 @@ export class Db implements Querier {
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+    const tx = this.ambient.getStore();
+    if (tx) return tx.q.query<R>(sql, params);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.pool.query<R>(prepared(sql, params));
@@ -80,6 +89,8 @@ export class Db implements Querier {
    * TRUNCATE against a request's locks) runs it again from the start: `work` must do nothing but queries.
    */
   async transaction<T>(work: (q: Querier) => Promise<T>): Promise<T> {
+    const outer = this.ambient.getStore();
+    if (outer) return this.nested(outer, work);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.transactionOnce(work);
@@ -108,7 +119,7 @@ export class Db implements Querier {
     let broken: unknown;
     try {
       await q.query('BEGIN');
-      const result = await work(q);
+      const result = await this.ambient.run({ q, savepoints: 0 }, () => work(q));
       await q.query('COMMIT');
       return result;
     } catch (err) {
@@ -118,6 +129,20 @@ export class Db implements Querier {
     } finally {
       // A connection that failed mid-transaction is discarded rather than handed to the next request.
       client.release(broken instanceof StoreUnavailable ? true : undefined);
+    }
+  }
+
+  /** A transaction inside another: a savepoint, so that its own rollback undoes only its work. */
+  private async nested<T>(outer: { q: Querier; savepoints: number }, work: (q: Querier) => Promise<T>): Promise<T> {
+    const name = `pe_sp_${++outer.savepoints}`;
+    await outer.q.query(`SAVEPOINT ${name}`);
+    try {
+      const result = await work(outer.q);
+      await outer.q.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (err) {
+      await outer.q.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
+      throw err;
     }
   }
 
