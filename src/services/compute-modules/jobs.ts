@@ -313,6 +313,11 @@ export class JobService {
     return [...outcome.requeued, ...outcome.failed].map((job) => job.jobId);
   }
 
+  /** Whether the runtime's module polled here within module_gone_ms (a reset keeps its session). */
+  moduleConnected(runtimeId: string): boolean {
+    return this.liveness.connected(runtimeId);
+  }
+
   waitingPolls(runtimeId: string): number {
     return this.polls.count(runtimeId);
   }
