@@ -46,6 +46,13 @@ export function clientConfig(options: DbOptions): pg.ClientConfig & { schema: st
   };
 }
 
+/** A transaction queries join when made from its async chain; `open` false once it ended (a timer set inside). */
+interface Ambient {
+  q: Querier;
+  savepoints: number;
+  open: boolean;
+}
+
 export class Db implements Querier {
   readonly pool: pg.Pool;
   readonly schema: string;
@@ -54,7 +61,7 @@ export class Db implements Querier {
    * goes to its connection, also those a repository makes through this Db rather than the Querier it was
    * handed. So a reset can clear and reseed through the ordinary repositories in one transaction (resetWith).
    */
-  private readonly ambient = new AsyncLocalStorage<{ q: Querier; savepoints: number }>();
+  private readonly ambient = new AsyncLocalStorage<Ambient>();
 
   constructor(readonly options: DbOptions) {
     const { schema, ...config } = clientConfig(options);
@@ -66,7 +73,7 @@ export class Db implements Querier {
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
     const tx = this.ambient.getStore();
-    if (tx) return tx.q.query<R>(sql, params);
+    if (tx?.open) return tx.q.query<R>(sql, params);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.pool.query<R>(prepared(sql, params));
@@ -88,19 +95,19 @@ export class Db implements Querier {
    * Runs `work` in one transaction on one connection; rolled back when it throws. A deadlock (a reset's
    * TRUNCATE against a request's locks) runs it again from the start: `work` must do nothing but queries.
    */
-  async transaction<T>(work: (q: Querier) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (q: Querier) => Promise<T>, options: { ambient?: boolean } = {}): Promise<T> {
     const outer = this.ambient.getStore();
-    if (outer) return this.nested(outer, work);
+    if (outer?.open) return this.nested(outer, work);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transactionOnce(work);
+        return await this.transactionOnce(work, options.ambient ?? false);
       } catch (err) {
         if (!retryable(err, attempt)) throw err;
       }
     }
   }
 
-  private async transactionOnce<T>(work: (q: Querier) => Promise<T>): Promise<T> {
+  private async transactionOnce<T>(work: (q: Querier) => Promise<T>, ambient: boolean): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -117,9 +124,11 @@ export class Db implements Querier {
       },
     };
     let broken: unknown;
+    // Only a transaction asked to be ambient (a reset's) is joined by the queries its work makes through the Db.
+    const context: Ambient = { q, savepoints: 0, open: true };
     try {
       await q.query('BEGIN');
-      const result = await this.ambient.run({ q, savepoints: 0 }, () => work(q));
+      const result = ambient ? await this.ambient.run(context, () => work(q)) : await work(q);
       await q.query('COMMIT');
       return result;
     } catch (err) {
@@ -128,12 +137,13 @@ export class Db implements Querier {
       throw err;
     } finally {
       // A connection that failed mid-transaction is discarded rather than handed to the next request.
+      context.open = false;
       client.release(broken instanceof StoreUnavailable ? true : undefined);
     }
   }
 
   /** A transaction inside another: a savepoint, so that its own rollback undoes only its work. */
-  private async nested<T>(outer: { q: Querier; savepoints: number }, work: (q: Querier) => Promise<T>): Promise<T> {
+  private async nested<T>(outer: Ambient, work: (q: Querier) => Promise<T>): Promise<T> {
     const name = `pe_sp_${++outer.savepoints}`;
     await outer.q.query(`SAVEPOINT ${name}`);
     try {

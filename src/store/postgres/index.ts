@@ -49,7 +49,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       for (const table of stateTables) await q.query(`DELETE FROM ${table}`);
       await q.query("UPDATE counters SET n = (SELECT coalesce(sum(result_bytes), 0) FROM jobs WHERE finish_seq IS NOT NULL) WHERE name = 'result_bytes'");
       return apply();
-    });
+    }, { ambient: true });
     notifications.publish('reset');
     return result;
   }
