@@ -28,9 +28,13 @@ export interface ResetSurvival {
  */
 export function resetSurvival(store: Store, clock: Clock, goneMs: number, connected: (runtimeId: string) => boolean): ResetSurvival {
   let kept: Kept[] = [];
+  /** When each session was last kept: a reset forgets who polled, so a second reset soon after still keeps it. */
+  const keptAt = new Map<string, number>();
   const { computeModules } = store;
   const recentlyPolled = async (runtimeId: string) => {
     if (connected(runtimeId)) return true;
+    const at = keptAt.get(runtimeId);
+    if (at !== undefined && clock.now() - at < goneMs) return true;
     const last = await computeModules.lastPoll?.(runtimeId);
     return last !== undefined && clock.now() - last < goneMs;
   };
@@ -42,6 +46,8 @@ export function resetSurvival(store: Store, clock: Clock, goneMs: number, connec
         next.push({ runtime, apps: await computeModules.deployedAppsOf(runtime.runtimeId), schemas: await computeModules.schemas(runtime.runtimeId) });
       }
       kept = next;
+      keptAt.clear();
+      for (const { runtime } of next) keptAt.set(runtime.runtimeId, clock.now());
     },
     // Idempotent (a retried transaction runs it again); the snapshot is replaced by the next capture.
     async restore() {
