@@ -44,8 +44,18 @@ export interface ComputeModuleJobRepo {
    */
   insertIfRoom(job: JobRecord, maxQueued: number): Promise<boolean>;
   byId(jobId: string): Promise<JobRecord | undefined>;
-  /** Hands out the runtime's oldest queued job: `inProgress`, one more hand-out. */
-  claimNext(runtimeId: string, now: number): Promise<JobRecord | undefined>;
+  /**
+   * Hands out the runtime's oldest queued job: `inProgress`, one more hand-out. `holder`: the instance handing
+   * it out, whose lease it then is (stores shared by several instances).
+   */
+  claimNext(runtimeId: string, now: number, holder?: string): Promise<JobRecord | undefined>;
+  /** Shared stores: the instance `instanceId` is alive (its leases hold); timed by the database's clock. */
+  renewLease?(instanceId: string): Promise<void>;
+  /**
+   * Shared stores: every in-progress job whose holding instance has not renewed its lease for `goneMs` goes back
+   * to the queue, its hand-out counted (or fails after `maxHandOuts`). One statement, so exactly once.
+   */
+  requeueLapsed?(goneMs: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome>;
   /**
    * Takes back a claim whose response never reached the poller: back to `queued` at its old place and the
    * hand-out not counted. Only while the job is in progress with exactly `handOuts` hand-outs.

@@ -15,6 +15,7 @@ import { Wakeups } from './wakeups.js';
 import { ModuleLiveness, sharedPolls } from './liveness.js';
 import { linkInstances, type CrossInstance } from './cross-instance.js';
 import { serializes } from './serializes.js';
+import { JobLeases } from './job-leases.js';
 import { DEFAULT_BRANCH, enqueue, newJob, pruneRetained, type JobRequest, type JobServiceDeps, type SessionRequest } from './job-admission.js';
 
 export { DEFAULT_BRANCH, type JobRequest, type JobServiceDeps, type SessionRequest } from './job-admission.js';
@@ -57,6 +58,8 @@ export class JobService {
   private readonly liveness: ModuleLiveness;
   /** Hints to and from other instances sharing the store (none for the memory store). */
   private readonly peers: CrossInstance;
+  /** The leases of the jobs this instance hands out, on a shared store (job-leases.ts). */
+  private readonly leases: JobLeases;
 
   constructor(private readonly deps: JobServiceDeps) {
     this.liveness = new ModuleLiveness(
@@ -77,6 +80,14 @@ export class JobService {
         for (const runtimeId of this.polls.keys()) this.jobQueued(runtimeId, this.polls.count(runtimeId), false);
         for (const jobId of this.finishes.keys()) void this.finishedElsewhere(jobId);
       },
+    });
+    this.leases = new JobLeases({
+      jobs: deps.store.computeModuleJobs,
+      moduleGoneMs: deps.settings.moduleGoneMs,
+      maxHandOuts: MAX_HAND_OUTS,
+      now: () => deps.clock.now(),
+      settle: (runtimeId, outcome) => this.settle(runtimeId, outcome),
+      logError: deps.logError,
     });
   }
 
@@ -168,6 +179,7 @@ export class JobService {
    * between.
    */
   async poll(runtimeId: string, signal: AbortSignal, holder?: JobHolder): Promise<JobRecord | undefined> {
+    await this.leases.ready;
     await this.liveness.pollStarted(runtimeId);
     try {
       const job = await this.pollQueue(runtimeId, signal);
@@ -195,7 +207,7 @@ export class JobService {
       }
       woken = false;
       const queuedBefore = session.queued;
-      const job = await jobs.claimNext(runtimeId, this.deps.clock.now());
+      const job = await jobs.claimNext(runtimeId, this.deps.clock.now(), this.leases.instanceId);
       if (job && !(await this.servable(job))) continue;
       if (job) {
         if (!signal.aborted && current()) return job;
@@ -278,6 +290,7 @@ export class JobService {
 
   /** The server is closing: every waiter answers at once and new ones do not wait. */
   interruptForShutdown(): void {
+    this.leases.stop();
     this.liveness.close();
     this.peers.stop();
     this.polls.interruptAll('shutdown');

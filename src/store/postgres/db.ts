@@ -138,6 +138,8 @@ export class Db implements Querier {
     } finally {
       // A connection that failed mid-transaction is discarded rather than handed to the next request.
       context.open = false;
+      // Async context tracking costs every promise of the process while enabled: on only during a reset.
+      if (ambient) this.ambient.disable();
       client.release(broken instanceof StoreUnavailable ? true : undefined);
     }
   }
