@@ -46,9 +46,10 @@ declare module 'fastify' {
     /**
      * Services that keep state beside the store (waiters, timers) register here to be reset too. A hook runs
      * before the store is cleared; with `afterClear` also once more after it, for a waiter that began between
-     * the two (it would wait on state the clear threw away).
+     * the two (it would wait on state the clear threw away). With `withSeed` only once, right after the seed is
+     * applied and in the same step (on PostgreSQL, the reset's transaction): state a reset must keep.
      */
-    onReset(hook: () => void | Promise<void>, options?: { afterClear?: boolean }): void;
+    onReset(hook: () => void | Promise<void>, options?: { afterClear?: boolean; withSeed?: boolean }): void;
     /** Compiles now every route validator that would otherwise compile on its first request. */
     compileValidators(): void;
     /**
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const resetHooks: Array<() => void | Promise<void>> = [];
+  const withSeedHooks: Array<() => void | Promise<void>> = [];
   const afterClearHooks: Array<() => void | Promise<void>> = [];
   app.decorate('publicUrl', () => {
     if (deps.settings.baseUrl) return deps.settings.baseUrl;
@@ -87,7 +89,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return `http://localhost:${address?.port ?? deps.settings.port}`;
   });
   app.decorate('compileValidators', validation.compileAll);
-  app.decorate('onReset', (hook: () => void | Promise<void>, options?: { afterClear?: boolean }) => {
+  app.decorate('onReset', (hook: () => void | Promise<void>, options?: { afterClear?: boolean; withSeed?: boolean }) => {
+    if (options?.withSeed) return void withSeedHooks.push(hook);
     resetHooks.push(hook);
     if (options?.afterClear) afterClearHooks.push(hook);
   });
@@ -96,9 +99,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('clockMoved', async () => Object.assign({}, ...(await Promise.all(clockHooks.map((hook) => hook())))) as Record<string, number>);
   app.decorate('resetToSeed', async () => {
     for (const hook of resetHooks) await hook();
-    await deps.store.clear();
+    // Cleared and seeded as one step: other instances on a shared store never see it empty (store.resetWith).
+    const summary = await deps.store.resetWith(async () => {
+      const applied = await applySeed(deps.seed, deps.store, deps.clock, codecs);
+      for (const hook of withSeedHooks) await hook();
+      return applied;
+    });
     for (const hook of afterClearHooks) await hook();
-    return applySeed(deps.seed, deps.store, deps.clock, codecs);
+    return summary;
   });
 
   // Another instance reset the shared store: this one's waiters answer as they do after a local reset.

@@ -194,6 +194,14 @@ export class StoreUnavailable extends EmulatorError {
   }
 }
 
+/** The server is closing: new requests answer 503 in their family's envelope, as when the store is away. */
+export class ShuttingDown extends StoreUnavailable {
+  constructor() {
+    super('The emulator is shutting down; retry once it is back (or on another instance).');
+    this.headers.Connection = 'close';
+  }
+}
+
 // ---- Injected faults (control route POST /_emulate/platform/faults; src/http/faults.ts) ----
 
 /** An answer a test suite armed on purpose; its body is the armed one or the route family's envelope. */

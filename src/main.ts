@@ -90,7 +90,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let pod: Promise<PodListener> | undefined;
   const logRequests = logsRequests(options.logLevel ?? 'silent');
   const podListener = () =>
-    (pod ??= startPodListener({ store, settings, jobs: built.podRuntime.jobs!, log: built.log, logRequests }).catch((err: unknown) => {
+    (pod ??= startPodListener({ store, settings, jobs: built.podRuntime.jobs!, log: built.log, logRequests, journal: built.journal }).catch((err: unknown) => {
       pod = undefined; // a later session tries again
       throw err;
     }));

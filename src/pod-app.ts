@@ -17,6 +17,7 @@ import { installServerLimits } from './http/server-limits.js';
 import { whenTargetUnknown } from './http/edge-refusals.js';
 import { makePodTlsMaterial } from './services/compute-modules/pod-listener/certificates.js';
 import { RESTART_TAIL, podRoutes } from './services/compute-modules/pod-listener/routes.js';
+import type { Journal } from './http/journal/index.js';
 
 /** Always loopback: the pod listener is for modules on this machine (run-module), like a pod's sidecar. */
 export const POD_HOST = '127.0.0.1';
@@ -40,6 +41,8 @@ export interface PodListenerDeps {
   log: FastifyBaseLogger;
   /** A line per request, as the public app logs them at debug and trace. */
   logRequests?: boolean;
+  /** The public app's journal: the pod listener's requests are journaled there too (docs/compute-module-leases.md). */
+  journal?: Journal;
 }
 
 /**
@@ -67,6 +70,7 @@ export async function startPodListener(deps: PodListenerDeps): Promise<PodListen
   });
   app.decorate('pathPolicies', new PathPolicies(COMPUTE_MODULES_POLICY));
   installErrorRendering(app, (level, line) => deps.log[level](line, 'platform error'));
+  deps.journal?.attach(app);
   // The connection cap (counted for this listener on its own) and the raw refusals' listeners.
   installServerLimits(app, deps.settings.limits);
   // A header larger than one TLS record (16 KiB) leaves the request line out of the read that fails to parse.

@@ -82,7 +82,9 @@ function tooDeep(): TooDeepError {
 function jsonParser(scope: FastifyInstance, emptyIsNoBody: boolean): JsonParser {
   const parse = scope.getDefaultJsonParser('error', 'error');
   return (request, body, done) => {
-    if (emptyIsNoBody && body === '') return done(null, undefined);
+    // An unknown route or a wrong method parses nothing: it answers 404 in its family's envelope whatever
+    // the body, as rejectOtherMediaTypes below does (an empty JSON body was 400 invalid_request before routing).
+    if (request.is404 || (emptyIsNoBody && body === '')) return done(null, undefined);
     if (unclosed(body)) return done(withoutStack(() => new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()), undefined);
     // Nesting past 64 takes 65 openers and 65 closers: a shorter body cannot, and is not scanned.
     if (body.length > 2 * MAX_JSON_DEPTH && nestedDeeperThan(body, MAX_JSON_DEPTH)) return done(tooDeep(), undefined);

@@ -7,6 +7,7 @@ import {
   OAuthError,
   PlatformError,
   StoreUnavailable,
+  ShuttingDown,
   Unauthenticated,
   excerpt,
   invalidArgument,
@@ -227,6 +228,14 @@ export function installErrorRendering(app: FastifyInstance, logPlatformError: Er
     const mapped = fromFramework(err, request.url, request.server.pathPolicies);
     if (mapped) return render(reply, mapped);
     return renderInternal(request, reply, err);
+  });
+  // Closing: what arrives now (a request pipelined or on a kept-alive connection) answers 503 in its family's
+  // envelope, not the framework's own body (return503OnClosing is off: src/http/server-options.ts). The first
+  // preClose hook, as this runs before any route or service registers its own.
+  let closing = false;
+  app.addHook('preClose', async () => void (closing = true));
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ShuttingDown();
   });
   // Unknown routes and wrong methods: 404 in the family's envelope, never the framework's default page.
   app.setNotFoundHandler((request, reply) => render(reply, routeNotFound(request.server.pathPolicies, request.method, request.url)));

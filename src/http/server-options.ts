@@ -10,7 +10,8 @@ import { schemaErrorFormatter } from './body-parsers.js';
 export function sharedServerOptions(settings: Readonly<Settings>) {
   return {
     bodyLimit: settings.bodyLimitBytes,
-    return503OnClosing: true,
+    // Our own 503 while closing, in the family's envelope (installErrorRendering, src/http/render-error.ts).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // The HTTP layer's own refusals in the family's envelope, and connection limits (src/http/server-limits.ts).
     frameworkErrors: answerFrameworkError,

@@ -44,8 +44,18 @@ export interface ComputeModuleJobRepo {
    */
   insertIfRoom(job: JobRecord, maxQueued: number): Promise<boolean>;
   byId(jobId: string): Promise<JobRecord | undefined>;
-  /** Hands out the runtime's oldest queued job: `inProgress`, one more hand-out. */
-  claimNext(runtimeId: string, now: number): Promise<JobRecord | undefined>;
+  /**
+   * Hands out the runtime's oldest queued job: `inProgress`, one more hand-out. `holder`: the instance handing
+   * it out, whose lease it then is (stores shared by several instances).
+   */
+  claimNext(runtimeId: string, now: number, holder?: string): Promise<JobRecord | undefined>;
+  /** Shared stores: the instance `instanceId` is alive (its leases hold); timed by the database's clock. */
+  renewLease?(instanceId: string): Promise<void>;
+  /**
+   * Shared stores: every in-progress job whose holding instance has not renewed its lease for `goneMs` goes back
+   * to the queue, its hand-out counted (or fails after `maxHandOuts`). One statement, so exactly once.
+   */
+  requeueLapsed?(goneMs: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome>;
   /**
    * Takes back a claim whose response never reached the poller: back to `queued` at its old place and the
    * hand-out not counted. Only while the job is in progress with exactly `handOuts` hand-outs.
@@ -62,6 +72,12 @@ export interface ComputeModuleJobRepo {
    * handed out `maxHandOuts` times, which fail with `failure`.
    */
   requeueInProgress(runtimeId: string, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome>;
+  /**
+   * One handed-out job goes back, its hand-out counted (a cut answer, a restarted replica's job): as
+   * requeueInProgress, for the job `jobId` only and only while it is in progress with exactly `handOuts`
+   * hand-outs (so a second take-back of the same hand-out, or one racing a new hand-out, does nothing).
+   */
+  requeueJob(jobId: string, handOuts: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome>;
   /**
    * The lease: as requeueInProgress, but only for jobs last handed out at or before `handedOutBy` (their
    * `startedAt`), so that a job claimed by a poll that began after the runtime was judged gone stays with

@@ -35,6 +35,11 @@ export interface OntologyObjectRepo {
   insertPairs(ontologyRid: string, linkId: string, pairs: Array<[string, string]>): Promise<void>;
   /** One object by key. */
   get(ontologyRid: string, objectType: string, key: string): Promise<OntologyObjectRecord | undefined>;
+  /**
+   * The objects of a type whose keys are among `keys`, in list() order, each once: the candidates of a filter
+   * on the primary key (`eq`, `in`), found through the key index rather than by a scan of the type.
+   */
+  getMany(ontologyRid: string, objectType: string, keys: readonly string[]): Promise<OntologyObjectRecord[]>;
   /** Every object of a type in a stable order (insertion order). The caller must not change the array. */
   list(ontologyRid: string, objectType: string): Promise<readonly OntologyObjectRecord[]>;
   /**

@@ -29,6 +29,12 @@ export interface Store {
   readonly parts: readonly StorePart<unknown>[];
   /** Forgets everything; the caller applies the seed again. */
   clear(): Promise<void>;
+  /**
+   * Forgets everything and runs `apply` (the seed) as one step: on a store shared by several instances
+   * (PostgreSQL) one transaction, so that no reader ever sees the store empty or half-seeded. If `apply`
+   * throws, nothing changes there.
+   */
+  resetWith<T>(apply: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** Whether several emulator processes may share this store (PostgreSQL): then they coordinate through it. */
   readonly shared: boolean;

@@ -21,19 +21,12 @@ export interface LiveModule {
   stop(): Promise<CliResult>;
 }
 
-export async function startLiveModule(pollTimeoutMs = 500): Promise<LiveModule> {
+/** `atRunTime`: no runtime in the seed; run-module creates it and its deployed app, as a user's first run does. */
+export async function startLiveModule(pollTimeoutMs = 500, { atRunTime = false } = {}): Promise<LiveModule> {
+  const seeded = atRunTime ? {} : { runtimes: [{ runtime_id: RUNTIME_ID }], deployed_apps: [{ deployed_app_rid: APP_RID, runtime_id: RUNTIME_ID }] };
   const emulator = await startEmulator({
     store: testStoreSpec(),
-    seed: {
-      platform: {
-        compute_modules: {
-          poll_timeout_ms: pollTimeoutMs,
-          execute_timeout_ms: 20_000,
-          runtimes: [{ runtime_id: RUNTIME_ID }],
-          deployed_apps: [{ deployed_app_rid: APP_RID, runtime_id: RUNTIME_ID }],
-        },
-      },
-    },
+    seed: { platform: { compute_modules: { poll_timeout_ms: pollTimeoutMs, execute_timeout_ms: 20_000, ...seeded } } },
   });
   const seen: string[] = [];
   // Every answered request is remembered, so that a wait that starts late still sees an earlier answer.
@@ -65,7 +58,8 @@ export async function startLiveModule(pollTimeoutMs = 500): Promise<LiveModule> 
   const token = ((await mint.json()) as { access_token: string }).access_token;
 
   const schemasPosted = answered((method, url) => method === 'POST' && url.endsWith(`/${RUNTIME_ID}/schemas`));
-  const child = spawnCli(['run-module', '--runtime', RUNTIME_ID, '--url', emulator.url, '--', process.execPath, 'test/fixtures/compute-module/adder.mjs']);
+  const app = atRunTime ? ['--deployed-app', APP_RID] : [];
+  const child = spawnCli(['run-module', '--runtime', RUNTIME_ID, ...app, '--url', emulator.url, '--', process.execPath, 'test/fixtures/compute-module/adder.mjs']);
   const exited = collect(child, 120_000);
   await Promise.race([schemasPosted, exited.then((r) => Promise.reject(new Error(`module exited early: ${JSON.stringify(r)}`)))]);
 

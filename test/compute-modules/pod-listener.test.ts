@@ -2,7 +2,7 @@
 // runtime routes as the in-pod runtime answers them, and one store and job service with the public port.
 // The real Python runtime SDK goes through it in test/clients/python/test_compute_module.py.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { startEmulator, type Emulator } from '../../src/index.js';
 
@@ -37,14 +37,14 @@ interface PodAnswer {
 }
 
 /** One request to the pod listener, trusting only `ca` (none: the system's roots, which do not know ours). */
-function pod(session: Session, method: string, path: string, options: { token?: string; body?: Buffer | string; contentType?: string; ca?: string | null } = {}): Promise<PodAnswer> {
+function pod(session: Session, method: string, path: string, options: { token?: string; body?: Buffer | string; contentType?: string; ca?: string | null; agent?: Agent } = {}): Promise<PodAnswer> {
   const headers: Record<string, string> = {};
   if (options.token !== undefined) headers['module-auth-token'] = options.token;
   if (options.contentType) headers['content-type'] = options.contentType;
   if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: session.podRuntime.host, port: session.podRuntime.port, method, path, headers, agent: false, ...(options.ca === null ? {} : { ca: options.ca ?? session.podRuntime.caCertificate }) },
+      { host: session.podRuntime.host, port: session.podRuntime.port, method, path, headers, agent: options.agent ?? false, ...(options.ca === null ? {} : { ca: options.ca ?? session.podRuntime.caCertificate }) },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -171,6 +171,30 @@ describe('pod listener', () => {
     expect(JSON.parse(again.body.toString()).computeModuleJobV1.jobId).toBe(jobId); // at its old place
     expect((await inspect('rt-pod-restart', jobId)).handOuts).toBe(2);
     expect((await inspect('rt-pod-restart', queuedOnly)).state).toBe('queued');
+  });
+
+  it('requeues on a restart notification only the jobs of the replica that restarted, not those another replica holds', async () => {
+    const session = await openSession('rt-pod-replicas', 'ri.app.pod-replicas');
+    const restart = pathOf(session.podRuntime.restartNotificationUri);
+    const getJob = pathOf(session.getJobUri);
+    const first = await submit('ri.app.pod-replicas', 'one', {});
+    const second = await submit('ri.app.pod-replicas', 'two', {});
+    // Replica A takes the first job and then restarts: its connection is gone.
+    const a = await pod(session, 'GET', getJob, { token: session.moduleAuthToken });
+    expect(JSON.parse(a.body.toString()).computeModuleJobV1.jobId).toBe(first);
+    // Replica B takes the second on a connection it keeps, as a running module's session does.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: session.podRuntime.caCertificate });
+    try {
+      const b = await pod(session, 'GET', getJob, { token: session.moduleAuthToken, agent });
+      expect(JSON.parse(b.body.toString()).computeModuleJobV1.jobId).toBe(second);
+      // The restarted replica A says so, on a new connection.
+      const res = await pod(session, 'POST', restart, { token: session.moduleAuthToken });
+      expect({ status: res.status, body: JSON.parse(res.body.toString()) }).toEqual({ status: 200, body: [first] });
+      expect(await inspect('rt-pod-replicas', first)).toMatchObject({ state: 'queued', handOuts: 1 });
+      expect(await inspect('rt-pod-replicas', second)).toMatchObject({ state: 'inProgress', handOuts: 1 }); // B still works on it
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('refuses a wrong token and an unknown runtime in the OAuth envelope, and HEAD hands nothing out', async () => {

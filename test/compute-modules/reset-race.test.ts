@@ -38,11 +38,12 @@ describe('a reset racing an execute', () => {
       await insert(job);
       inserted.fire();
     };
-    const clear = h.store.clear.bind(h.store);
-    h.store.clear = async () => {
+    // A reset clears and reseeds in one step (store.resetWith).
+    const resetWith = h.store.resetWith.bind(h.store);
+    h.store.resetWith = async <T>(apply: () => Promise<T>): Promise<T> => {
       clearing.fire();
       await inserted.promise; // the clear lands after the execute queued its job
-      await clear();
+      return resetWith(apply);
     };
     const execute = h.execute();
     expect((await reset()).statusCode).toBe(200);

@@ -49,6 +49,20 @@ describe(`compute-module jobs (${TEST_STORE ? 'postgres' : 'memory'} store)`, ()
     expect((await repo.claimNext('rt', 2))?.jobId).toBe('a');
   });
 
+  it('requeueJob puts one handed-out job back, counted, only for the matching hand-out, and fails it at the cap', async () => {
+    const repo = await filled('a', 'b');
+    const a = (await repo.claimNext('rt', 1))!;
+    await repo.claimNext('rt', 1);
+    expect(await repo.requeueJob('a', 2, 3, 'cut', 2)).toEqual({ requeued: [], failed: [] });
+    const back = await repo.requeueJob('a', a.handOuts, 3, 'cut', 2);
+    expect(back.requeued.map((j) => [j.jobId, j.state, j.handOuts])).toEqual([['a', 'queued', 1]]);
+    expect(await repo.requeueJob('a', a.handOuts, 3, 'cut', 2)).toEqual({ requeued: [], failed: [] }); // already back
+    expect(await repo.byId('b')).toMatchObject({ state: 'inProgress' }); // the other stays
+    expect((await repo.claimNext('rt', 3))).toMatchObject({ jobId: 'a', handOuts: 2 });
+    const failed = await repo.requeueJob('a', 2, 2, 'cut twice', 4);
+    expect(failed.failed.map((j) => [j.jobId, j.state, j.failure])).toEqual([['a', 'failed', 'cut twice']]);
+  });
+
   it('completes or cancels only queued or running jobs', async () => {
     const repo = await filled('a', 'b');
     await repo.claimNext('rt', 1);

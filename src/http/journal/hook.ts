@@ -20,6 +20,11 @@ export interface Journal {
   clear(): void;
   /** How many entries it keeps at most; 0 when the journal is off. */
   readonly capacity: number;
+  /**
+   * Journals the requests of another listener of the same service into this journal (the in-pod runtime
+   * listener's, src/services/compute-modules/pod-listener/), as the public app's are.
+   */
+  attach(listener: FastifyInstance): void;
 }
 
 declare module 'fastify' {
@@ -33,6 +38,8 @@ declare module 'fastify' {
     errorInstanceId: string | null;
     /** A note on an answer that is not a refusal but will not do what the caller hopes (e.g. a job no function answers). */
     journalNote: string | null;
+    /** The user an answer acts for when no bearer token named one (a token request's minted token). */
+    journalUsername: string | null;
   }
 }
 
@@ -105,11 +112,9 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     },
     clear: () => ring.clear(),
     capacity: deps.size,
+    attach: (listener) => hook(listener),
   };
   app.decorate('journal', journal);
-  app.decorateRequest('refusal', null);
-  app.decorateRequest('errorInstanceId', null);
-  app.decorateRequest('journalNote', null);
   app.onReset(() => ring.clear());
 
   function record(request: FastifyRequest, reply: FastifyReply): void {
@@ -155,7 +160,7 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
       durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
       clientId: request.accessToken?.clientId ?? stringField(request.body, 'client_id'),
       basic: authorization !== undefined && url.startsWith('/idp/') && /^Basic /i.test(authorization) ? authorization : undefined,
-      username: request.principal?.username ?? stringField(request.body, 'username'),
+      username: request.principal?.username ?? request.journalUsername ?? stringField(request.body, 'username'),
       errorCode,
       reason: reason ?? request.journalNote ?? undefined,
     };
@@ -171,10 +176,17 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     }
   }
 
-  // Not async: an app-wide async hook costs every request a promise and a microtask turn.
-  app.addHook('onResponse', (request, reply, done) => {
-    record(request, reply);
-    done();
-  });
+  function hook(listener: FastifyInstance): void {
+    listener.decorateRequest('refusal', null);
+    listener.decorateRequest('errorInstanceId', null);
+    listener.decorateRequest('journalNote', null);
+    listener.decorateRequest('journalUsername', null);
+    // Not async: an app-wide async hook costs every request a promise and a microtask turn.
+    listener.addHook('onResponse', (request, reply, done) => {
+      record(request, reply);
+      done();
+    });
+  }
+  hook(app);
   return journal;
 }

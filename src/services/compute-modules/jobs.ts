@@ -15,6 +15,7 @@ import { Wakeups } from './wakeups.js';
 import { ModuleLiveness, sharedPolls } from './liveness.js';
 import { linkInstances, type CrossInstance } from './cross-instance.js';
 import { serializes } from './serializes.js';
+import { JobLeases } from './job-leases.js';
 import { DEFAULT_BRANCH, enqueue, newJob, pruneRetained, type JobRequest, type JobServiceDeps, type SessionRequest } from './job-admission.js';
 
 export { DEFAULT_BRANCH, type JobRequest, type JobServiceDeps, type SessionRequest } from './job-admission.js';
@@ -34,15 +35,31 @@ interface PollSession {
   queued: number;
 }
 
+/** Who was handed a job on this instance: a module replica, known by the connection its poll came on. */
+export interface JobHolder {
+  /** Whether that connection has closed (the replica exited, or restarted). */
+  gone(): boolean;
+}
+
+interface Held {
+  runtimeId: string;
+  handOuts: number;
+  holder: JobHolder;
+}
+
 export class JobService {
   private readonly polls = new Wakeups<PollEvent>();
   private readonly finishes = new Wakeups<JobRecord>();
   /** Per runtime; bounded by the store's runtimes and emptied on reset. */
   private readonly sessions = new Map<string, PollSession>();
+  /** The jobs handed out here, with their holder; an entry goes when its job finishes or comes back. */
+  private readonly held = new Map<string, Held>();
 
   private readonly liveness: ModuleLiveness;
   /** Hints to and from other instances sharing the store (none for the memory store). */
   private readonly peers: CrossInstance;
+  /** The leases of the jobs this instance hands out, on a shared store (job-leases.ts). */
+  private readonly leases: JobLeases;
 
   constructor(private readonly deps: JobServiceDeps) {
     this.liveness = new ModuleLiveness(
@@ -63,6 +80,14 @@ export class JobService {
         for (const runtimeId of this.polls.keys()) this.jobQueued(runtimeId, this.polls.count(runtimeId), false);
         for (const jobId of this.finishes.keys()) void this.finishedElsewhere(jobId);
       },
+    });
+    this.leases = new JobLeases({
+      jobs: deps.store.computeModuleJobs,
+      moduleGoneMs: deps.settings.moduleGoneMs,
+      maxHandOuts: MAX_HAND_OUTS,
+      now: () => deps.clock.now(),
+      settle: (runtimeId, outcome) => this.settle(runtimeId, outcome),
+      logError: deps.logError,
     });
   }
 
@@ -99,6 +124,7 @@ export class JobService {
 
   /** After jobs were put back: waiters of failed ones answer, and one poll per requeued job is woken. */
   private async settle(runtimeId: string, outcome: RequeueOutcome): Promise<void> {
+    for (const job of outcome.requeued) this.held.delete(job.jobId);
     for (const job of outcome.failed) this.finished(job);
     if (outcome.failed.length > 0) await pruneRetained(this.deps);
     if (outcome.requeued.length > 0) this.jobQueued(runtimeId, outcome.requeued.length);
@@ -152,10 +178,13 @@ export class JobService {
    * the count is compared and the subscription made in one synchronous step, so nothing can be queued in
    * between.
    */
-  async poll(runtimeId: string, signal: AbortSignal): Promise<JobRecord | undefined> {
+  async poll(runtimeId: string, signal: AbortSignal, holder?: JobHolder): Promise<JobRecord | undefined> {
+    await this.leases.ready;
     await this.liveness.pollStarted(runtimeId);
     try {
-      return await this.pollQueue(runtimeId, signal);
+      const job = await this.pollQueue(runtimeId, signal);
+      if (job && holder) this.held.set(job.jobId, { runtimeId, handOuts: job.handOuts, holder });
+      return job;
     } finally {
       this.liveness.pollEnded(runtimeId);
     }
@@ -178,7 +207,7 @@ export class JobService {
       }
       woken = false;
       const queuedBefore = session.queued;
-      const job = await jobs.claimNext(runtimeId, this.deps.clock.now());
+      const job = await jobs.claimNext(runtimeId, this.deps.clock.now(), this.leases.instanceId);
       if (job && !(await this.servable(job))) continue;
       if (job) {
         if (!signal.aborted && current()) return job;
@@ -208,9 +237,27 @@ export class JobService {
     return false;
   }
 
-  /** A handed-out job whose response never reached its poller goes back to the queue. */
+  /** A handed-out job whose response was never written out to its poller goes back to the queue, uncounted. */
   async undelivered(job: JobRecord): Promise<void> {
+    this.held.delete(job.jobId);
     if (await this.deps.store.computeModuleJobs.unclaim(job.jobId, job.handOuts)) this.jobQueued(job.runtimeId);
+  }
+
+  /**
+   * A handed-out job whose answer was written out but cut (its connection reset before the module read it)
+   * goes back counted as a hand-out, so that a job whose answer is always cut fails after MAX_HAND_OUTS
+   * instead of cycling for ever (docs/compute-module-leases.md).
+   */
+  async answerCut(job: JobRecord): Promise<void> {
+    const failure = `The job was handed out ${MAX_HAND_OUTS} times and each answer was cut off (connection reset) before the module read it.`;
+    await this.requeueOne(job.runtimeId, job.jobId, job.handOuts, failure);
+  }
+
+  private async requeueOne(runtimeId: string, jobId: string, handOuts: number, failure: string): Promise<RequeueOutcome> {
+    this.held.delete(jobId);
+    const outcome = await this.deps.store.computeModuleJobs.requeueJob(jobId, handOuts, MAX_HAND_OUTS, failure, this.deps.clock.now());
+    await this.settle(runtimeId, outcome);
+    return outcome;
   }
 
   /** Stores a result. False when the job had already finished (canceled or answered): the result is discarded. */
@@ -235,6 +282,7 @@ export class JobService {
   /** The store was reset: every waiter answers at once. */
   interruptForReset(): void {
     this.sessions.clear(); // a poll still looking at the queue ends too
+    this.held.clear();
     this.liveness.clear();
     this.polls.interruptAll('reset');
     this.finishes.interruptAll('reset');
@@ -242,6 +290,7 @@ export class JobService {
 
   /** The server is closing: every waiter answers at once and new ones do not wait. */
   interruptForShutdown(): void {
+    this.leases.stop();
     this.liveness.close();
     this.peers.stop();
     this.polls.interruptAll('shutdown');
@@ -249,15 +298,37 @@ export class JobService {
   }
 
   /**
+   * A replica of the runtime's module restarted and said so (the in-pod runtime's restart notification,
+   * docs/compute-module-leases.md): the jobs it held go back to the queue (or fail after MAX_HAND_OUTS); their
+   * ids. Its jobs are those handed out here on a connection that has since closed: the restarted process's
+   * connections are gone, while a replica still running keeps its own, and its jobs. A job handed out by
+   * another instance is not known here; the module-gone lease brings it back if its holder is gone.
+   */
+  async requeueRestarted(runtimeId: string): Promise<string[]> {
+    const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer; its module restarted.`;
+    const ids: string[] = [];
+    for (const [jobId, held] of [...this.held]) {
+      if (held.runtimeId !== runtimeId || !held.holder.gone()) continue;
+      const outcome = await this.requeueOne(runtimeId, jobId, held.handOuts, failure);
+      for (const job of [...outcome.requeued, ...outcome.failed]) ids.push(job.jobId);
+    }
+    return ids;
+  }
+
+  /**
    * The runtime's handed-out, unanswered jobs go back to the queue (or fail after MAX_HAND_OUTS hand-outs); their
-   * ids. On a session reset, and when the module restarted and said so (the in-pod runtime's restart
-   * notification, CONTRACTS §10).
+   * ids. On a session reset.
    */
   async requeueHandedOut(runtimeId: string): Promise<string[]> {
     const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
     const outcome = await this.deps.store.computeModuleJobs.requeueInProgress(runtimeId, MAX_HAND_OUTS, failure, this.deps.clock.now());
     await this.settle(runtimeId, outcome);
     return [...outcome.requeued, ...outcome.failed].map((job) => job.jobId);
+  }
+
+  /** Whether the runtime's module polled here within module_gone_ms (a reset keeps its session). */
+  moduleConnected(runtimeId: string): boolean {
+    return this.liveness.connected(runtimeId);
   }
 
   waitingPolls(runtimeId: string): number {
@@ -278,6 +349,7 @@ export class JobService {
   }
 
   private finished(job: JobRecord): void {
+    this.held.delete(job.jobId);
     this.finishes.notify(job.jobId, job);
     this.peers.publishFinished(job.jobId);
   }

@@ -84,6 +84,12 @@ export class ModuleLiveness {
     if (state.inFlight === 0) this.arm(runtimeId, state, this.goneMs);
   }
 
+  /** Whether the runtime's module has a poll in flight here, or was seen polling within module_gone_ms. */
+  connected(runtimeId: string): boolean {
+    const state = this.runtimes.get(runtimeId);
+    return state !== undefined && (state.inFlight > 0 || this.clock.now() - state.lastSeen < this.goneMs);
+  }
+
   /** The server is closing: forgets everything and arms no timer again. */
   close(): void {
     this.closed = true;

@@ -40,6 +40,22 @@ export const withPrincipal = (record: Omit<AccessTokenRecord, 'principalId'>, pr
   return { token, principalId, ...rest };
 };
 
+/** The username each minted answer acts as, for the journal (never sent: the answer's own fields are the wire). */
+const principalNames = new WeakMap<TokenResponse, string>();
+
+/**
+ * The username a token answer acts as: known when it was minted here with its principal; else (the PostgreSQL
+ * one-statement client_credentials mint, which finds the principal in the database) looked up by the token.
+ */
+export async function principalNameOf(deps: Pick<OAuthDeps, 'store'>, response: TokenResponse): Promise<string | undefined> {
+  const known = principalNames.get(response);
+  if (known !== undefined) return known;
+  const { tokens, users } = deps.store;
+  if (tokens.findAccessWithPrincipal) return (await tokens.findAccessWithPrincipal(response.access_token))?.principal?.username;
+  const token = await tokens.findAccess(response.access_token);
+  return token && (await users.byId(token.principalId))?.username;
+}
+
 /** Past `limits.max_access_tokens` nothing is stored and `whenFull` is thrown (by default the token endpoint's 503). */
 export async function mintAccessToken(deps: OAuthDeps, request: MintRequest, whenFull: (max: number) => EmulatorError = accessTokensFull): Promise<TokenResponse> {
   const { record, response } = newAccessToken(deps, request);
@@ -48,5 +64,6 @@ export async function mintAccessToken(deps: OAuthDeps, request: MintRequest, whe
   } catch (err) {
     throw refusalFor(err, whenFull);
   }
+  principalNames.set(response, request.principal.username);
   return response;
 }

@@ -16,6 +16,7 @@ import { finishSignIn, signInUser, startSignIn } from './sign-in.js';
 import { issueCode } from './codes.js';
 import { CALLBACK_PATH, renderSignInPage, signInCsp } from './signin-page.js';
 import { token } from './token-endpoint.js';
+import { principalNameOf } from './access-tokens.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
 import { rejectOtherMediaTypes } from '../../http/body-parsers.js';
@@ -98,8 +99,12 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
     });
 
     // Not async: a request refused before any store call throws synchronously (see token()).
+    // The journal names the user a token acts as (a client_credentials token's service user too).
     scope.post(`${OAUTH_BASE}/token`, (request, reply) =>
-      token(deps, request.headers.authorization, formOf(request)).then((response) => noStore(reply).send(response)),
+      token(deps, request.headers.authorization, formOf(request)).then(async (response) => {
+        if (app.journal.capacity > 0) request.journalUsername = (await principalNameOf(deps, response).catch(() => undefined)) ?? null;
+        return noStore(reply).send(response);
+      }),
     );
 
     scope.post(`${OAUTH_BASE}/revoke_token`, async (request, reply) => {

@@ -68,11 +68,22 @@ export class MemoryComputeModuleJobs implements ComputeModuleJobRepo {
     return this.requeue(runtimeId, handedOutBy, maxHandOuts, failure, now);
   }
 
+  async requeueJob(jobId: string, handOuts: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    const entry = this.entries.get(jobId);
+    if (!entry || entry.job.state !== 'inProgress' || entry.job.handOuts !== handOuts) return { requeued: [], failed: [] };
+    return this.requeueEntries([entry], maxHandOuts, failure, now);
+  }
+
   private requeue(runtimeId: string, handedOutBy: number, maxHandOuts: number, failure: string, now: number): RequeueOutcome {
+    const entries = [...this.entries.values()].filter(
+      (entry) => entry.job.runtimeId === runtimeId && entry.job.state === 'inProgress' && (entry.job.startedAt ?? 0) <= handedOutBy,
+    );
+    return this.requeueEntries(entries, maxHandOuts, failure, now);
+  }
+
+  private requeueEntries(entries: Entry[], maxHandOuts: number, failure: string, now: number): RequeueOutcome {
     const outcome: RequeueOutcome = { requeued: [], failed: [] };
-    for (const entry of this.entries.values()) {
-      if (entry.job.runtimeId !== runtimeId || entry.job.state !== 'inProgress') continue;
-      if ((entry.job.startedAt ?? 0) > handedOutBy) continue;
+    for (const entry of entries) {
       if (entry.job.handOuts >= maxHandOuts) {
         outcome.failed.push(this.finish(entry.job.jobId, now, { state: 'failed', failure })!);
       } else {

@@ -30,6 +30,11 @@ export function createMemoryStore(extraParts: readonly StorePart<unknown>[] = []
     async clear() {
       for (const repo of registry.values()) (repo as { clear(): void }).clear();
     },
+    // One process, one store: clearing and then seeding is all a reset needs here.
+    async resetWith(apply) {
+      for (const repo of registry.values()) (repo as { clear(): void }).clear();
+      return apply();
+    },
     async close() {},
   };
 }

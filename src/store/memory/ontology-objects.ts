@@ -11,6 +11,8 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
   private links = new Map<string, Pairs>();
   /** Per (ontology, type, property): value text to positions in the type's snapshot; dropped with it. */
   private valueIndexes = new Map<string, Map<string, number[]>>();
+  /** Per (ontology, type): key to position in the type's snapshot; dropped with it. */
+  private keyPositions = new Map<string, Map<string, number>>();
 
   private table(ontologyRid: string, objectType: string): Map<string, OntologyObjectRecord> {
     const id = ontologyRid + SEP + objectType;
@@ -46,8 +48,25 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
     return this.types.get(ontologyRid + SEP + objectType)?.get(key);
   }
 
-  async list(ontologyRid: string, objectType: string): Promise<readonly OntologyObjectRecord[]> {
+  async getMany(ontologyRid: string, objectType: string, keys: readonly string[]): Promise<OntologyObjectRecord[]> {
     const id = ontologyRid + SEP + objectType;
+    const table = this.types.get(id);
+    if (!table) return [];
+    const found = [...new Set(keys)].map((key) => table.get(key)).filter((o): o is OntologyObjectRecord => o !== undefined);
+    if (found.length < 2) return found;
+    // list() order: positions from the snapshot, built once per write to the type (as the value indexes).
+    const snapshot = this.snapshotOf(id);
+    let positions = this.keyPositions.get(id);
+    if (!positions) this.keyPositions.set(id, (positions = new Map(snapshot.map((o, i) => [o.key, i]))));
+    const at = positions;
+    return found.sort((a, b) => at.get(a.key)! - at.get(b.key)!);
+  }
+
+  async list(ontologyRid: string, objectType: string): Promise<readonly OntologyObjectRecord[]> {
+    return this.snapshotOf(ontologyRid + SEP + objectType);
+  }
+
+  private snapshotOf(id: string): readonly OntologyObjectRecord[] {
     let snapshot = this.snapshots.get(id);
     if (!snapshot) this.snapshots.set(id, (snapshot = [...(this.types.get(id)?.values() ?? [])]));
     return snapshot;
@@ -151,6 +170,7 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
   /** Drops what is derived from a type's objects: its snapshot and its value indexes. */
   private forget(typeId: string): void {
     if (!this.snapshots.delete(typeId)) return; // nothing derived since the last write
+    this.keyPositions.delete(typeId);
     for (const id of this.valueIndexes.keys()) if (id.startsWith(typeId + SEP)) this.valueIndexes.delete(id);
   }
 
@@ -165,6 +185,7 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
     this.snapshots.clear();
     this.links.clear();
     this.valueIndexes.clear();
+    this.keyPositions.clear();
   }
 }
 

@@ -41,6 +41,8 @@ function toJob(row: Row): JobRecord {
 }
 
 const OPEN = "state IN ('queued', 'inProgress')";
+/** Lease times come from the database's clock, the one clock every instance shares. */
+const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
 export class PgComputeModuleJobs implements ComputeModuleJobRepo {
   constructor(private readonly db: Db) {}
@@ -74,14 +76,34 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
     return row && toJob(row);
   }
 
-  async claimNext(runtimeId: string, now: number): Promise<JobRecord | undefined> {
+  async claimNext(runtimeId: string, now: number, holder?: string): Promise<JobRecord | undefined> {
     const row = await this.db.first<Row>(
-      `UPDATE jobs SET state = 'inProgress', hand_outs = hand_outs + 1, started_at = $2
+      `UPDATE jobs SET state = 'inProgress', hand_outs = hand_outs + 1, started_at = $2, holder = $3
        WHERE job_id = (SELECT job_id FROM jobs WHERE runtime_id = $1 AND state = 'queued' ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING ${COLUMNS}`,
-      [runtimeId, now],
+      [runtimeId, now, holder ?? null],
     );
     return row && toJob(row);
+  }
+
+  async renewLease(instanceId: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO instances (instance_id, seen_at) VALUES ($1, ${DB_NOW_MS})
+       ON CONFLICT (instance_id) DO UPDATE SET seen_at = EXCLUDED.seen_at`,
+      [instanceId],
+    );
+  }
+
+  /** The jobs of instances whose lease lapsed; the rows of instances gone long ago are dropped on the way. */
+  async requeueLapsed(goneMs: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    await this.db.query(`DELETE FROM instances WHERE seen_at < ${DB_NOW_MS} - $1::bigint * 10`, [goneMs]);
+    return this.requeueWhere(
+      `holder IS NOT NULL AND NOT EXISTS (SELECT 1 FROM instances i WHERE i.instance_id = jobs.holder AND i.seen_at > ${DB_NOW_MS} - $4::bigint)`,
+      [goneMs],
+      maxHandOuts,
+      failure,
+      now,
+    );
   }
 
   async unclaim(jobId: string, handOuts: number): Promise<boolean> {
@@ -132,18 +154,28 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
     return this.requeue(runtimeId, handedOutBy, maxHandOuts, failure, now);
   }
 
+  async requeueJob(jobId: string, handOuts: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    return this.requeueWhere('job_id = $4 AND hand_outs = $5', [jobId, handOuts], maxHandOuts, failure, now);
+  }
+
   private async requeue(runtimeId: string, handedOutBy: number | null, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
+    return this.requeueWhere('runtime_id = $4 AND ($5::bigint IS NULL OR started_at <= $5::bigint)', [runtimeId, handedOutBy], maxHandOuts, failure, now);
+  }
+
+  /** Every in-progress job `where` names ($4, $5 its parameters) goes back, or fails after `maxHandOuts`. */
+  private async requeueWhere(where: string, params: unknown[], maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
     // Back to `queued` keeps `seq`, so a requeued job takes its old place in the queue.
     const rows = await this.db.rows<Row>(
       `UPDATE jobs SET
-         state = CASE WHEN hand_outs >= $2 THEN 'failed' ELSE 'queued' END,
-         started_at = CASE WHEN hand_outs >= $2 THEN started_at END,
-         failure = CASE WHEN hand_outs >= $2 THEN $3 END,
-         finished_at = CASE WHEN hand_outs >= $2 THEN $4::bigint END,
-         finish_seq = CASE WHEN hand_outs >= $2 THEN nextval('job_finish_seq') END
-       WHERE runtime_id = $1 AND state = 'inProgress' AND ($5::bigint IS NULL OR started_at <= $5::bigint)
+         state = CASE WHEN hand_outs >= $1 THEN 'failed' ELSE 'queued' END,
+         started_at = CASE WHEN hand_outs >= $1 THEN started_at END,
+         failure = CASE WHEN hand_outs >= $1 THEN $2 END,
+         finished_at = CASE WHEN hand_outs >= $1 THEN $3::bigint END,
+         finish_seq = CASE WHEN hand_outs >= $1 THEN nextval('job_finish_seq') END,
+         holder = NULL
+       WHERE state = 'inProgress' AND ${where}
        RETURNING ${COLUMNS}`,
-      [runtimeId, maxHandOuts, failure, now, handedOutBy],
+      [maxHandOuts, failure, now, ...params],
     );
     rows.sort((a, b) => a.seq - b.seq);
     const outcome: RequeueOutcome = { requeued: [], failed: [] };

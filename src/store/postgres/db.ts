@@ -1,6 +1,7 @@
 // The one door to PostgreSQL: a pool with bounded waits, query helpers shared by every repository, and the
 // translation of "the database is unreachable" into StoreUnavailable (503 in the route's envelope).
 import pg from 'pg';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { StoreUnavailable } from '../../errors.js';
 import { parseStoreUrl } from './url.js';
 
@@ -45,9 +46,22 @@ export function clientConfig(options: DbOptions): pg.ClientConfig & { schema: st
   };
 }
 
+/** A transaction queries join when made from its async chain; `open` false once it ended (a timer set inside). */
+interface Ambient {
+  q: Querier;
+  savepoints: number;
+  open: boolean;
+}
+
 export class Db implements Querier {
   readonly pool: pg.Pool;
   readonly schema: string;
+  /**
+   * The transaction the current async chain runs in, if any: every query made from inside transaction() work
+   * goes to its connection, also those a repository makes through this Db rather than the Querier it was
+   * handed. So a reset can clear and reseed through the ordinary repositories in one transaction (resetWith).
+   */
+  private readonly ambient = new AsyncLocalStorage<Ambient>();
 
   constructor(readonly options: DbOptions) {
     const { schema, ...config } = clientConfig(options);
@@ -58,6 +72,8 @@ export class Db implements Querier {
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+    const tx = this.ambient.getStore();
+    if (tx?.open) return tx.q.query<R>(sql, params);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.pool.query<R>(prepared(sql, params));
@@ -79,17 +95,19 @@ export class Db implements Querier {
    * Runs `work` in one transaction on one connection; rolled back when it throws. A deadlock (a reset's
    * TRUNCATE against a request's locks) runs it again from the start: `work` must do nothing but queries.
    */
-  async transaction<T>(work: (q: Querier) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (q: Querier) => Promise<T>, options: { ambient?: boolean } = {}): Promise<T> {
+    const outer = this.ambient.getStore();
+    if (outer?.open) return this.nested(outer, work);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transactionOnce(work);
+        return await this.transactionOnce(work, options.ambient ?? false);
       } catch (err) {
         if (!retryable(err, attempt)) throw err;
       }
     }
   }
 
-  private async transactionOnce<T>(work: (q: Querier) => Promise<T>): Promise<T> {
+  private async transactionOnce<T>(work: (q: Querier) => Promise<T>, ambient: boolean): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -106,9 +124,11 @@ export class Db implements Querier {
       },
     };
     let broken: unknown;
+    // Only a transaction asked to be ambient (a reset's) is joined by the queries its work makes through the Db.
+    const context: Ambient = { q, savepoints: 0, open: true };
     try {
       await q.query('BEGIN');
-      const result = await work(q);
+      const result = ambient ? await this.ambient.run(context, () => work(q)) : await work(q);
       await q.query('COMMIT');
       return result;
     } catch (err) {
@@ -117,7 +137,24 @@ export class Db implements Querier {
       throw err;
     } finally {
       // A connection that failed mid-transaction is discarded rather than handed to the next request.
+      context.open = false;
+      // Async context tracking costs every promise of the process while enabled: on only during a reset.
+      if (ambient) this.ambient.disable();
       client.release(broken instanceof StoreUnavailable ? true : undefined);
+    }
+  }
+
+  /** A transaction inside another: a savepoint, so that its own rollback undoes only its work. */
+  private async nested<T>(outer: Ambient, work: (q: Querier) => Promise<T>): Promise<T> {
+    const name = `pe_sp_${++outer.savepoints}`;
+    await outer.q.query(`SAVEPOINT ${name}`);
+    try {
+      const result = await work(outer.q);
+      await outer.q.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (err) {
+      await outer.q.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
+      throw err;
     }
   }
 

@@ -39,6 +39,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
   const registry = new PartRegistry(parts, (part, lookup) => part.postgres(db, lookup));
   const stateTables = parts.flatMap((part) => part.tables);
+  async function resetWith<T>(apply: () => Promise<T>): Promise<T> {
+    // One transaction, the reseed included (the repositories' queries join it, db.ts): the other instances
+    // see the old state or the new one, never an empty or half-seeded store. DELETE, not TRUNCATE:
+    // TRUNCATE's exclusive table locks deadlock with requests reading two tables (a token and its user)
+    // while a reset runs; DELETE takes row locks only. The row-count triggers keep the caps' counts; the
+    // retained result bytes are recounted from what is left.
+    const result = await db.transaction(async (q) => {
+      for (const table of stateTables) await q.query(`DELETE FROM ${table}`);
+      await q.query("UPDATE counters SET n = (SELECT coalesce(sum(result_bytes), 0) FROM jobs WHERE finish_seq IS NOT NULL) WHERE name = 'result_bytes'");
+      return apply();
+    }, { ambient: true });
+    notifications.publish('reset');
+    return result;
+  }
   return {
     users: registry.get(USERS),
     clients: registry.get(CLIENTS),
@@ -54,17 +68,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     part: (part) => registry.get(part),
     shared: true,
     notifications,
-    async clear() {
-      // One transaction: the other instances see the old state or the empty one, never half of it. DELETE, not
-      // TRUNCATE: TRUNCATE's exclusive table locks deadlock with requests reading two tables (a token and its
-      // user) while a reset runs; DELETE takes row locks only. The row-count triggers keep the caps' counts;
-      // the retained result bytes are recounted from what is left.
-      await db.transaction(async (q) => {
-        for (const table of stateTables) await q.query(`DELETE FROM ${table}`);
-        await q.query("UPDATE counters SET n = (SELECT coalesce(sum(result_bytes), 0) FROM jobs WHERE finish_seq IS NOT NULL) WHERE name = 'result_bytes'");
-      });
-      notifications.publish('reset');
-    },
+    clear: () => resetWith(async () => undefined),
+    resetWith: (apply) => resetWith(apply),
     async seedOnce(apply) {
       return withLock(db, async (client) => {
         const seeded = await client.query("SELECT 1 FROM meta WHERE key = 'seeded'");

@@ -216,6 +216,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER access_tokens_offset_out AFTER DELETE ON access_tokens REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION offset_access_tokens();
     `,
   },
+  {
+    version: 7,
+    name: 'job leases held by instances',
+    sql: `
+      -- A handed-out job names the instance that handed it out; each instance renews its row while it runs.
+      -- Any instance's sweeper puts back the jobs of an instance whose row lapsed (killed, docs/compute-module-leases.md).
+      ALTER TABLE jobs ADD COLUMN holder text;
+      CREATE INDEX jobs_held ON jobs (holder) WHERE state = 'inProgress';
+      CREATE TABLE instances (instance_id text PRIMARY KEY, seen_at bigint NOT NULL);
+    `,
+  },
 ];
 
 /** One key per schema, so that tests in separate schemas of one database do not wait for each other. */

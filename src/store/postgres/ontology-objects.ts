@@ -49,6 +49,16 @@ export class PgOntologyObjects implements OntologyObjectRepo {
     return row ? decode<OntologyObjectRecord>(row.record) : undefined;
   }
 
+  /** By the primary-key index (ontology_rid, object_type, key), in list() order. */
+  async getMany(ontologyRid: string, objectType: string, keys: readonly string[]): Promise<OntologyObjectRecord[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.db.rows<{ record: string }>(
+      'SELECT record FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = ANY($3::text[]) ORDER BY seq',
+      [ontologyRid, objectType, [...new Set(keys)]],
+    );
+    return rows.map((r) => decode<OntologyObjectRecord>(r.record));
+  }
+
   async list(ontologyRid: string, objectType: string): Promise<readonly OntologyObjectRecord[]> {
     const rows = await this.db.rows<{ record: string }>('SELECT record FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 ORDER BY seq', [ontologyRid, objectType]);
     return rows.map((r) => decode<OntologyObjectRecord>(r.record));

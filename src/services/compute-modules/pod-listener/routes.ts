@@ -5,7 +5,8 @@
 // - a result post succeeds only on 204 (anything else is retried five times, then an error result is posted);
 // - schemas: any status is accepted; 204 as the in-pod runtime answers;
 // - the restart notification, POSTed once at start, must be 200 with a JSON array of job ids (strings) or the
-//   module exits after five attempts; the runtime's handed-out, unanswered jobs go back to the queue.
+//   module exits after five attempts; the jobs held by the replica that restarted go back to the queue
+//   (those handed out on connections since closed: docs/compute-module-leases.md), not other replicas' jobs.
 // No session or inspection routes here: those are the control side, on the public port.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -32,8 +33,8 @@ export async function podRoutes(pod: FastifyInstance, deps: PodRouteDeps): Promi
     `${RUNTIMES_PREFIX}/:runtimeId/${RESTART_TAIL}`,
     { onRequest: moduleAuth(store), schema: { params: RuntimeParams } },
     async (request) => {
-      const ids = await jobs.requeueHandedOut(request.params.runtimeId);
-      request.log.info({ runtimeId: request.params.runtimeId, requeued: ids.length, jobIds: ids }, 'module restart notification: handed-out jobs back in the queue');
+      const ids = await jobs.requeueRestarted(request.params.runtimeId);
+      request.log.info({ runtimeId: request.params.runtimeId, requeued: ids.length, jobIds: ids }, 'module restart notification: the restarted replica\'s jobs back in the queue');
       return ids;
     },
   );

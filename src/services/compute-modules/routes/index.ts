@@ -29,6 +29,7 @@ import { jobRoutes } from './jobs.js';
 import { runtimeControlRoutes } from '../backstage.js';
 import { useJsonBodies } from '../../../http/body-parsers.js';
 import { newPodRuntimeHandle } from '../pod-listener/handle.js';
+import { resetSurvival } from '../reset-survival.js';
 
 export interface ComputeModuleDeps {
   store: Store;
@@ -52,6 +53,11 @@ async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps
   // Held polls and executes answer at once on reset and on close, so neither waits for a timer.
   // Also after the clear: an execute that subscribed after the first pass and queued its job before the
   // clear would otherwise wait out execute_timeout_ms for a job that is gone (issue 10, item 14).
+  // First (before the interrupt forgets who polled): the sessions of connected modules survive the reset,
+  // put back with the seed (reset-survival.ts).
+  const survival = resetSurvival(deps.store, deps.clock, deps.settings.computeModules.moduleGoneMs, (runtimeId) => jobs.moduleConnected(runtimeId));
+  app.onReset(() => survival.capture());
+  app.onReset(() => survival.restore(), { withSeed: true });
   app.onReset(() => jobs.interruptForReset(), { afterClear: true });
   app.addHook('preClose', async () => jobs.interruptForShutdown());
   // conjure clients send `Content-Type: application/json` on bodiless calls (DELETE by id): empty means none.

@@ -35,22 +35,25 @@ export function moduleRoutes(parent: FastifyInstance, deps: ModuleRouteDeps): vo
   app.get(`${RUNTIMES_PREFIX}/:runtimeId/job`, pollRoute, async (request, reply) => {
     pollArrived(request.raw.socket);
     const gone = clientGone(reply);
-    const job = await jobs.poll(request.params.runtimeId, gone);
+    const socket = request.raw.socket;
+    const job = await jobs.poll(request.params.runtimeId, gone, { gone: () => socket.destroyed });
     if (!job) return reply.code(204).send();
     // The same signal, still listening: if the answer is never written out to the module, the job goes back
     // to the queue. (poll returned the job only if the signal had not fired, and no event can run since.)
     // At most once: a closing connection can fire both watches below, and a second take-back could otherwise
     // meet the job already handed out again with the same count.
     let taken = false;
-    const requeue = () => {
+    const requeue = (how: 'undelivered' | 'answerCut') => {
       if (taken) return;
       taken = true;
-      jobs.undelivered(job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job'));
+      jobs[how](job).catch((err: unknown) => request.log.error({ err, jobId: job.jobId }, 'could not re-queue an undelivered job'));
     };
-    gone.addEventListener('abort', requeue, { once: true });
-    // Written out but reset before it was read: back to the queue too, as undelivered (delivery.ts). Whichever
-    // of the two notices first puts the job back; the other then finds it moved on and does nothing.
-    watchDelivery(request.raw.socket, requeue);
+    // Never written out: back uncounted, the module never saw it.
+    gone.addEventListener('abort', () => requeue('undelivered'), { once: true });
+    // Written out but reset before it was read (delivery.ts): back too, counted as a hand-out, so that an
+    // answer cut every time ends the job after MAX_HAND_OUTS instead of cycling. Whichever of the two notices
+    // first puts the job back; the other then does nothing.
+    watchDelivery(socket, () => requeue('answerCut'));
     await noteHandOut(request, store, job);
     return pollWire(job);
   });

@@ -1,5 +1,7 @@
 // Metadata wire shapes: ObjectTypeV2, ObjectTypeFullMetadata, LinkTypeSideV2, QueryTypeV2, ActionTypeV2,
-// OntologyFullMetadata. Interfaces, shared property types and value types: none (empty maps).
+// OntologyFullMetadata. Interfaces, shared property types and value types: none (empty maps). Every field the
+// platform's Python SDK models require is present (foundry-platform-sdk validates each answer): a query
+// parameter's `required`, a query's `typeReferences`, full metadata's `actionTypesFullMetadata`.
 import type { OntologyRecord } from '../../../store/store.js';
 import type { ActionTypeDef, LinkSideDef, ObjectTypeDef, QueryDef } from '../../../store/ontology-model.js';
 import { actionTypeWire, propertyTypeWire, queryTypeWire } from '../model/data-types.js';
@@ -40,7 +42,7 @@ export const objectTypeFullWire = (t: ObjectTypeDef) => ({
 });
 
 const parametersWire = (params: QueryDef['parameters']) =>
-  Object.fromEntries([...(params ?? new Map()).entries()].map(([name, p]) => [name, { dataType: queryTypeWire(p.dataType) }]));
+  Object.fromEntries([...(params ?? new Map()).entries()].map(([name, p]) => [name, { dataType: queryTypeWire(p.dataType), required: p.required }]));
 
 export const queryTypeWireOf = (q: QueryDef) => ({
   apiName: q.apiName,
@@ -48,7 +50,7 @@ export const queryTypeWireOf = (q: QueryDef) => ({
   ...(q.displayName !== undefined ? { displayName: q.displayName } : {}),
   parameters: parametersWire(q.parameters),
   // A query seeded without an output type says so rather than guess one.
-  output: q.output ? queryTypeWire(q.output) : { type: 'unsupported', unsupportedType: 'undeclared' },
+  output: q.output ? queryTypeWire(q.output) : { type: 'unsupported', unsupportedType: 'undeclared', params: {} },
   rid: q.rid,
   version: q.version,
   typeReferences: {},
@@ -83,6 +85,8 @@ export const fullMetadataWire = (o: OntologyRecord) => ({
   ontology: ontologyWire(o),
   objectTypes: Object.fromEntries([...o.objectTypes.values()].map((t) => [t.apiName, objectTypeFullWire(t)])),
   actionTypes: Object.fromEntries([...o.actionTypes.values()].map((a) => [a.apiName, actionTypeWireOf(a)])),
+  // The Python SDK's OntologyFullMetadata requires it; no logic rules are modelled beyond `operations`.
+  actionTypesFullMetadata: Object.fromEntries([...o.actionTypes.values()].map((a) => [a.apiName, { actionType: actionTypeWireOf(a), fullLogicRules: [] }])),
   queryTypes: Object.fromEntries([...o.queryTypes.values()].map((q) => [`${q.apiName}:${q.version}`, queryTypeWireOf(q)])),
   interfaceTypes: {},
   sharedPropertyTypes: {},

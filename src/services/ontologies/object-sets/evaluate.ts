@@ -121,33 +121,49 @@ async function staticSet(store: Store, ontology: OntologyRecord, rids: string[])
 }
 
 /**
- * A filter of a base set on its primary key (`eq`, alone or inside an `and`), as the typed client's
- * fetchOne and link navigation send it: the candidates come from the key index, not a scan; the whole clause
- * is still applied to them afterwards by the caller.
+ * A filter of a base set on its primary key (`eq` or `in`, alone or inside an `and`), as the typed client's
+ * fetchOne, link navigation and `$in` on the key send it: the candidates come from the key index, not a scan
+ * (docs/performance.md lists the clauses that are indexed); the whole clause is still applied to them
+ * afterwards by the caller.
  */
 async function byPrimaryKey(store: Store, ontology: OntologyRecord, set: Record<string, unknown>): Promise<EvaluatedSet | undefined> {
   const base = set.objectSet;
   if (!isRecord(base) || base.type !== 'base' || typeof base.objectType !== 'string') return undefined;
   const objectType = ontology.objectTypes.get(base.objectType);
   if (!objectType) return undefined;
-  const keys = primaryKeyValues(set.where, objectType.primaryKey);
+  const keys = primaryKeyValues(set.where, objectType);
   if (!keys) return undefined;
-  const objects: OntologyObjectRecord[] = [];
-  for (const key of keys.map(String)) {
-    const o = await store.ontologyObjects.get(ontology.rid, objectType.apiName, key);
-    if (o) objects.push(o);
-  }
-  return { objectType, objects };
+  return { objectType, objects: await store.ontologyObjects.getMany(ontology.rid, objectType.apiName, keys) };
 }
 
-/** The primary-key values a clause restricts to, when it does (every match has one of them). */
-function primaryKeyValues(where: unknown, primaryKey: string): unknown[] | undefined {
+/** Key types whose stored key (String(value)) is what a clause's value of the same JSON type compares equal to. */
+const KEYED_BY_TEXT = new Set(['string']);
+const KEYED_BY_NUMBER = new Set(['integer', 'long', 'short', 'byte', 'double', 'float']);
+
+/** A clause value as the key it can only match, or undefined when the where clause compares it otherwise. */
+function asKey(value: unknown, keyType: string | undefined): string | undefined {
+  if (typeof value === 'string' && keyType !== undefined && KEYED_BY_TEXT.has(keyType)) return value;
+  if (typeof value === 'number' && Number.isFinite(value) && keyType !== undefined && KEYED_BY_NUMBER.has(keyType)) return String(value);
+  return undefined;
+}
+
+/** The primary-key values a clause restricts to, when it does (every match has one of them), as keys. */
+function primaryKeyValues(where: unknown, objectType: ObjectTypeDef): string[] | undefined {
   if (!isRecord(where)) return undefined;
+  const primaryKey = objectType.primaryKey;
+  const keyType = objectType.properties.get(primaryKey)?.dataType.type;
   const onKey = where.field === primaryKey && where.propertyIdentifier === undefined;
-  if (where.type === 'eq' && onKey && (typeof where.value === 'string' || typeof where.value === 'number')) return [where.value];
+  if (where.type === 'eq' && onKey) {
+    const key = asKey(where.value, keyType);
+    return key === undefined ? undefined : [key];
+  }
+  if (where.type === 'in' && onKey && Array.isArray(where.value)) {
+    const keys = where.value.map((v) => asKey(v, keyType));
+    return keys.every((k): k is string => k !== undefined) ? keys : undefined;
+  }
   if (where.type === 'and' && Array.isArray(where.value)) {
     for (const part of where.value) {
-      const keys = primaryKeyValues(part, primaryKey);
+      const keys = primaryKeyValues(part, objectType);
       if (keys) return keys;
     }
   }
