@@ -4,6 +4,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { StringMap } from '../string-map.js';
 import { OAUTH_LIMIT_KEYS } from './limits.js';
 import { QuerySeed, ontologySeedKeys } from './ontology-schema.js';
+import { FunctionsSeed } from '../services/functions/seed-schema.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -98,6 +99,8 @@ const DeployedAppSeed = Type.Object(
     branch: Type.String({ default: 'master' }),
     display_name: Type.Optional(Type.String()),
     active: Type.Boolean({ default: true }),
+    /** The functions its module serves as queries (src/services/functions/, docs/functions.md). */
+    functions: Type.Optional(FunctionsSeed),
   },
   closed,
 );

@@ -40,7 +40,7 @@ export const objectTypeFullWire = (t: ObjectTypeDef) => ({
 });
 
 const parametersWire = (params: QueryDef['parameters']) =>
-  Object.fromEntries([...(params ?? new Map()).entries()].map(([name, p]) => [name, { dataType: queryTypeWire(p.dataType) }]));
+  Object.fromEntries([...(params ?? new Map()).entries()].map(([name, p]) => [name, { dataType: queryTypeWire(p.dataType), required: p.required }]));
 
 export const queryTypeWireOf = (q: QueryDef) => ({
   apiName: q.apiName,
