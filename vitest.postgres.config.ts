@@ -17,6 +17,7 @@ export default defineConfig({
       'test/control/**/*.test.ts',
       'test/ontologies/**/*.test.ts',
       'test/compute-modules/**/*.test.ts',
+      'test/functions/**/*.test.ts',
       'test/clients/**/*.test.ts',
       'test/seed/**/*.test.ts',
       'test/index.test.ts',

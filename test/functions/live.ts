@@ -53,10 +53,11 @@ export async function startFunctions(options: { seed: string; runtime: string; c
   void exited.then((r) => (gone = r));
   /** Bounded: 600 looks 50 ms apart, or the module's exit. */
   const schemas = async (count: number) => {
+    const bearer = await token();
     for (let i = 0; i < 600; i++) {
       if (gone) throw new Error(`module exited: ${JSON.stringify(gone).slice(0, 2000)}`);
       const res = await fetch(`${url}/analytics-backend-multiplexer/api/module-group-multiplexer/schemas?rid=${encodeURIComponent(seedRid(options.seed))}&branch=master`, {
-        headers: { authorization: `Bearer ${await token()}` },
+        headers: { authorization: `Bearer ${bearer}` },
       });
       const list = res.status === 200 ? ((await res.json()) as Array<{ functionName: string }>) : [];
       if (list.length >= count) return list;

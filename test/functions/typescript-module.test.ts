@@ -16,7 +16,7 @@ const FUNCTIONS = ['add', 'die', 'explode', 'liar', 'profile', 'slow'];
 let live: LiveFunctions;
 beforeAll(async () => {
   live = await startFunctions({ seed: seedFor(APP), runtime: APP.runtime, command: [process.execPath, 'test/fixtures/compute-module/functions.mjs'], expectSchemas: FUNCTIONS.length });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await live?.stop();
 });
