@@ -26,7 +26,14 @@ const ByName = Type.Object({ queryApiName: Type.String({ minLength: 1, maxLength
 const Versioned = Type.Object({ version: Type.Optional(Type.String()), preview: Type.Optional(Type.String()) }, { additionalProperties: true });
 const ByRid = Type.Object({ rid: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: true });
 const ExecuteBody = Type.Object(
-  { parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())), version: Type.Optional(Type.String()), branch: Type.Optional(Type.String()) },
+  {
+    parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    version: Type.Optional(Type.String()),
+    branch: Type.Optional(Type.String()),
+    // Sent by the Python SDK; one version per function here, so they change nothing.
+    latestVersionResolution: Type.Optional(Type.String()),
+    includePrerelease: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 
