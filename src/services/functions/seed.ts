@@ -67,5 +67,4 @@ export const functionsCodec: SeedCodec<FunctionsPart> = {
     }));
     return { apps };
   },
-  count: async (store) => (await store.part(FUNCTIONS_CONFIGS).list()).length,
 };
