@@ -30,6 +30,19 @@ platform:
       display_name: Acme
       queries:
         - { api_name: com.${app.namespace}.computemodules.shadowed, parameters: { x: integer }, output: string, result: { value: seeded wins } }
+      object_types:
+        - { api_name: Employee, primary_key: employeeId, properties: { employeeId: integer, fullName: string, officeId: string } }
+        - { api_name: Office, primary_key: officeId, properties: { officeId: string, name: string } }
+      objects:
+        Office: [{ officeId: nyc, name: New York }]
+        Employee: [{ employeeId: 1, fullName: Alice, officeId: nyc }]
+      action_types:
+        - api_name: relocateEmployee
+          parameters: { employee: { type: object, objectTypeApiName: Employee }, office: string }
+          function: com.${app.namespace}.computemodules.relocate
+        - api_name: breakThings
+          parameters: { employee: { type: object, objectTypeApiName: Employee }, what: string }
+          function: com.${app.namespace}.computemodules.badEdits
     - { api_name: other, rid: ri.ontology.main.ontology.other, display_name: Other }
   compute_modules:
     poll_timeout_ms: 500

@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createPlatformClient } from '@osdk/client';
 import type { QueryDefinition } from '@osdk/api';
-import { Queries, QueryTypes } from '@osdk/foundry.ontologies';
+import { Actions, OntologyObjectsV2, Queries, QueryTypes } from '@osdk/foundry.ontologies';
 import { Queries as FunctionQueries } from '@osdk/foundry.functions';
 import { seedFor, startFunctions, type LiveFunctions } from './live.js';
 
 const APP = { rid: 'ri.foundry.main.deployed-app.fns', runtime: 'fns-runtime', namespace: 'acme', timeoutMs: 4000 };
 const Q = (name: string) => `com.acme.computemodules.${name}`;
-const FUNCTIONS = ['add', 'die', 'explode', 'liar', 'profile', 'slow'];
+const FUNCTIONS = ['add', 'badEdits', 'die', 'explode', 'liar', 'profile', 'relocate', 'slow'];
 
 let live: LiveFunctions;
 beforeAll(async () => {
@@ -97,6 +97,39 @@ describe('execution', () => {
     const c = await platform();
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => Queries.execute(c, 'acme', Q('add'), { parameters: { a: i, b: 100 } })));
     expect(answers).toEqual(Array.from({ length: 30 }, (_, i) => ({ value: i + 100 })));
+  });
+});
+
+describe('function-backed actions', () => {
+  const WRITE = ['api:ontologies-read', 'api:ontologies-write'];
+  const employee = async () => (await OntologyObjectsV2.get(await platform(), 'acme', 'Employee', '1', { select: [] })) as Record<string, unknown>;
+
+  it('VALIDATE_ONLY runs nothing and answers valid', async () => {
+    const c = await platform(WRITE);
+    const res = await Actions.apply(c, 'acme', 'relocateEmployee', { parameters: { employee: 1, office: 'ldn' }, options: { mode: 'VALIDATE_ONLY', returnEdits: 'ALL' } });
+    expect(res.validation).toMatchObject({ result: 'VALID' });
+    expect(res.edits).toBeUndefined();
+    expect((await employee()).officeId).toBe('nyc');
+  });
+
+  it('apply runs the function and applies the edits it returns, with returnEdits', async () => {
+    const c = await platform(WRITE);
+    const res = await Actions.apply(c, 'acme', 'relocateEmployee', { parameters: { employee: 1, office: 'ldn' }, options: { returnEdits: 'ALL' } });
+    expect(res.validation).toMatchObject({ result: 'VALID' });
+    expect(res.edits).toMatchObject({ type: 'edits', addedObjectCount: 1, modifiedObjectsCount: 1 });
+    expect((await employee()).officeId).toBe('ldn');
+    expect(await OntologyObjectsV2.get(await platform(), 'acme', 'Office', 'ldn', { select: [] })).toMatchObject({ officeId: 'ldn', name: 'Office ldn' });
+  });
+
+  it('an edit to an unknown property or object type fails the action, naming it, and nothing is applied', async () => {
+    const c = await platform(WRITE);
+    for (const what of ['property', 'type']) {
+      const e = await failure(Actions.apply(c, 'acme', 'breakThings', { parameters: { employee: 1, what } }));
+      expect(e).toMatchObject({ statusCode: 400, errorName: 'ActionValidationFailed', parameters: { actionType: 'breakThings' } });
+    }
+    expect((await employee()).fullName).toBe('Alice');
+    const journal = JSON.stringify(await (await fetch(`${live.url}/_emulate/platform/journal?limit=5`)).json());
+    expect(journal).toMatch(/has no property \\"salary\\"|has no object type \\"Spaceship\\"/);
   });
 });
 

@@ -35,7 +35,7 @@ export function moduleQuery(fn: FunctionQuery, given: Record<string, unknown>): 
 }
 
 /** Reads the module's answer: the value in the caller's form, QueryRuntimeError with the module's message, or InvalidQueryOutputValue. */
-export function readAnswer(fn: FunctionQuery, job: JobRecord): unknown {
+export function readAnswer(fn: FunctionQuery, job: JobRecord, raw = false): unknown {
   const body = job.result?.body ?? Buffer.alloc(0);
   let value: unknown;
   try {
@@ -45,6 +45,7 @@ export function readAnswer(fn: FunctionQuery, job: JobRecord): unknown {
   }
   const failure = moduleFailure(value, fn.output);
   if (failure) throw queryRuntimeError(fn, failure.message, failure.stacktrace).because(`Job ${job.jobId} of ${fn.apiName}: the module's function failed: ${quote(failure.message, 200)}.`);
+  if (raw) return value; // edits for an action: read by action-edits.ts
   const converted = convert(fn.output, value, false, 'the result');
   if ('problem' in converted) {
     throw invalidQueryOutputValue(fn, queryDataTypeWire(fn.output), value).because(`Job ${job.jobId} of ${fn.apiName}: the module's result does not fit the output type: ${converted.problem}; it posted ${shown(value)}.`);
@@ -52,13 +53,13 @@ export function readAnswer(fn: FunctionQuery, job: JobRecord): unknown {
   return converted.value;
 }
 
-/** Runs the call as a job and waits for it at most the app's timeout; a job left unanswered is canceled. */
-export async function callFunction(jobs: JobService, fn: FunctionQuery, given: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome> {
+/** Runs the call as a job and waits for it at most the app's timeout; a job left unanswered is canceled. `raw`: the answer unconverted. */
+export async function callFunction(jobs: JobService, fn: FunctionQuery, given: Record<string, unknown>, signal: AbortSignal, raw = false): Promise<CallOutcome> {
   const query = moduleQuery(fn, isRecord(given) ? given : {});
   const job = await jobs.executeWithin({ deployedAppRid: fn.app.deployedAppRid, deployedAppBranch: fn.app.branch, queryType: fn.functionName, query }, fn.app.timeoutMs, signal);
   switch (job.state) {
     case 'succeeded':
-      return { value: readAnswer(fn, job), job };
+      return { value: readAnswer(fn, job, raw), job };
     case 'failed':
       throw queryRuntimeError(fn, job.failure ?? 'The job failed.').because(`Job ${job.jobId} of ${fn.apiName} failed: ${job.failure ?? 'no reason given'}.`);
     case 'canceled':
@@ -66,7 +67,7 @@ export async function callFunction(jobs: JobService, fn: FunctionQuery, given: R
     default: {
       // No answer in time (or the caller went away): the job is canceled so that no module runs it later.
       const now = (await jobs.cancel(job.jobId)) ?? job;
-      if (now.state === 'succeeded') return { value: readAnswer(fn, now), job: now }; // answered just then
+      if (now.state === 'succeeded') return { value: readAnswer(fn, now, raw), job: now }; // answered just then
       const taken = now.handOuts > 0 ? 'handed to the module' : 'never taken by a module';
       throw queryTimeExceededLimit(fn).because(`Job ${job.jobId} of ${fn.apiName} had no answer within ${fn.app.timeoutMs} ms (functions.timeout_ms of ${fn.app.deployedAppRid}); it was ${taken} and is now canceled.`);
     }

@@ -6,7 +6,9 @@ import type { JobService } from '../compute-modules/jobs.js';
 import type { FunctionQueryResolver } from '../ontologies/queries/function-resolver.js';
 import { functionQueryWire, registeredFunctions, type FunctionQuery } from './registry.js';
 import { callFunction, type CallOutcome } from './call.js';
-import { temporarilyUnavailable } from '../../errors.js';
+import { quote, temporarilyUnavailable } from '../../errors.js';
+import { actionValidationFailed } from '../ontologies/errors.js';
+import { readModuleEdits } from './action-edits.js';
 
 export interface ResolverDeps {
   store: Store;
@@ -56,5 +58,14 @@ export function functionResolver(deps: ResolverDeps): FunctionsResolver {
       return fn && run(fn, parameters, signal);
     },
     run,
+    actionEdits: async (ontology, actionType, functionApiName, parameters, signal) => {
+      const jobs = deps.jobs();
+      const fn = (await visible(ontology)).find((f) => f.apiName === functionApiName) ?? (await registeredFunctions(deps.store)).find((f) => f.apiName === functionApiName);
+      if (!jobs || !fn) throw actionValidationFailed(actionType).because(`Action ${actionType} runs the function ${quote(functionApiName)}, which no module has registered (is its module running?); nothing was applied.`);
+      const outcome = await callFunction(jobs, fn, parameters, signal, true);
+      const read = readModuleEdits(ontology, outcome.value);
+      if ('problem' in read) throw actionValidationFailed(actionType).because(`The edits that ${fn.apiName} returned for action ${actionType} (job ${outcome.job.jobId}) do not fit ontology ${ontology.apiName}: ${read.problem}; nothing was applied.`);
+      return { ...read, note: callNote(fn, outcome) };
+    },
   };
 }

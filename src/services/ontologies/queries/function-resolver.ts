@@ -3,6 +3,7 @@
 // one per store when its routes are registered; the ontology routes consult it after the seeded queries, which
 // always win. Kept to this one seam so that the ontology routes need not know how functions run.
 import type { Store, OntologyRecord } from '../../../store/store.js';
+import type { EditTemplate } from '../../../store/ontology-model.js';
 
 export interface FunctionQueryResolver {
   /** The query types (QueryTypeV2 wire) the ontology lists beside its seeded ones. */
@@ -11,6 +12,11 @@ export interface FunctionQueryResolver {
   get(ontology: OntologyRecord, apiName: string): Promise<Record<string, unknown> | undefined>;
   /** Runs it: the answer to send (`{value}`) and a note for the journal; undefined when there is none. */
   execute(ontology: OntologyRecord, apiName: string, parameters: Record<string, unknown>, signal: AbortSignal): Promise<{ answer: unknown; note: string } | undefined>;
+  /**
+   * A function-backed action: runs the function with the action's parameters and reads the edits it returns,
+   * checked against the ontology (a refusal names the edit that does not fit). `literals` fills `$` values.
+   */
+  actionEdits(ontology: OntologyRecord, actionType: string, functionApiName: string, parameters: Record<string, unknown>, signal: AbortSignal): Promise<{ templates: EditTemplate[]; literals: Record<string, unknown>; note: string }>;
 }
 
 const resolvers = new WeakMap<Store, FunctionQueryResolver>();
