@@ -11,7 +11,8 @@
 //   {exception} or {error} from the Python SDK): neither SDK marks it on the wire. QueryEncounteredUserFacingError
 //   is never answered: neither SDK can mark a failure as user facing.
 // - Ontology object and object set references are not mapped: neither SDK's schema posts them today.
-// - Function-backed actions and the module environment of CONTRACTS §13 (client, sources) are not built yet.
+// - Function-backed actions: applyBatch is refused; the edits come in the public example serializer's form only.
+// - The module environment of CONTRACTS §13 (CLIENT_ID/CLIENT_SECRET, sources, stream_proxy) is not built yet.
 import type { ServiceModule } from '../service-module.js';
 import { FUNCTIONS_CONFIGS } from './store.js';
 import { functionsCodec } from './seed.js';
