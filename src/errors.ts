@@ -79,6 +79,8 @@ export const platformStatus = {
   CONFLICT: 409,
   REQUEST_ENTITY_TOO_LARGE: 413,
   INTERNAL: 500,
+  /** A function that did not answer in time (QueryTimeExceededLimit, docs/functions.md). */
+  TIMEOUT: 500,
 } as const;
 export type PlatformErrorCode = keyof typeof platformStatus;
 
@@ -89,6 +91,7 @@ const platformDescriptions: Record<PlatformErrorCode, string> = {
   CONFLICT: 'The request conflicts with the current state of the resource.',
   REQUEST_ENTITY_TOO_LARGE: 'The request body is too large.',
   INTERNAL: 'An internal error occurred.',
+  TIMEOUT: 'Time limits were exceeded.',
 };
 
 export class PlatformError extends EmulatorError {

@@ -99,10 +99,11 @@ function moduleEnv(session: Session, files: ModuleFiles): Record<string, string>
  * Both spellings the SDKs look up (the Python platform SDK: `api-gateway` then `api_gateway`, `multipass`;
  * the TypeScript runtime SDK: `api_gateway`, `stream_proxy`). `multipass` (the OAuth base) points straight at
  * ours, so the Python SDK's ConfidentialClientAuth reaches {base}/idp/api/oauth2/token without a path alias.
+ * `stream_proxy` is `{base}/stream-proxy/api`, where the platform's stream proxy sits (docs/functions.md).
  */
 export function serviceDiscoveryYaml(baseUrl: string): string {
   const base = baseUrl.replace(/\/+$/, '');
-  const services: Record<string, string> = { api_gateway: `${base}/api`, stream_proxy: `${base}/api`, multipass: `${base}/idp/api` };
+  const services: Record<string, string> = { api_gateway: `${base}/api`, stream_proxy: `${base}/stream-proxy/api`, multipass: `${base}/idp/api` };
   return Object.entries(services).map(([name, url]) => `${name}:\n  - ${JSON.stringify(url)}\n`).join('');
 }
 

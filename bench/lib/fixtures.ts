@@ -19,6 +19,8 @@ export interface SeedOptions {
   pollTimeoutMs?: number;
   /** The request journal's size (config journal_size); 0 turns it off. */
   journalSize?: number;
+  /** The deployed app serves its module's functions as queries of an ontology `bench` (docs/functions.md). */
+  functions?: boolean;
 }
 
 export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
@@ -35,11 +37,12 @@ export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
       limits: { max_access_tokens: 10_000_000, max_refresh_tokens: 10_000_000 },
       ...(options.journalSize !== undefined ? { journal_size: options.journalSize } : {}),
       users,
+      ...(options.functions ? { ontologies: [{ api_name: 'bench', rid: 'ri.ontology.main.ontology.bench', display_name: 'Bench' }] } : {}),
       oauth_clients: [
         { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token', 'client_credentials'] },
       ],
       ...(options.computeModules
-        ? { compute_modules: { runtimes: [{ runtime_id: RUNTIME_ID }], deployed_apps: [{ deployed_app_rid: DEPLOYED_APP_RID, runtime_id: RUNTIME_ID }], execute_timeout_ms: 30_000, ...(options.pollTimeoutMs ? { poll_timeout_ms: options.pollTimeoutMs } : {}) } }
+        ? { compute_modules: { runtimes: [{ runtime_id: RUNTIME_ID }], deployed_apps: [{ deployed_app_rid: DEPLOYED_APP_RID, runtime_id: RUNTIME_ID, ...(options.functions ? { functions: { namespace: 'bench', timeout_ms: 30_000 } } : {}) }], execute_timeout_ms: 30_000, ...(options.pollTimeoutMs ? { poll_timeout_ms: options.pollTimeoutMs } : {}) } }
         : {}),
     },
   };

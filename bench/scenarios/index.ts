@@ -5,6 +5,7 @@ import { badInput } from './bad-input.js';
 import { getCurrent } from './get-current.js';
 import { journal } from './journal.js';
 import { jobRoundTrip } from './job-round-trip.js';
+import { functionCall } from './function-call.js';
 import { memory } from './memory.js';
 import { postgres } from './postgres.js';
 import { pollBurst } from './poll-burst.js';
@@ -15,4 +16,4 @@ import { signInPage } from './sign-in-page.js';
 import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 
-export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, pollBurst, pythonModule, reset, signInPage, ontology, postgres, memory];
+export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, functionCall, pollBurst, pythonModule, reset, signInPage, ontology, postgres, memory];

@@ -38,7 +38,10 @@ export interface SeedCodec<Part = unknown> extends SeedKeySchema {
   export(context: ExportContext): Promise<Part>;
   /** `--import`: lays the imported part over the config's; absent: the imported part replaces it whole. */
   merge?(base: Part, imported: Part): Part;
-  /** A small valid part, as a user would write it: the tests generated from the service list seed it. */
+  /**
+   * A small valid part, as a user would write it. The tests generated from the service list seed every
+   * service's example together, so an example may name what another service's example defines.
+   */
   example: Part;
   /** What the start summary says of this key (`2 users incl. default admin`): counts of what the store holds. */
   summary?(store: Store, part: Part): Promise<SummaryCount[]>;

@@ -84,4 +84,6 @@ export interface ActionTypeDef {
   description?: string;
   parameters: Map<string, ParameterDef>;
   edits: EditTemplate[];
+  /** The api name of a function whose returned edits are applied instead of `edits` (docs/functions.md). */
+  function?: string;
 }

@@ -119,7 +119,7 @@ describe('run-module', () => {
     expect(seen.ca).toMatchObject({ mode: '600', text: pod.caCertificate });
     expect(seen.discovery.mode).toBe('600');
     expect(seen.discovery.text).toBe(
-      `api_gateway:\n  - "${emulator.url}/api"\nstream_proxy:\n  - "${emulator.url}/api"\nmultipass:\n  - "${emulator.url}/idp/api"\n`,
+      `api_gateway:\n  - "${emulator.url}/api"\nstream_proxy:\n  - "${emulator.url}/stream-proxy/api"\nmultipass:\n  - "${emulator.url}/idp/api"\n`,
     );
     expect(existsSync(seen.ca.path)).toBe(false);
     expect(existsSync(seen.discovery.path)).toBe(false);

@@ -169,6 +169,28 @@ export class JobService {
   }
 
   /**
+   * For function calls (src/services/functions/, docs/functions.md): as execute, but waits at most `timeoutMs`
+   * and answers the job as it then is (still queued or running when time ran out, or the caller went away),
+   * so that the caller can cancel it.
+   */
+  async executeWithin(request: JobRequest, timeoutMs: number, signal: AbortSignal): Promise<JobRecord> {
+    const job = await newJob(this.deps, request);
+    const subscription = this.finishes.subscribe(job.jobId, timeoutMs, signal);
+    try {
+      await enqueue(this.deps, job);
+    } catch (err) {
+      subscription.cancel();
+      throw err;
+    }
+    this.jobQueued(job.runtimeId);
+    const wake = await subscription.wake;
+    if (wake.kind === 'notified') return wake.value;
+    if (wake.kind === 'reset') throw resourceNotFound(`Job ${job.jobId} was discarded when the service was reset.`);
+    if (wake.kind === 'shutdown') throw temporarilyUnavailable(`The service is shutting down; job ${job.jobId} was not answered.`);
+    return job;
+  }
+
+  /**
    * Long-poll: hands out the runtime's next queued job, waiting up to `pollTimeoutMs` for one. Undefined
    * when none came, the session was reset, or the client went away (then nothing is handed out).
    *

@@ -7,6 +7,7 @@ import type { DeployedAppRecord, RuntimeRecord } from '../../store/store.js';
 import type { SeedCodec } from '../../seed/codec.js';
 import { byKey, defined } from '../../seed/helpers.js';
 import { randomSecret } from '../../ids.js';
+import { FunctionsSeed } from '../functions/seed-schema.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -21,6 +22,8 @@ const DeployedAppSeed = Type.Object(
     branch: Type.String({ default: 'master' }),
     display_name: Type.Optional(Type.String()),
     active: Type.Boolean({ default: true }),
+    /** The functions its module serves as queries: read by the functions service's codec (docs/functions.md). */
+    functions: Type.Optional(FunctionsSeed),
   },
   closed,
 );

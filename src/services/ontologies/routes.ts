@@ -13,6 +13,8 @@ import { ontologyListWire, ontologyWire } from './shapes.js';
 import { useJsonBodies } from '../../http/body-parsers.js';
 import { findOntology, READ } from './context.js';
 import { executeQuery } from './queries/execute.js';
+import { functionQueryResolverOf } from './queries/function-resolver.js';
+import { clientGone } from '../../http/client-gone.js';
 import { metadataRoutes } from './metadata/routes.js';
 import { objectRoutes } from './objects/routes.js';
 import { objectSetRoutes } from './object-sets/routes.js';
@@ -53,6 +55,13 @@ export function ontologyRoutes(parent: FastifyInstance, deps: { store: Store }):
       handler: async (request, reply) => {
         const ontology = await findOntology(deps.store, request.params.ontology);
         const version = (request.query as Record<string, unknown>).version;
+        // A query the ontology does not seed may be a function served by a compute module (queries/function-resolver.ts).
+        const resolver = ontology.queryTypes.has(request.params.queryApiName) ? undefined : functionQueryResolverOf(deps.store);
+        const served = await resolver?.execute(ontology, request.params.queryApiName, request.body.parameters ?? {}, clientGone(reply));
+        if (served) {
+          request.journalNote = served.note;
+          return served.answer;
+        }
         const result = executeQuery(ontology, request.params.queryApiName, request.body.parameters ?? {}, typeof version === 'string' ? version : undefined);
         // JSON bytes from the seed: a seeded string or number goes out as JSON, not as text/plain.
         return reply.type('application/json; charset=utf-8').send(result);

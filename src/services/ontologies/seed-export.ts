@@ -56,7 +56,7 @@ function editSeed(e: EditTemplate): Record<string, unknown> {
 }
 
 const actionSeed = (a: ActionTypeDef) =>
-  defined({ api_name: a.apiName, rid: a.rid, display_name: a.displayName, description: a.description, parameters: parametersSeed(a.parameters), edits: a.edits.map(editSeed) });
+  defined({ api_name: a.apiName, rid: a.rid, display_name: a.displayName, description: a.description, parameters: parametersSeed(a.parameters), edits: a.edits.map(editSeed), function: a.function });
 
 /** The primary key's own value for a store key (a number for numeric keys). */
 const pkOf = (type: ObjectTypeDef, key: string): string | number => (type.properties.get(type.primaryKey)?.dataType.type === 'string' ? key : Number(key));

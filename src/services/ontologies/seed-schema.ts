@@ -82,6 +82,8 @@ export const ActionTypeSeed = Type.Object(
     description: Type.Optional(Type.String()),
     parameters: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
     edits: Type.Array(EditSeed, { default: [] }),
+    /** A function served by a compute module whose returned edits are the action's (docs/functions.md). */
+    function: Type.Optional(NonEmpty),
   },
   closed,
 );

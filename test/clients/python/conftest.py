@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
 PYTHON = os.environ.get("PYTHON_FOR_MODULES") or str(Path(os.sys.executable))
 MODULE_APP = str(HERE / "modules" / "app.py")
+FUNCTIONS_APP = str(HERE / "modules" / "functions_app.py")
 MULTIPLEXER = "/analytics-backend-multiplexer/api/module-group-multiplexer"
 RUNTIMES = "/_emulate/platform/compute-modules/runtimes"
 ALL_SCOPES = [
@@ -50,6 +51,13 @@ platform:
       description: Orders and customers
       queries:
         - { api_name: topCustomers, result: { value: [{ name: Acme, total: 1200 }] } }
+  compute_modules:
+    runtimes: [{ runtime_id: rt-py-functions }]
+    deployed_apps:
+      # test_functions.py: its module's functions are queries of `sales` (com.pyfns.computemodules.<name>)
+      - deployed_app_rid: ri.foundry.main.deployed-app.py-functions
+        runtime_id: rt-py-functions
+        functions: { namespace: pyfns, ontologies: [sales], timeout_ms: 20000 }
   path_aliases:
     "/multipass/api/": "/idp/api/"
 """

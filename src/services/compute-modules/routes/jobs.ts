@@ -5,7 +5,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JobRecord, Store } from '../../../store/store.js';
 import { jobCanceled, jobFailed, jobNotReady, quote, resourceNotFound } from '../../../errors.js';
 import { DEFAULT_BRANCH, type JobService } from '../jobs.js';
-import { clientGone } from './client-gone.js';
+import { clientGone } from '../../../http/client-gone.js';
 import { jobStatusWire, jobWire } from '../wire.js';
 import { serializes } from '../serializes.js';
 

@@ -8,7 +8,7 @@ import type { Store } from '../../../store/store.js';
 import type { Settings } from '../../../settings.js';
 import { invalidRequest } from '../../../errors.js';
 import type { JobService } from '../jobs.js';
-import { clientGone } from './client-gone.js';
+import { clientGone } from '../../../http/client-gone.js';
 import { pollArrived, watchDelivery } from '../delivery.js';
 import { pollWire } from '../wire.js';
 import { serializes } from '../serializes.js';

@@ -6,7 +6,9 @@ import { isRecord } from '../model/data-types.js';
 import { commit, failed, validate, whyInvalid, type Validation } from './apply.js';
 import { quote } from '../../../errors.js';
 import { names } from '../reasons.js';
-import { editsWire, type PlannedEdits } from './edits.js';
+import { editsWire, planEdits, type PlannedEdits } from './edits.js';
+import { functionQueryResolverOf } from '../queries/function-resolver.js';
+import { clientGone } from '../../../http/client-gone.js';
 
 const BASE = '/api/v2/ontologies/:ontology/actions/:actionType';
 const MODES = ['VALIDATE_ONLY', 'VALIDATE_AND_EXECUTE'];
@@ -34,15 +36,27 @@ export function actionRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     return v;
   };
 
-  app.post(`${BASE}/apply`, { config: WRITE }, async (request) => {
+  app.post(`${BASE}/apply`, { config: WRITE }, async (request, reply) => {
     const { ontology, action, body, mode, returnEdits } = await resolve(request);
-    const { validation, plan } = await validate(deps.store, ontology, action, parametersOf(body.parameters, 'parameters'));
+    const given = parametersOf(body.parameters, 'parameters');
+    const { validation, plan: declared } = await validate(deps.store, ontology, action, given);
     // INVALID is a 200 (the SDK's shape), not a refusal: the journal entry still says why, as a note.
     const invalid = (v: Validation) => {
       request.journalNote = `Action ${action.apiName} is not valid: ${whyInvalid(v)}; nothing was changed.`;
       return { validation: v };
     };
-    if (!plan) return invalid(validation);
+    if (!declared) return invalid(validation);
+    let plan = declared;
+    // A function-backed action (queries/function-resolver.ts): VALIDATE_ONLY runs nothing; else the edits the
+    // function returns, checked against the ontology, are applied like seed edits.
+    if (action.function !== undefined && mode !== 'VALIDATE_ONLY') {
+      const resolver = functionQueryResolverOf(deps.store);
+      if (!resolver) throw notSupported('action function', action.function);
+      const edits = await resolver.actionEdits(ontology, action.apiName, action.function, given, clientGone(reply));
+      request.journalNote = edits.note;
+      plan = await planEdits(deps.store, ontology, { ...action, edits: edits.templates }, edits.literals);
+      if (plan.failure) return invalid(failed(validation, plan.failure));
+    }
     const problem = await commit(deps.store, ontology, plan, mode === 'VALIDATE_ONLY');
     if (problem) return invalid(failed(validation, problem));
     if (mode === 'VALIDATE_ONLY' || returnEdits === 'NONE') return { validation };
@@ -54,6 +68,7 @@ export function actionRoutes(app: FastifyInstance, deps: OntologyDeps): void {
   app.post(`${BASE}/applyBatch`, { config: WRITE }, async (request) => {
     const { ontology, action, body, returnEdits } = await resolve(request);
     if (!Array.isArray(body.requests)) throw invalidRequest('requests', 'must be a list of {parameters}');
+    if (action.function !== undefined) throw notSupported('applyBatch of a function-backed action', action.apiName);
     const plans: PlannedEdits[] = [];
     for (const [i, r] of body.requests.entries()) {
       if (!isRecord(r)) throw invalidRequest(`requests[${i}]`, 'must be an object');

@@ -5,6 +5,7 @@ import { findObjectType, findOntology, READ, type OntologyDeps } from '../contex
 import { actionTypeNotFound, linkTypeNotFound, queryNotFound, queryVersionNotFound } from '../errors.js';
 import { quote } from '../../../errors.js';
 import { names } from '../reasons.js';
+import { functionQueryResolverOf } from '../queries/function-resolver.js';
 import { actionTypeWireOf, fullMetadataWire, linkSideWire, objectTypeFullWire, objectTypeWire, queryTypeWireOf } from './wire.js';
 
 const BASE = '/api/v2/ontologies/:ontology';
@@ -29,11 +30,21 @@ export function metadataRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     return linkSideWire(link);
   });
 
-  app.get(`${BASE}/queryTypes`, { config: READ }, async (request) => ({ data: [...(await ontologyOf(request)).queryTypes.values()].map(queryTypeWireOf) }));
+  app.get(`${BASE}/queryTypes`, { config: READ }, async (request) => {
+    const ontology = await ontologyOf(request);
+    const served = (await functionQueryResolverOf(deps.store)?.list(ontology)) ?? []; // functions of compute modules
+    return { data: [...[...ontology.queryTypes.values()].map(queryTypeWireOf), ...served] };
+  });
   app.get(`${BASE}/queryTypes/:queryApiName`, { config: READ }, async (request) => {
     const { queryApiName } = request.params as Params;
     const ontology = await ontologyOf(request);
     const query = ontology.queryTypes.get(queryApiName);
+    const served = query ? undefined : await functionQueryResolverOf(deps.store)?.get(ontology, queryApiName);
+    if (served) {
+      const version = (request.query as Record<string, unknown>).version;
+      if (typeof version === 'string' && version && version !== served.version) throw queryVersionNotFound(queryApiName, version).because(`Query ${queryApiName} is at version ${String(served.version)}; the request asked for ${quote(version)}.`);
+      return served;
+    }
     if (!query) throw queryNotFound(queryApiName).because(`Ontology ${ontology.apiName} has no query ${quote(queryApiName)}; its queries are ${names(ontology.queryTypes.keys())}.`);
     const version = (request.query as Record<string, unknown>).version;
     if (typeof version === 'string' && version && version !== query.version) throw queryVersionNotFound(queryApiName, version).because(`Query ${queryApiName} is at version ${query.version}; the request asked for ${quote(version)}.`);

@@ -103,6 +103,7 @@ export function compileOntology(o: OntologySeed, ontologyRid: string, path: stri
       if (target && !objectTypes.has(target)) problems.push(`${at}.parameters.${name}.objectTypeApiName: no object type "${short(target)}"`);
     }
     const edits: EditTemplate[] = compileEdits(a.edits, parameters, objectTypes, `${at}.edits`, problems);
+    if (a.function !== undefined && a.edits.length > 0) problems.push(`${at}.function: an action type takes its edits from the function or from \`edits\`, not both`);
     actionTypes.set(a.api_name, {
       apiName: a.api_name,
       rid: a.rid ?? `ri.actions.main.action-type.${stableUuid(`${ontologyRid}:action:${a.api_name}`)}`,
@@ -110,6 +111,7 @@ export function compileOntology(o: OntologySeed, ontologyRid: string, path: stri
       description: a.description,
       parameters,
       edits,
+      ...(a.function !== undefined ? { function: a.function } : {}),
     });
   }
   return { objectTypes, queryTypes, actionTypes, objects, pairs, problems };

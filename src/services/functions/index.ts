@@ -1,0 +1,29 @@
+// The functions service (docs/functions.md): the functions a compute module in functions mode serves become
+// query types of the app's ontologies, callable through the ontology and functions APIs, each call a job for
+// the app's runtime.
+//
+// Known deviations from the real platform:
+// - Query types are read from the schemas the runtime holds now: a module that restarts and has not yet posted
+//   its schemas serves no functions until it does (the platform keeps the last published version).
+// - Only version 0.0.0 exists; `branch` and `version` other than 0.0.0 are not served.
+// - The full metadata (`.../fullMetadata`) lists seeded queries only; `queryTypes` lists functions too.
+// - A module's failure is told apart from a value by its shape ({error, reason} from the TypeScript SDK,
+//   {exception} or {error} from the Python SDK): neither SDK marks it on the wire. QueryEncounteredUserFacingError
+//   is never answered: neither SDK can mark a failure as user facing.
+// - Ontology object and object set references are not mapped: neither SDK's schema posts them today.
+// - Function-backed actions: applyBatch is refused; the edits come in the public example serializer's form only.
+// - The module environment of CONTRACTS §13 (CLIENT_ID/CLIENT_SECRET, sources) is not built yet;
+//   run-module names stream_proxy at {base}/stream-proxy/api as §13 says.
+import type { ServiceModule } from '../service-module.js';
+import { FUNCTIONS_CONFIGS } from './store.js';
+import { functionsCodec } from './seed.js';
+import { FUNCTION_SCOPES, functionRoutes } from './routes.js';
+
+export const functionsService: ServiceModule = {
+  name: 'functions',
+  scopes: [...FUNCTION_SCOPES],
+  policy: [{ path: '/api/v2/functions/', topics: ['functions'] }],
+  store: [FUNCTIONS_CONFIGS],
+  seed: [functionsCodec],
+  routes: functionRoutes,
+};
