@@ -23,6 +23,7 @@ export default defineConfig({
       'test/journal/**/*.test.ts',
       'test/ui/**/*.test.ts',
       'test/http/**/*.test.ts',
+      'test/datasets/**/*.test.ts',
     ],
     exclude: [],
     globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],

@@ -108,7 +108,7 @@ export function validateSeed(doc: unknown, source = '<inline>', keys: readonly S
   if (problems.length === 0) problems.push(...ontologyProblems((value as { platform: Seed }).platform));
   if (problems.length === 0) {
     const platform = (value as { platform: Record<string, unknown> }).platform;
-    for (const key of keys) problems.push(...(key.check?.(platform[key.key] as never, `platform.${key.key}`, platform) ?? []));
+    for (const key of keys) problems.push(...(key.check?.(platform[key.key] as never, `platform.${key.key}`, platform, source) ?? []));
   }
   if (problems.length > 0) throw new SeedError(source, problems);
   return (value as { platform: Seed }).platform;
