@@ -19,6 +19,7 @@ export async function* arrowStream(columns: readonly Column[], batches: AsyncIte
     return Buffer.concat(out.splice(0));
   };
   let wrote = false;
+  let closed = false;
   try {
     for await (const rows of batches) {
       if (rows.length === 0) continue;
@@ -34,17 +35,26 @@ export async function* arrowStream(columns: readonly Column[], batches: AsyncIte
     // A table with no rows is still a stream with its schema, which pyarrow reads as an empty table.
     if (!wrote) writer.reset(undefined, schema);
     writer.close();
+    closed = true;
     await drained;
     yield Buffer.concat(out.splice(0));
   } finally {
-    writer.abort();
+    // Ended early (a failed file, a reader gone): the writer is closed so that its reader above finishes.
+    if (!closed) {
+      writer.close();
+      await drained.catch(() => undefined);
+    }
   }
 }
 
 export async function* csvStream(columns: readonly Column[], batches: AsyncIterable<Cell[][]>): AsyncGenerator<Buffer> {
-  yield Buffer.from(stringify([columns.map((c) => c.name)]));
+  // The header goes out with the first batch, so that a failure in the first batch comes before any byte.
+  let header: Buffer | undefined = Buffer.from(stringify([columns.map((c) => c.name)]));
   for await (const rows of batches) {
     if (rows.length === 0) continue;
-    yield Buffer.from(stringify(rows.map((row) => row.map((cell, i) => columns[i]!.toText(cell)))));
+    const body = Buffer.from(stringify(rows.map((row) => row.map((cell, i) => columns[i]!.toText(cell)))));
+    yield header ? Buffer.concat([header, body]) : body;
+    header = undefined;
   }
+  if (header) yield header;
 }
