@@ -29,7 +29,7 @@ export const fileAlreadyExists = (datasetRid: string, transactionRid: string, pa
 export const fileNotFound = (datasetRid: string, filePath: string, where: string) =>
   notFound('FileNotFound', { datasetRid, filePath }).because(`no file ${quote(filePath)} in ${where} of dataset ${quote(datasetRid)}`);
 export const schemaNotFound = (datasetRid: string, branchName: string, transactionRid?: string) =>
-  notFound('SchemaNotFound', { datasetRid, branchName, transactionRid: transactionRid ?? null }).because(`branch ${quote(branchName)} of dataset ${quote(datasetRid)} has no schema`);
+  notFound('SchemaNotFound', { datasetRid, branchName, ...(transactionRid === undefined ? {} : { transactionRid }) }).because(`branch ${quote(branchName)} of dataset ${quote(datasetRid)} has no schema`);
 export const invalidParameterCombination = (validCombinations: string[][], providedParameters: string[], why: string) =>
   invalidArgument('InvalidParameterCombination', { validCombinations, providedParameters }).because(why);
 export const invalidFilePath = (path: string, why: string) => invalidArgument('InvalidFilePath', { path }, 'The file path is not valid.').because(why);
