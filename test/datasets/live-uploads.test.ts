@@ -7,7 +7,7 @@ import { testStoreSpec } from '../helpers/store.js';
 import { controlToken } from '../clients/conformance-helpers.js';
 import { READ, WRITE } from './helpers.js';
 
-const CAP = 1024 * 1024;
+const CAP = 4 * 1024 * 1024;
 const RID = 'ri.foundry.main.dataset.uploads';
 let emulator: Emulator;
 let token: string;
@@ -65,6 +65,19 @@ describe('uploads on a live server', () => {
     const res = await api(`/v2/datasets/${RID}/files/big.bin/upload`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.alloc(CAP + 1) });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { errorCode: string }).errorCode).toBe('REQUEST_ENTITY_TOO_LARGE');
+    expect(await filesOf()).toEqual(['seed.csv']);
+  });
+
+  it('take a body larger than the 1 MiB JSON limit, up to the cap, with or without Content-Length', async () => {
+    const body = Buffer.alloc(CAP - 1, 0x62);
+    const declared = await api(`/v2/datasets/${RID}/files/big.bin/upload?transactionType=UPDATE`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body });
+    expect(declared.status).toBe(200);
+    expect(((await declared.json()) as { sizeBytes: string }).sizeBytes).toBe(String(CAP - 1));
+    const back = await api(`/v2/datasets/${RID}/files/big.bin/content`);
+    expect(Buffer.from(await back.arrayBuffer()).equals(body)).toBe(true);
+    expect(await chunkedUpload('big2.bin', 2 * 1024 * 1024)).toBe(200);
+    await api(`/v2/datasets/${RID}/files/big.bin?branchName=master`, { method: 'DELETE' });
+    await api(`/v2/datasets/${RID}/files/big2.bin`, { method: 'DELETE' });
     expect(await filesOf()).toEqual(['seed.csv']);
   });
 

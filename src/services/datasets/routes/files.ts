@@ -42,7 +42,8 @@ export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: Servi
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-    scope.post(`${V2}/:datasetRid/files/*`, { config: writeAuth }, async (request: Req, reply: FastifyReply) => {
+    // The route's own body limit: the framework refuses a larger declared Content-Length with its 1 MiB default.
+    scope.post(`${V2}/:datasetRid/files/*`, { config: writeAuth, bodyLimit: deps.settings.limits.maxDatasetFileBytes }, async (request: Req, reply: FastifyReply) => {
       const { datasetRid } = request.params;
       const { path, suffixed } = filePathOf(request.raw.url ?? '', 'upload');
       if (!suffixed) throw notFound('ApiNotFound', {}).because('a POST under /files/ must end in /upload');

@@ -30,10 +30,10 @@ export function v1Routes(app: FastifyInstance, datasets: Datasets, deps: Service
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     const max = deps.settings.limits.maxDatasetFileBytes;
     // `files::upload` is the literal `files:upload` (a single colon would start a parameter).
-    scope.post(`${V1}/:datasetRid/files::upload`, { config: writeAuth }, async (request: Req, reply: FastifyReply) =>
+    scope.post(`${V1}/:datasetRid/files::upload`, { config: writeAuth, bodyLimit: max }, async (request: Req, reply: FastifyReply) =>
       fileWire(await upload(request, reply, datasets, max, request.params.datasetRid, checkedPath(one(request.query, 'filePath')))),
     );
-    scope.put(`${V1}/:datasetRid/transactions/:transactionRid/files/*`, { config: writeAuth }, async (request: Req, reply: FastifyReply) => {
+    scope.put(`${V1}/:datasetRid/transactions/:transactionRid/files/*`, { config: writeAuth, bodyLimit: max }, async (request: Req, reply: FastifyReply) => {
       const raw = (request.raw.url ?? '').split('?')[0]!;
       const encoded = raw.slice(raw.indexOf('/files/') + '/files/'.length);
       let path: string;
