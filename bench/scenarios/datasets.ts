@@ -35,7 +35,7 @@ function writeCsv(file: string): number {
 function send(url: string, file: string, headers: Record<string, string>): Promise<{ status: number; seconds: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': String(statSync(file).size), ...headers } }, (res) => {
+    const req = http.request(url, { agent: false, method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': String(statSync(file).size), ...headers } }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, seconds: (performance.now() - started) / 1000 }));
     });
@@ -44,12 +44,12 @@ function send(url: string, file: string, headers: Record<string, string>): Promi
   });
 }
 
-/** Reads the answer to its end, counting bytes. */
+/** Reads the answer to its end, counting bytes. A fresh connection each time (no keep-alive race with a server's idle close). */
 function fetchAll(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: number; seconds: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers }, (res) => {
+      .get(url, { agent: false, headers }, (res) => {
         let bytes = 0;
         res.on('data', (c: Buffer) => (bytes += c.length));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, seconds: (performance.now() - started) / 1000 }));
@@ -113,7 +113,7 @@ export const datasets: Scenario = {
       if (up.value.status !== 200) throw new Error(`upload answered ${up.value.status}`);
       const schema = { fieldSchemaList: ['STRING:sensor', 'DOUBLE:value', 'LONG:count', 'BOOLEAN:ok', 'TIMESTAMP:at'].map((s) => ({ type: s.split(':')[0], name: s.split(':')[1], nullable: true })) };
       const put = await new Promise<number>((resolve, reject) => {
-        const req = http.request(`${emulator!.url}/api/v2/datasets/${rid}/putSchema`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+        const req = http.request(`${emulator!.url}/api/v2/datasets/${rid}/putSchema`, { agent: false, method: 'PUT', headers: { ...auth, 'content-type': 'application/json' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
         req.on('error', reject);
         req.end(JSON.stringify({ schema }));
       });
