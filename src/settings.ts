@@ -25,6 +25,8 @@ export interface LimitSettings {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** The largest dataset file an upload may store (docs/datasets.md). */
+  maxDatasetFileBytes: number;
 }
 
 export interface Settings {
@@ -105,6 +107,7 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
       requestTimeoutMs: seed.limits.request_timeout_ms ?? 60_000,
       headersTimeoutMs: seed.limits.headers_timeout_ms ?? 20_000,
       keepAliveTimeoutMs: seed.limits.keep_alive_timeout_ms ?? 30_000,
+      maxDatasetFileBytes: seed.limits.max_dataset_file_bytes ?? 1024 * MIB,
     }),
   });
 }

@@ -15,5 +15,6 @@ import { reset } from './reset.js';
 import { signInPage } from './sign-in-page.js';
 import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
+import { datasets } from './datasets.js';
 
-export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, functionCall, pollBurst, pythonModule, reset, signInPage, ontology, postgres, memory];
+export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, functionCall, pollBurst, pythonModule, reset, signInPage, ontology, postgres, memory, datasets];

@@ -134,7 +134,7 @@ export function validateSeed(doc: unknown, source = '<inline>', keys: readonly S
   // What the schemas cannot see (references, duplicates, values against their types), once the shapes are right.
   if (problems.length === 0) {
     const platform = (value as { platform: Record<string, unknown> }).platform;
-    for (const key of keys) problems.push(...(key.check?.(platform[key.key] as never, `platform.${key.key}`, platform) ?? []));
+    for (const key of keys) problems.push(...(key.check?.(platform[key.key] as never, `platform.${key.key}`, platform, source) ?? []));
   }
   if (problems.length > 0) throw new SeedError(source, problems);
   return (value as { platform: Seed }).platform;

@@ -18,6 +18,8 @@ const LimitsSeed = Type.Object(
     request_timeout_ms: Type.Optional(PositiveMs),
     headers_timeout_ms: Type.Optional(PositiveMs),
     keep_alive_timeout_ms: Type.Optional(PositiveMs),
+    /** The largest dataset file an upload may store (docs/datasets.md); default 1 GiB. */
+    max_dataset_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   closed,
 );
@@ -44,8 +46,11 @@ export const ConfigDocument = Type.Object({ platform: Type.Object(PlatformConfig
 export interface SeedKeySchema {
   key: string;
   schema: TSchema;
-  /** Problems the schema cannot see (references, duplicates), each naming its path; `platform` is the whole section. */
-  check?(part: never, path: string, platform: Record<string, unknown>): string[];
+  /**
+   * Problems the schema cannot see (references, duplicates), each naming its path; `platform` is the whole
+   * section; `source` the seed file's path (`<inline>` when there is none), for keys that name files beside it.
+   */
+  check?(part: never, path: string, platform: Record<string, unknown>, source: string): string[];
 }
 
 const composed = new WeakMap<readonly SeedKeySchema[], TSchema>();

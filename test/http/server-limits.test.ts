@@ -159,9 +159,9 @@ describe('the connection cap', () => {
 
 describe('settings', () => {
   it('have defaults a test suite never meets, and take the config keys', () => {
-    expect(resolveSettings(validateTestSeed({}), {}, {}).limits).toEqual({ maxConnections: 10_000, requestTimeoutMs: 60_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 30_000 });
+    expect(resolveSettings(validateTestSeed({}), {}, {}).limits).toEqual({ maxConnections: 10_000, requestTimeoutMs: 60_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 30_000, maxDatasetFileBytes: 1024 * 1024 * 1024 });
     const set = resolveSettings(validateTestSeed({ platform: { limits: { max_connections: 5, ...SHORT } } }), {}, {});
-    expect(set.limits).toEqual({ maxConnections: 5, requestTimeoutMs: 400, headersTimeoutMs: 300, keepAliveTimeoutMs: 300 });
+    expect(set.limits).toEqual({ maxConnections: 5, requestTimeoutMs: 400, headersTimeoutMs: 300, keepAliveTimeoutMs: 300, maxDatasetFileBytes: 1024 * 1024 * 1024 });
     expect(() => validateTestSeed({ platform: { limits: { request_timeout_ms: 0 } } })).toThrow();
     expect(() => validateTestSeed({ platform: { limits: { max_conections: 5 } } })).toThrow();
   });

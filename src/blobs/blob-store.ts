@@ -1,0 +1,64 @@
+// The byte store: files of any size kept as a sequence of chunks, written from a stream and read back as one
+// (docs/datasets.md, "The byte store"). Datasets use it first; attachments, media and streams are meant to
+// reuse it, so it knows nothing of any of them. A blob is visible only once its whole stream has been written:
+// a write whose source fails, is cut or passes its cap leaves nothing behind.
+import type { Readable } from 'node:stream';
+
+/** What a finished write stored. */
+export interface BlobInfo {
+  blobId: string;
+  size: number;
+  /** Hex SHA-256 of the bytes, for callers that compare or export contents. */
+  sha256: string;
+  contentType: string;
+}
+
+export interface PutOptions {
+  /** The write fails with BlobTooLarge as soon as the source passes this many bytes. */
+  maxBytes: number;
+  contentType?: string;
+}
+
+export interface BlobStore {
+  /** Reads `source` to its end into a new blob; nothing is visible unless this resolves. */
+  put(source: AsyncIterable<Uint8Array>, options: PutOptions): Promise<BlobInfo>;
+  stat(blobId: string): Promise<BlobInfo | undefined>;
+  /** The blob's bytes as a stream read chunk by chunk; undefined when there is no such blob. */
+  open(blobId: string): Promise<Readable | undefined>;
+  delete(blobId: string): Promise<void>;
+}
+
+/** The source passed PutOptions.maxBytes; what was written so far has been dropped. */
+export class BlobTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the content is larger than ${maxBytes} bytes`);
+  }
+}
+
+/** Stored chunk size: big enough that a 1 GiB file is 1024 rows, small enough that a read holds little. */
+export const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Cuts a byte stream into CHUNK_BYTES pieces (the last one shorter), counting and hashing as it goes, and
+ * failing with BlobTooLarge once past the cap: what a store writes, row by row.
+ */
+export async function* chunked(source: AsyncIterable<Uint8Array>, maxBytes: number, hash: { update(b: Uint8Array): unknown }, counted: { size: number }): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for await (const piece of source) {
+    const bytes = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    counted.size += bytes.length;
+    if (counted.size > maxBytes) throw new BlobTooLarge(maxBytes);
+    hash.update(bytes);
+    pending.push(bytes);
+    pendingBytes += bytes.length;
+    while (pendingBytes >= CHUNK_BYTES) {
+      const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+      yield all.subarray(0, CHUNK_BYTES);
+      const rest = all.subarray(CHUNK_BYTES);
+      pending = rest.length > 0 ? [rest] : [];
+      pendingBytes = rest.length;
+    }
+  }
+  if (pendingBytes > 0 || counted.size === 0) yield Buffer.concat(pending, pendingBytes);
+}

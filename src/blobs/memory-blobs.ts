@@ -1,0 +1,37 @@
+// The byte store in memory: each blob a list of chunks (never one buffer the size of the file).
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { randomUuid } from '../ids.js';
+import { chunked, type BlobInfo, type BlobStore, type PutOptions } from './blob-store.js';
+
+export class MemoryBlobs implements BlobStore {
+  private readonly blobs = new Map<string, { info: BlobInfo; chunks: Buffer[] }>();
+
+  async put(source: AsyncIterable<Uint8Array>, options: PutOptions): Promise<BlobInfo> {
+    const hash = createHash('sha256');
+    const counted = { size: 0 };
+    const chunks: Buffer[] = [];
+    // A chunk may be a view of a larger pooled buffer: copied so that the blob holds only its own bytes.
+    for await (const chunk of chunked(source, options.maxBytes, hash, counted)) if (chunk.length > 0) chunks.push(Buffer.from(chunk));
+    const info: BlobInfo = { blobId: randomUuid(), size: counted.size, sha256: hash.digest('hex'), contentType: options.contentType ?? 'application/octet-stream' };
+    this.blobs.set(info.blobId, { info, chunks });
+    return info;
+  }
+
+  async stat(blobId: string): Promise<BlobInfo | undefined> {
+    return this.blobs.get(blobId)?.info;
+  }
+
+  async open(blobId: string): Promise<Readable | undefined> {
+    const blob = this.blobs.get(blobId);
+    return blob && Readable.from(blob.chunks, { objectMode: false });
+  }
+
+  async delete(blobId: string): Promise<void> {
+    this.blobs.delete(blobId);
+  }
+
+  clear(): void {
+    this.blobs.clear();
+  }
+}

@@ -1,0 +1,186 @@
+// What the datasets routes and the seed do, over the async repositories (docs/datasets.md). No HTTP here.
+import type { Store } from '../../store/store.js';
+import type { Clock } from '../../clock.js';
+import { randomUuid } from '../../ids.js';
+import { BLOBS, BlobTooLarge } from '../../blobs/index.js';
+import { DATASETS } from './part.js';
+import type { BranchRecord, DatasetRecord, FileRecord, TransactionRecord, TransactionType } from './model.js';
+import { viewOf, type ViewRange } from './views.js';
+import * as E from './errors.js';
+
+export const DEFAULT_BRANCH = 'master';
+const RID_LIKE = /^ri\.|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class Datasets {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  get repo() {
+    return this.store.part(DATASETS);
+  }
+  get blobs() {
+    return this.store.part(BLOBS);
+  }
+  private now(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+
+  async create(name: string, parentFolderRid: string, rid = `ri.foundry.main.dataset.${randomUuid()}`, branches: readonly string[] = [DEFAULT_BRANCH]): Promise<DatasetRecord> {
+    const record = { rid, name, parentFolderRid };
+    await this.repo.insertDataset(record);
+    for (const branch of branches) await this.repo.insertBranch({ datasetRid: rid, name: branch });
+    return record;
+  }
+
+  async dataset(rid: string): Promise<DatasetRecord> {
+    const found = await this.repo.dataset(rid);
+    if (!found) throw E.datasetNotFound(rid);
+    return found;
+  }
+
+  async branch(datasetRid: string, name = DEFAULT_BRANCH): Promise<BranchRecord> {
+    await this.dataset(datasetRid);
+    const found = await this.repo.branch(datasetRid, name);
+    if (!found) throw E.branchNotFound(datasetRid, name);
+    return found;
+  }
+
+  async createBranch(datasetRid: string, name: string, transactionRid?: string): Promise<BranchRecord> {
+    await this.dataset(datasetRid);
+    if (name.trim() === '' || RID_LIKE.test(name)) throw E.invalidBranchName(name);
+    let head: string | undefined;
+    if (transactionRid !== undefined) {
+      const t = await this.transaction(datasetRid, transactionRid);
+      if (t.status !== 'COMMITTED') throw E.transactionNotCommitted(datasetRid, t.rid, t.status);
+      head = t.rid;
+    } else {
+      // Without a transaction a branch starts at its parent's head; the request names no parent, so the parent
+      // is the default branch (docs/datasets.md, "Branches").
+      head = (await this.repo.branch(datasetRid, DEFAULT_BRANCH))?.head;
+    }
+    const record: BranchRecord = { datasetRid, name, ...(head === undefined ? {} : { head }) };
+    if (!(await this.repo.insertBranch(record))) throw E.branchAlreadyExists(datasetRid, name);
+    return record;
+  }
+
+  async deleteBranch(datasetRid: string, name: string): Promise<void> {
+    await this.branch(datasetRid, name);
+    await this.repo.deleteBranch(datasetRid, name);
+  }
+
+  async transaction(datasetRid: string, rid: string): Promise<TransactionRecord> {
+    await this.dataset(datasetRid);
+    const found = await this.repo.transaction(datasetRid, rid);
+    if (!found) throw E.transactionNotFound(datasetRid, rid);
+    return found;
+  }
+
+  async open(datasetRid: string, branchName: string, type: TransactionType): Promise<TransactionRecord> {
+    const branch = await this.branch(datasetRid, branchName);
+    const opened = await this.repo.openTransaction({
+      rid: `ri.foundry.main.transaction.${randomUuid()}`,
+      datasetRid,
+      branch: branch.name,
+      type,
+      status: 'OPEN',
+      createdTime: this.now(),
+      ...(branch.head === undefined ? {} : { parent: branch.head }),
+    });
+    if (!opened) throw E.openTransactionAlreadyExists(datasetRid, branch.name);
+    return opened;
+  }
+
+  async close(datasetRid: string, rid: string, status: 'COMMITTED' | 'ABORTED'): Promise<TransactionRecord> {
+    const t = await this.transaction(datasetRid, rid);
+    if (t.status !== 'OPEN') throw E.transactionNotOpen(datasetRid, rid, t.status);
+    const closed = await this.repo.closeTransaction(datasetRid, rid, status, this.now());
+    if (!closed) throw E.transactionNotOpen(datasetRid, rid, (await this.transaction(datasetRid, rid)).status);
+    // An aborted transaction leaves no trace in any view: its bytes go too.
+    if (status === 'ABORTED') for (const blobId of await this.repo.dropFiles(rid)) await this.blobs.delete(blobId);
+    return closed;
+  }
+
+  /** The files of a view, sorted by path. */
+  async view(range: ViewRange): Promise<FileRecord[]> {
+    return viewOf(this.repo, range);
+  }
+
+  /** The view a read names: a branch (default master) or an explicit transaction range. */
+  async readRange(datasetRid: string, q: { branchName?: string; startTransactionRid?: string; endTransactionRid?: string }): Promise<ViewRange> {
+    await this.dataset(datasetRid);
+    if (q.endTransactionRid !== undefined && q.branchName === undefined) return { datasetRid, endTransactionRid: q.endTransactionRid, ...(q.startTransactionRid === undefined ? {} : { startTransactionRid: q.startTransactionRid }) };
+    const branch = await this.branch(datasetRid, q.branchName ?? DEFAULT_BRANCH);
+    return { datasetRid, branch, ...(q.startTransactionRid === undefined ? {} : { startTransactionRid: q.startTransactionRid }), ...(q.endTransactionRid === undefined ? {} : { endTransactionRid: q.endTransactionRid }) };
+  }
+
+  async file(range: ViewRange, path: string): Promise<FileRecord> {
+    const found = (await this.view(range)).find((f) => f.path === path);
+    if (!found) throw E.fileNotFound(range.datasetRid, path, range.branch ? `branch ${JSON.stringify(range.branch.name)}` : 'the transaction range');
+    return found;
+  }
+
+  /**
+   * Writes `body` as `path` into an open transaction, or (with a branch) into a new transaction of
+   * `type` (default UPDATE) committed in the same call, aborted if the write fails.
+   */
+  async upload(datasetRid: string, path: string, body: AsyncIterable<Uint8Array>, q: { transactionRid?: string; branchName?: string; transactionType?: TransactionType; maxBytes: number; contentType?: string }): Promise<FileRecord> {
+    if (q.transactionRid !== undefined) {
+      if (q.branchName !== undefined || q.transactionType !== undefined)
+        throw E.invalidParameterCombination([['transactionRid'], ['branchName', 'transactionType']], ['transactionRid', ...(q.branchName === undefined ? [] : ['branchName']), ...(q.transactionType === undefined ? [] : ['transactionType'])], 'transactionRid names the transaction already; branchName and transactionType open a new one');
+      const t = await this.transaction(datasetRid, q.transactionRid);
+      return this.write(t, path, body, q);
+    }
+    const t = await this.open(datasetRid, q.branchName ?? DEFAULT_BRANCH, q.transactionType ?? 'UPDATE');
+    try {
+      const file = await this.write(t, path, body, q);
+      await this.close(datasetRid, t.rid, 'COMMITTED');
+      return file;
+    } catch (err) {
+      await this.close(datasetRid, t.rid, 'ABORTED').catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async write(t: TransactionRecord, path: string, body: AsyncIterable<Uint8Array>, q: { maxBytes: number; contentType?: string }): Promise<FileRecord> {
+    if (t.status !== 'OPEN') throw E.transactionNotOpen(t.datasetRid, t.rid, t.status);
+    if (t.type === 'DELETE') throw E.invalidTransactionType(t.datasetRid, t.rid, t.type, `transaction ${JSON.stringify(t.rid)} is a DELETE transaction: it removes files, it cannot upload one`);
+    if (t.type === 'APPEND') {
+      const before = await this.view({ datasetRid: t.datasetRid, ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) });
+      if (t.parent !== undefined && before.some((f) => f.path === path)) throw E.fileAlreadyExists(t.datasetRid, t.rid, path);
+    }
+    let info;
+    try {
+      info = await this.blobs.put(body, { maxBytes: q.maxBytes, ...(q.contentType === undefined ? {} : { contentType: q.contentType }) });
+    } catch (err) {
+      if (err instanceof BlobTooLarge) throw E.fileTooLarge(err.maxBytes);
+      throw err;
+    }
+    const file: FileRecord = { transactionRid: t.rid, path, blobId: info.blobId, size: info.size, updatedTime: this.now() };
+    const put = await this.repo.putFile(file);
+    if (put === 'not-open') {
+      await this.blobs.delete(info.blobId);
+      throw E.transactionNotOpen(t.datasetRid, t.rid, (await this.transaction(t.datasetRid, t.rid)).status);
+    }
+    if (put.replaced !== undefined) await this.blobs.delete(put.replaced);
+    return file;
+  }
+
+  /** Removes `path` in an open DELETE transaction, or in a new one on the branch committed at once. */
+  async deleteFile(datasetRid: string, path: string, q: { transactionRid?: string; branchName?: string }): Promise<void> {
+    if (q.transactionRid !== undefined) {
+      const t = await this.transaction(datasetRid, q.transactionRid);
+      if (t.status !== 'OPEN') throw E.transactionNotOpen(datasetRid, t.rid, t.status);
+      if (t.type !== 'DELETE') throw E.invalidTransactionType(datasetRid, t.rid, t.type, `files are deleted in a DELETE transaction; ${JSON.stringify(t.rid)} is ${t.type}`);
+      await this.file({ datasetRid, ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) }, path);
+      if ((await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() })) === 'not-open') throw E.transactionNotOpen(datasetRid, t.rid, 'closed');
+      return;
+    }
+    const branch = await this.branch(datasetRid, q.branchName ?? DEFAULT_BRANCH);
+    await this.file({ datasetRid, branch }, path);
+    const t = await this.open(datasetRid, branch.name, 'DELETE');
+    await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() });
+    await this.close(datasetRid, t.rid, 'COMMITTED');
+  }
+}

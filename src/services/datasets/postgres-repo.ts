@@ -1,0 +1,150 @@
+// The datasets repository in PostgreSQL (docs/datasets.md). One open transaction per branch is a partial
+// unique index; a commit closes the transaction and moves the branch head in one database transaction.
+import type { Db } from '../../store/postgres/db.js';
+import type { DatasetsRepo } from './repo.js';
+import type { BranchRecord, DatasetRecord, FileRecord, SchemaRecord, TransactionRecord, TransactionStatus, TransactionType } from './model.js';
+
+interface TransactionRow {
+  rid: string;
+  dataset_rid: string;
+  branch: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  created_time: string;
+  closed_time: string | null;
+  parent: string | null;
+  seq: number;
+}
+const TX_COLUMNS = 'rid, dataset_rid, branch, type, status, created_time, closed_time, parent, seq';
+const transactionOf = (r: TransactionRow): TransactionRecord => ({
+  rid: r.rid,
+  datasetRid: r.dataset_rid,
+  branch: r.branch,
+  type: r.type,
+  status: r.status,
+  createdTime: r.created_time,
+  ...(r.closed_time === null ? {} : { closedTime: r.closed_time }),
+  ...(r.parent === null ? {} : { parent: r.parent }),
+  seq: r.seq,
+});
+
+interface FileRow {
+  transaction_rid: string;
+  path: string;
+  blob_id: string | null;
+  size: number;
+  updated_time: string;
+}
+const fileOf = (r: FileRow): FileRecord => ({ transactionRid: r.transaction_rid, path: r.path, ...(r.blob_id === null ? {} : { blobId: r.blob_id }), size: r.size, updatedTime: r.updated_time });
+
+const branchOf = (r: { dataset_rid: string; name: string; head: string | null }): BranchRecord => ({ datasetRid: r.dataset_rid, name: r.name, ...(r.head === null ? {} : { head: r.head }) });
+
+export class PostgresDatasets implements DatasetsRepo {
+  constructor(private readonly db: Db) {}
+
+  async insertDataset(d: DatasetRecord) {
+    await this.db.query('INSERT INTO datasets (rid, name, parent_folder_rid) VALUES ($1, $2, $3) ON CONFLICT (rid) DO NOTHING', [d.rid, d.name, d.parentFolderRid]);
+  }
+  async dataset(rid: string) {
+    const row = await this.db.first<{ rid: string; name: string; parent_folder_rid: string }>('SELECT rid, name, parent_folder_rid FROM datasets WHERE rid = $1', [rid]);
+    return row && { rid: row.rid, name: row.name, parentFolderRid: row.parent_folder_rid };
+  }
+  async datasets() {
+    const rows = await this.db.rows<{ rid: string; name: string; parent_folder_rid: string }>('SELECT rid, name, parent_folder_rid FROM datasets ORDER BY seq');
+    return rows.map((row) => ({ rid: row.rid, name: row.name, parentFolderRid: row.parent_folder_rid }));
+  }
+
+  async insertBranch(b: BranchRecord) {
+    const res = await this.db.query('INSERT INTO dataset_branches (dataset_rid, name, head) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [b.datasetRid, b.name, b.head ?? null]);
+    return res.rowCount === 1;
+  }
+  async branch(datasetRid: string, name: string) {
+    const row = await this.db.first<{ dataset_rid: string; name: string; head: string | null }>('SELECT dataset_rid, name, head FROM dataset_branches WHERE dataset_rid = $1 AND name = $2', [datasetRid, name]);
+    return row && branchOf(row);
+  }
+  async branches(datasetRid: string) {
+    const rows = await this.db.rows<{ dataset_rid: string; name: string; head: string | null }>('SELECT dataset_rid, name, head FROM dataset_branches WHERE dataset_rid = $1 ORDER BY seq', [datasetRid]);
+    return rows.map(branchOf);
+  }
+  async deleteBranch(datasetRid: string, name: string) {
+    const res = await this.db.query('DELETE FROM dataset_branches WHERE dataset_rid = $1 AND name = $2', [datasetRid, name]);
+    return res.rowCount === 1;
+  }
+
+  async openTransaction(t: Omit<TransactionRecord, 'seq'>) {
+    const row = await this.db.first<TransactionRow>(
+      `INSERT INTO dataset_transactions (rid, dataset_rid, branch, type, status, created_time, parent) VALUES ($1, $2, $3, $4, 'OPEN', $5, $6)
+       ON CONFLICT DO NOTHING RETURNING ${TX_COLUMNS}`,
+      [t.rid, t.datasetRid, t.branch, t.type, t.createdTime, t.parent ?? null],
+    );
+    return row && transactionOf(row);
+  }
+  async transactions(datasetRid: string) {
+    return (await this.db.rows<TransactionRow>(`SELECT ${TX_COLUMNS} FROM dataset_transactions WHERE dataset_rid = $1 ORDER BY seq`, [datasetRid])).map(transactionOf);
+  }
+  async transaction(datasetRid: string, rid: string) {
+    const row = await this.db.first<TransactionRow>(`SELECT ${TX_COLUMNS} FROM dataset_transactions WHERE dataset_rid = $1 AND rid = $2`, [datasetRid, rid]);
+    return row && transactionOf(row);
+  }
+  async closeTransaction(datasetRid: string, rid: string, status: Exclude<TransactionStatus, 'OPEN'>, closedTime: string) {
+    return this.db.transaction(async (q) => {
+      const row = (
+        await q.query<TransactionRow>(
+          `UPDATE dataset_transactions SET status = $3, closed_time = $4 WHERE dataset_rid = $1 AND rid = $2 AND status = 'OPEN' RETURNING ${TX_COLUMNS}`,
+          [datasetRid, rid, status, closedTime],
+        )
+      ).rows[0];
+      if (row && status === 'COMMITTED') await q.query('UPDATE dataset_branches SET head = $3 WHERE dataset_rid = $1 AND name = $2', [datasetRid, row.branch, rid]);
+      return row && transactionOf(row);
+    });
+  }
+
+  async putFile(f: FileRecord) {
+    return this.db.transaction(async (q) => {
+      // The row lock keeps a commit or abort from closing the transaction between the check and the write.
+      const open = (await q.query<{ status: string }>('SELECT status FROM dataset_transactions WHERE rid = $1 FOR UPDATE', [f.transactionRid])).rows[0];
+      if (open?.status !== 'OPEN') return 'not-open' as const;
+      const old = (await q.query<{ blob_id: string | null }>('SELECT blob_id FROM dataset_files WHERE transaction_rid = $1 AND path = $2', [f.transactionRid, f.path])).rows[0];
+      await q.query(
+        `INSERT INTO dataset_files (transaction_rid, path, blob_id, size, updated_time) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (transaction_rid, path) DO UPDATE SET blob_id = $3, size = $4, updated_time = $5`,
+        [f.transactionRid, f.path, f.blobId ?? null, f.size, f.updatedTime],
+      );
+      return old?.blob_id ? { replaced: old.blob_id } : {};
+    });
+  }
+  async files(transactionRids: readonly string[]) {
+    if (transactionRids.length === 0) return [];
+    const rows = await this.db.rows<FileRow>('SELECT transaction_rid, path, blob_id, size, updated_time FROM dataset_files WHERE transaction_rid = ANY($1) ORDER BY path', [transactionRids]);
+    return rows.map(fileOf);
+  }
+  async dropFiles(transactionRid: string) {
+    const rows = await this.db.rows<{ blob_id: string | null }>('DELETE FROM dataset_files WHERE transaction_rid = $1 RETURNING blob_id', [transactionRid]);
+    return rows.flatMap((r) => (r.blob_id ? [r.blob_id] : []));
+  }
+
+  async insertSchema(s: SchemaRecord) {
+    await this.db.query('INSERT INTO dataset_schemas (dataset_rid, branch, version_id, end_transaction_rid, schema, dataframe_reader) VALUES ($1, $2, $3, $4, $5, $6)', [
+      s.datasetRid,
+      s.branch,
+      s.versionId,
+      s.endTransactionRid,
+      JSON.stringify(s.schema),
+      s.dataframeReader ?? null,
+    ]);
+  }
+  async schemas(datasetRid: string) {
+    const rows = await this.db.rows<{ branch: string; version_id: string; end_transaction_rid: string; schema: string; dataframe_reader: string | null }>(
+      'SELECT branch, version_id, end_transaction_rid, schema, dataframe_reader FROM dataset_schemas WHERE dataset_rid = $1 ORDER BY seq',
+      [datasetRid],
+    );
+    return rows.map((r) => ({
+      datasetRid,
+      branch: r.branch,
+      versionId: r.version_id,
+      endTransactionRid: r.end_transaction_rid,
+      schema: JSON.parse(r.schema) as SchemaRecord['schema'],
+      ...(r.dataframe_reader === null ? {} : { dataframeReader: r.dataframe_reader }),
+    }));
+  }
+}

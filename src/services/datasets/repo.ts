@@ -1,0 +1,39 @@
+// The datasets repository: what both stores offer (memory is the reference; docs/datasets.md).
+import type { BranchRecord, DatasetRecord, FileRecord, SchemaRecord, TransactionRecord, TransactionStatus } from './model.js';
+
+export interface DatasetsRepo {
+  insertDataset(dataset: DatasetRecord): Promise<void>;
+  dataset(rid: string): Promise<DatasetRecord | undefined>;
+  datasets(): Promise<DatasetRecord[]>;
+
+  /** False when the branch exists already. */
+  insertBranch(branch: BranchRecord): Promise<boolean>;
+  branch(datasetRid: string, name: string): Promise<BranchRecord | undefined>;
+  branches(datasetRid: string): Promise<BranchRecord[]>;
+  deleteBranch(datasetRid: string, name: string): Promise<boolean>;
+
+  /** Opens a transaction; false when the branch has an open one already (one per branch, checked atomically). */
+  openTransaction(transaction: Omit<TransactionRecord, 'seq'>): Promise<TransactionRecord | undefined>;
+  /** Every transaction of the dataset, oldest first. */
+  transactions(datasetRid: string): Promise<TransactionRecord[]>;
+  transaction(datasetRid: string, rid: string): Promise<TransactionRecord | undefined>;
+  /**
+   * Closes an OPEN transaction; a commit also moves its branch's head to it, in the same step. Undefined when
+   * the transaction was not open (the caller reports its status).
+   */
+  closeTransaction(datasetRid: string, rid: string, status: Exclude<TransactionStatus, 'OPEN'>, closedTime: string): Promise<TransactionRecord | undefined>;
+
+  /**
+   * Records a file in an OPEN transaction (replacing the same path in it). Answers the blob it replaced, or
+   * 'not-open' when the transaction was closed in between (then nothing is recorded).
+   */
+  putFile(file: FileRecord): Promise<{ replaced?: string } | 'not-open'>;
+  /** The files of the given transactions. */
+  files(transactionRids: readonly string[]): Promise<FileRecord[]>;
+  /** Forgets a transaction's files (an abort); answers their blobs to delete. */
+  dropFiles(transactionRid: string): Promise<string[]>;
+
+  insertSchema(schema: SchemaRecord): Promise<void>;
+  /** The dataset's schema versions on every branch, oldest first. */
+  schemas(datasetRid: string): Promise<SchemaRecord[]>;
+}

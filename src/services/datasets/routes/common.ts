@@ -1,0 +1,35 @@
+// What every datasets route file shares: scopes, the path prefix, and how a file path is taken from the URL.
+import { invalidFilePath } from '../errors.js';
+import { pathProblem } from '../paths.js';
+
+export const READ = 'api:datasets-read';
+export const WRITE = 'api:datasets-write';
+export const V2 = '/api/v2/datasets';
+export const readAuth = { auth: { kind: 'bearer', scope: READ } } as const;
+export const writeAuth = { auth: { kind: 'bearer', scope: WRITE } } as const;
+
+/**
+ * The file path of `/api/v2/datasets/{rid}/files/{path}[/suffix]`, taken from the raw request target so that
+ * an encoded `%2F` and a plain `/` both work: the part after `/files/`, less the suffix (`/content`,
+ * `/upload`) when it is there literally, percent-decoded once (docs/datasets.md, "Paths").
+ */
+export function filePathOf(rawUrl: string, suffix?: string): { path: string; suffixed: boolean } {
+  const q = rawUrl.indexOf('?');
+  const target = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const at = target.indexOf('/files/');
+  let raw = at < 0 ? '' : target.slice(at + '/files/'.length);
+  let suffixed = false;
+  if (suffix !== undefined && raw.endsWith(`/${suffix}`)) {
+    raw = raw.slice(0, -suffix.length - 1);
+    suffixed = true;
+  }
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    throw invalidFilePath(raw.slice(0, 64), 'the file path has a malformed percent-escape');
+  }
+  const problem = pathProblem(path);
+  if (problem) throw invalidFilePath(path, problem);
+  return { path, suffixed };
+}

@@ -1,0 +1,80 @@
+// Files of a dataset (docs/datasets.md, "Files"): list a view, a file's metadata and content, upload (raw bytes
+// streamed to the byte store, capped by limits.max_dataset_file_bytes) and delete. A path may hold `/`, so the
+// routes take everything after `/files/` and look at its end for `/content` and `/upload`.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceDeps } from '../../service-module.js';
+import type { Datasets } from '../operations.js';
+import { fileWire, page } from '../shapes.js';
+import { fileTooLarge } from '../errors.js';
+import { V2, filePathOf, readAuth, writeAuth } from './common.js';
+import { one, positive, rangeOf, transactionType, type Query } from './query.js';
+import { notFound } from '../../../errors.js';
+
+type Req = FastifyRequest<{ Params: { datasetRid: string }; Querystring: Query }>;
+
+export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: ServiceDeps): void {
+  app.get(`${V2}/:datasetRid/files`, { config: readAuth }, async (request: Req) => {
+    const { datasetRid } = request.params;
+    const files = await datasets.view(await datasets.readRange(datasetRid, rangeOf(request.query)));
+    return page(files, fileWire, positive(request.query, 'pageSize'), one(request.query, 'pageToken'));
+  });
+
+  app.get(`${V2}/:datasetRid/files/*`, { config: readAuth }, async (request: Req, reply: FastifyReply) => {
+    const { datasetRid } = request.params;
+    const { path, suffixed } = filePathOf(request.raw.url ?? '', 'content');
+    const file = await datasets.file(await datasets.readRange(datasetRid, rangeOf(request.query)), path);
+    if (!suffixed) return fileWire(file);
+    const info = file.blobId === undefined ? undefined : await datasets.blobs.stat(file.blobId);
+    const bytes = file.blobId === undefined ? undefined : await datasets.blobs.open(file.blobId);
+    if (!info || !bytes) throw notFound('FileNotFound', { datasetRid, filePath: path }).because(`the bytes of ${JSON.stringify(path)} are gone from the store`);
+    return reply.type(info.contentType).header('content-length', String(info.size)).send(bytes);
+  });
+
+  app.delete(`${V2}/:datasetRid/files/*`, { config: writeAuth }, async (request: Req, reply: FastifyReply) => {
+    const { path } = filePathOf(request.raw.url ?? '');
+    const transactionRid = one(request.query, 'transactionRid');
+    const branchName = one(request.query, 'branchName');
+    await datasets.deleteFile(request.params.datasetRid, path, { ...(transactionRid === undefined ? {} : { transactionRid }), ...(branchName === undefined ? {} : { branchName }) });
+    return reply.code(204).send();
+  });
+
+  // Uploads read the request itself: their own scope, where no parser consumes the body.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    // The route's own body limit: the framework refuses a larger declared Content-Length with its 1 MiB default.
+    scope.post(`${V2}/:datasetRid/files/*`, { config: writeAuth, bodyLimit: deps.settings.limits.maxDatasetFileBytes }, async (request: Req, reply: FastifyReply) => {
+      const { datasetRid } = request.params;
+      const { path, suffixed } = filePathOf(request.raw.url ?? '', 'upload');
+      if (!suffixed) throw notFound('ApiNotFound', {}).because('a POST under /files/ must end in /upload');
+      const file = await upload(request, reply, datasets, deps.settings.limits.maxDatasetFileBytes, datasetRid, path);
+      return fileWire(file);
+    });
+  });
+}
+
+/** Streams the request body into the dataset; used by the v2 and v1 upload routes. */
+export async function upload(request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply, datasets: Datasets, maxBytes: number, datasetRid: string, path: string, transactionRidOverride?: string) {
+  const declared = Number(request.headers['content-length'] ?? NaN);
+  // A body that says it is too large is refused unread; the connection closes, since the client may still be sending.
+  if (declared > maxBytes) {
+    reply.header('connection', 'close');
+    throw fileTooLarge(maxBytes);
+  }
+  const q = request.query;
+  const transactionRid = transactionRidOverride ?? one(q, 'transactionRid');
+  const branchName = one(q, 'branchName') ?? one(q, 'branchId');
+  const type = transactionType(datasetRid, one(q, 'transactionType'));
+  const contentType = request.headers['content-type'];
+  try {
+    return await datasets.upload(datasetRid, path, request.raw, {
+      maxBytes,
+      ...(transactionRid === undefined ? {} : { transactionRid }),
+      ...(branchName === undefined ? {} : { branchName }),
+      ...(type === undefined ? {} : { transactionType: type }),
+      ...(contentType === undefined ? {} : { contentType }),
+    });
+  } finally {
+    if (!request.raw.complete) reply.header('connection', 'close');
+  }
+}

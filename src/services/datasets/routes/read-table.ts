@@ -1,0 +1,47 @@
+// readTable on v2 and v1 (docs/datasets.md, "Table reads"). Everything that can be refused is checked before
+// the first byte; the first batch is produced before the status is sent, so a bad first file is a 400 naming
+// the file and line. A file that fails later cuts the stream (the status is out by then).
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import type { Datasets } from '../operations.js';
+import { DEFAULT_BRANCH } from '../operations.js';
+import { findSchema } from '../schemas.js';
+import { columnNotFound, readTableError, schemaNotFound } from '../errors.js';
+import { planColumns, tableBytes, TableReadError, type TableFormat } from '../table/read-table.js';
+import { invalidArgument } from '../../../errors.js';
+import { list, one, positive, type Query } from './query.js';
+
+export async function readTable(datasets: Datasets, datasetRid: string, q: Query, reply: FastifyReply, branchKey: 'branchName' | 'branchId') {
+  const format = one(q, 'format');
+  if (format !== 'ARROW' && format !== 'CSV') throw invalidArgument('InvalidParameterValue', { parameter: 'format' }, 'format must be ARROW or CSV.').because(`format was ${JSON.stringify((format ?? '(none)').slice(0, 32))}`);
+  const branchName = one(q, branchKey);
+  const startTransactionRid = one(q, 'startTransactionRid');
+  const endTransactionRid = one(q, 'endTransactionRid');
+  const rowLimit = positive(q, 'rowLimit');
+  const range = await datasets.readRange(datasetRid, {
+    ...(branchName === undefined ? {} : { branchName }),
+    ...(startTransactionRid === undefined ? {} : { startTransactionRid }),
+    ...(endTransactionRid === undefined ? {} : { endTransactionRid }),
+  });
+  const schema = await findSchema(datasets, datasetRid, { ...(range.branch ? { branchName: range.branch.name } : {}), ...(endTransactionRid === undefined ? {} : { endTransactionRid }) });
+  if (!schema) throw schemaNotFound(datasetRid, range.branch?.name ?? DEFAULT_BRANCH, endTransactionRid);
+  const columns = planColumns(schema.schema, list(q, 'columns'));
+  if (!Array.isArray(columns)) {
+    if (columns.column !== undefined) throw columnNotFound(datasetRid, columns.column);
+    throw invalidArgument('ColumnTypesNotSupported', { datasetRid }).because(columns.problem);
+  }
+  const files = await datasets.view(range);
+  const bytes = tableBytes(format as TableFormat, files, datasets.blobs, columns, rowLimit);
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await bytes.next();
+  } catch (err) {
+    if (err instanceof TableReadError) throw readTableError(datasetRid, err.message);
+    throw err;
+  }
+  async function* all(): AsyncGenerator<Buffer> {
+    if (!first.done) yield first.value;
+    yield* bytes;
+  }
+  return reply.type(format === 'CSV' ? 'text/csv; charset=utf-8' : 'application/octet-stream').send(Readable.from(all(), { objectMode: false }));
+}

@@ -1,0 +1,51 @@
+// Dataset schemas (docs/datasets.md, "Schemas"): each put is a new version (a UUID, which the Python SDK
+// requires) on a branch, attached to a committed transaction. A read at a transaction sees the newest version
+// attached to that transaction or one before it in its history.
+import { randomUuid } from '../../ids.js';
+import type { DatasetSchema, SchemaRecord, TransactionRecord } from './model.js';
+import type { Datasets } from './operations.js';
+import { DEFAULT_BRANCH } from './operations.js';
+import * as E from './errors.js';
+
+/** The transaction and its ancestors (committed parents), newest first. */
+function history(transactions: readonly TransactionRecord[], rid: string): string[] {
+  const byRid = new Map(transactions.map((t) => [t.rid, t]));
+  const rids: string[] = [];
+  for (let t = byRid.get(rid); t && rids.length <= transactions.length; t = t.parent === undefined ? undefined : byRid.get(t.parent)) rids.push(t.rid);
+  return rids;
+}
+
+export async function putSchema(datasets: Datasets, datasetRid: string, body: { branchName?: string; endTransactionRid?: string; schema: DatasetSchema; dataframeReader?: string }): Promise<SchemaRecord> {
+  const branch = await datasets.branch(datasetRid, body.branchName ?? DEFAULT_BRANCH);
+  const end = body.endTransactionRid ?? branch.head;
+  if (end === undefined) throw E.transactionNotFound(datasetRid, '').because(`branch ${JSON.stringify(branch.name)} of dataset ${JSON.stringify(datasetRid)} has no committed transaction to attach a schema to`);
+  const t = await datasets.transaction(datasetRid, end);
+  if (t.status !== 'COMMITTED') throw E.transactionNotCommitted(datasetRid, t.rid, t.status);
+  const record: SchemaRecord = { datasetRid, branch: branch.name, versionId: randomUuid(), endTransactionRid: t.rid, schema: body.schema, ...(body.dataframeReader === undefined ? {} : { dataframeReader: body.dataframeReader }) };
+  await datasets.repo.insertSchema(record);
+  return record;
+}
+
+/** The schema a read sees; undefined when there is none. */
+export async function findSchema(datasets: Datasets, datasetRid: string, q: { branchName?: string; endTransactionRid?: string; versionId?: string }): Promise<SchemaRecord | undefined> {
+  let branchName = q.branchName;
+  if (branchName === undefined && q.endTransactionRid !== undefined) branchName = (await datasets.transaction(datasetRid, q.endTransactionRid)).branch;
+  const branch = await datasets.branch(datasetRid, branchName ?? DEFAULT_BRANCH);
+  const versions = await datasets.repo.schemas(datasetRid);
+  if (q.versionId !== undefined) return versions.find((v) => v.versionId === q.versionId);
+  const end = q.endTransactionRid ?? branch.head;
+  if (end === undefined) return undefined;
+  const order = history(await datasets.repo.transactions(datasetRid), end);
+  // Newest put first among those attached to the end transaction's history, nearest transaction first.
+  for (const rid of order) {
+    const attached = versions.filter((v) => v.endTransactionRid === rid);
+    if (attached.length > 0) return attached.at(-1);
+  }
+  return undefined;
+}
+
+export async function getSchema(datasets: Datasets, datasetRid: string, q: { branchName?: string; endTransactionRid?: string; versionId?: string }): Promise<SchemaRecord> {
+  const found = await findSchema(datasets, datasetRid, q);
+  if (!found) throw E.schemaNotFound(datasetRid, q.branchName ?? DEFAULT_BRANCH, q.endTransactionRid);
+  return found;
+}

@@ -1,0 +1,121 @@
+// The `datasets` seed codec (docs/datasets.md, "Seed"): each dataset with its branches, and its files as one
+// committed SNAPSHOT on the first branch with the schema attached to it. The export writes the first branch's
+// current view back: text files up to 64 KiB inline, small binary ones in base64; larger files are named as
+// dropped (the state document is one answer, with nowhere beside it to write them).
+import { createReadStream, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import type { SeedCodec } from '../../seed/codec.js';
+import { DATASETS } from './part.js';
+import { BLOBS } from '../../blobs/index.js';
+import { Datasets } from './operations.js';
+import { findSchema, putSchema } from './schemas.js';
+import { pathProblem } from './paths.js';
+import { DatasetsSeed, fieldOfWord, schemaOfWords, wordOfField, type DatasetSeedEntry } from './seed-schema.js';
+import { systemClock } from '../../clock.js';
+
+const INLINE_MAX = 64 * 1024;
+
+function check(part: DatasetSeedEntry[], path: string, _platform: Record<string, unknown>, source: string): string[] {
+  const problems: string[] = [];
+  const base = source === '<inline>' ? process.cwd() : dirname(resolve(source));
+  part.forEach((d, i) => {
+    const at = `${path}[${i}]`;
+    if (d.rid !== undefined && part.findIndex((o) => o.rid === d.rid) < i) problems.push(`${at}.rid: duplicate dataset rid "${d.rid}"`);
+    for (const [column, word] of Object.entries(d.schema ?? {})) if (!fieldOfWord(column, word)) problems.push(`${at}.schema.${column}: unknown column type "${word}"`);
+    d.branches.forEach((b, j) => d.branches.indexOf(b) < j && problems.push(`${at}.branches[${j}]: duplicate branch "${b}"`));
+    d.files.forEach((f, j) => {
+      const fat = `${at}.files[${j}]`;
+      const problem = pathProblem(f.path);
+      if (problem) problems.push(`${fat}.path: ${problem}`);
+      if (d.files.findIndex((o) => o.path === f.path) < j) problems.push(`${fat}.path: duplicate file "${f.path}"`);
+      const sources = [f.content, f.content_base64, f.from].filter((v) => v !== undefined).length;
+      if (sources !== 1) problems.push(`${fat}: give exactly one of content, content_base64 and from`);
+      if (f.from !== undefined) {
+        // Resolved here, where the seed file's folder is known; apply reads the absolute path.
+        const file = isAbsolute(f.from) ? f.from : resolve(base, f.from);
+        try {
+          if (!statSync(file).isFile()) problems.push(`${fat}.from: ${file} is not a file`);
+          f.from = file;
+        } catch {
+          problems.push(`${fat}.from: cannot read ${file}`);
+        }
+      }
+    });
+  });
+  return problems;
+}
+
+function bytesOf(f: DatasetSeedEntry['files'][number]): AsyncIterable<Uint8Array> {
+  if (f.from !== undefined) return createReadStream(f.from);
+  return Readable.from([f.content_base64 !== undefined ? Buffer.from(f.content_base64, 'base64') : Buffer.from(f.content ?? '', 'utf8')]);
+}
+
+const isText = (bytes: Buffer) => !bytes.includes(0) && Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
+
+export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
+  key: 'datasets',
+  schema: DatasetsSeed,
+  example: [
+    {
+      rid: 'ri.foundry.main.dataset.example',
+      name: 'trips',
+      parent_folder_rid: 'ri.compass.main.folder.example',
+      branches: ['master'],
+      schema: { driver: 'string', trips: 'integer' },
+      files: [{ path: 'trips.csv', content: 'driver,trips\nana,3\nbo,5\n' }],
+    },
+  ],
+  check: check as never,
+  apply: async (part, { store, clock }) => {
+    const datasets = new Datasets(store, clock);
+    for (const d of part) {
+      const [first, ...others] = d.branches as [string, ...string[]];
+      const record = await datasets.create(d.name, d.parent_folder_rid, d.rid, [first]);
+      if (d.files.length > 0 || d.schema !== undefined) {
+        const t = await datasets.open(record.rid, first, 'SNAPSHOT');
+        for (const f of d.files) await datasets.upload(record.rid, f.path, bytesOf(f), { transactionRid: t.rid, maxBytes: Number.MAX_SAFE_INTEGER, contentType: f.path.endsWith('.csv') ? 'text/csv' : 'application/octet-stream' });
+        await datasets.close(record.rid, t.rid, 'COMMITTED');
+        if (d.schema !== undefined) await putSchema(datasets, record.rid, { branchName: first, schema: schemaOfWords(d.schema) });
+      }
+      for (const b of others) await datasets.createBranch(record.rid, b);
+    }
+  },
+  export: async ({ store, dropped }) => {
+    const datasets = new Datasets(store, systemClock);
+    const out: DatasetSeedEntry[] = [];
+    for (const d of await store.part(DATASETS).datasets()) {
+      const branches = (await store.part(DATASETS).branches(d.rid)).map((b) => b.name);
+      const main = branches.includes('master') ? 'master' : branches[0];
+      const ordered = main === undefined ? [] : [main, ...branches.filter((b) => b !== main)];
+      const entry: DatasetSeedEntry = { rid: d.rid, name: d.name, parent_folder_rid: d.parentFolderRid, branches: ordered.length > 0 ? ordered : ['master'], files: [] };
+      if (main !== undefined) {
+        const schema = await findSchema(datasets, d.rid, { branchName: main });
+        if (schema) {
+          const words: Record<string, string> = {};
+          for (const field of schema.schema.fieldSchemaList) {
+            const word = wordOfField(field);
+            if (word === undefined || field.name === undefined) dropped(`datasets: the schema of ${d.rid} has a ${field.type} column the seed cannot say; the schema is left out`);
+            else words[field.name] = word;
+          }
+          if (Object.keys(words).length === schema.schema.fieldSchemaList.length) entry.schema = words;
+        }
+        const branch = await datasets.branch(d.rid, main);
+        for (const f of await datasets.view({ datasetRid: d.rid, branch })) {
+          if (f.size > INLINE_MAX || !f.blobId) {
+            dropped(`datasets: ${d.rid} file ${f.path} (${f.size} bytes) is larger than the 64 KiB an exported seed inlines`);
+            continue;
+          }
+          const stream = await store.part(BLOBS).open(f.blobId);
+          const parts: Buffer[] = [];
+          for await (const p of stream ?? []) parts.push(p as Buffer);
+          const bytes = Buffer.concat(parts);
+          entry.files.push(isText(bytes) ? { path: f.path, content: bytes.toString('utf8') } : { path: f.path, content_base64: bytes.toString('base64') });
+        }
+      }
+      out.push(entry);
+    }
+    return out;
+  },
+  summary: async (store) => [{ one: 'dataset', many: 'datasets', count: (await store.part(DATASETS).datasets()).length }],
+};

@@ -1,0 +1,136 @@
+// A schema column as readTable serves it (docs/datasets.md, "Table reads"): its Arrow type, how a CSV cell or a
+// Parquet value becomes its value, and how that value is written back as CSV text. One place per type.
+import { Bool, DateDay, Field, Float32, Float64, Int16, Int32, Int64, Int8, List, TimestampMicrosecond, Utf8, type DataType } from 'apache-arrow';
+import type { FieldSchema } from '../model.js';
+
+/** A value as the Arrow builders take it: ms numbers for dates and timestamps, bigint for longs. */
+export type Cell = string | number | bigint | boolean | null | Cell[];
+
+export interface Column {
+  name: string;
+  type: DataType;
+  /** From a CSV cell; throws a plain-words message when the text is not of the type. */
+  fromText(text: string): Cell;
+  /** From a decoded Parquet value (number, bigint, Date, string, boolean, array). */
+  fromValue(value: unknown): Cell;
+  /** As a CSV cell. */
+  toText(cell: Cell): string;
+}
+
+interface Kind {
+  arrow(field: FieldSchema): DataType;
+  parse(text: string): Cell;
+  value(v: unknown): Cell;
+  text(cell: Cell): string;
+}
+
+const short = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+const fail = (text: string, what: string): never => {
+  throw new Error(`${short(text)} is not ${what}`);
+};
+
+function integer(bits: 8 | 16 | 32, make: () => DataType): Kind {
+  const max = 2 ** (bits - 1);
+  const check = (n: number, shown: string) => (Number.isInteger(n) && n >= -max && n < max ? n : fail(shown, `a ${bits}-bit integer`));
+  return {
+    arrow: make,
+    parse: (t) => (/^[+-]?\d+$/.test(t.trim()) ? check(Number(t), t) : fail(t, 'an integer')),
+    value: (v) => check(Number(v), String(v)),
+    text: (c) => String(c),
+  };
+}
+
+function floating(make: () => DataType): Kind {
+  return {
+    arrow: make,
+    parse: (t) => {
+      const n = Number(t.trim());
+      return Number.isNaN(n) && !/^nan$/i.test(t.trim()) ? fail(t, 'a number') : n;
+    },
+    value: (v) => Number(v),
+    text: (c) => String(c),
+  };
+}
+
+const ms = (v: unknown): number => (v instanceof Date ? v.getTime() : typeof v === 'bigint' ? Number(v) : Number(v));
+
+const KINDS: Record<string, Kind> = {
+  STRING: { arrow: () => new Utf8(), parse: (t) => t, value: (v) => String(v), text: (c) => String(c) },
+  // Decimals travel as their exact text (an Arrow decimal needs a fixed precision the schema may not give).
+  DECIMAL: { arrow: () => new Utf8(), parse: (t) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t.trim()) ? t.trim() : fail(t, 'a decimal')), value: (v) => String(v), text: (c) => String(c) },
+  BYTE: integer(8, () => new Int8()),
+  SHORT: integer(16, () => new Int16()),
+  INTEGER: integer(32, () => new Int32()),
+  LONG: {
+    arrow: () => new Int64(),
+    parse: (t) => (/^[+-]?\d+$/.test(t.trim()) ? BigInt(t.trim()) : fail(t, 'a long integer')),
+    value: (v) => (typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v)))),
+    text: (c) => String(c),
+  },
+  DOUBLE: floating(() => new Float64()),
+  FLOAT: floating(() => new Float32()),
+  BOOLEAN: {
+    arrow: () => new Bool(),
+    parse: (t) => (/^true$/i.test(t.trim()) ? true : /^false$/i.test(t.trim()) ? false : fail(t, 'a boolean (true or false)')),
+    value: (v) => Boolean(v),
+    text: (c) => String(c),
+  },
+  DATE: {
+    arrow: () => new DateDay(),
+    parse: (t) => {
+      const n = /^\d{4}-\d{2}-\d{2}$/.test(t.trim()) ? Date.parse(`${t.trim()}T00:00:00Z`) : NaN;
+      return Number.isNaN(n) ? fail(t, 'a date (YYYY-MM-DD)') : n;
+    },
+    // hyparquet gives a DATE column as a Date; a plain number is days since the epoch.
+    value: (v) => (v instanceof Date ? v.getTime() : Number(v) * 86_400_000),
+    text: (c) => new Date(Number(c)).toISOString().slice(0, 10),
+  },
+  TIMESTAMP: {
+    arrow: () => new TimestampMicrosecond('UTC'),
+    parse: (t) => {
+      const n = Date.parse(t.trim());
+      return Number.isNaN(n) ? fail(t, 'a timestamp (ISO 8601)') : n;
+    },
+    value: ms,
+    text: (c) => new Date(Number(c)).toISOString(),
+  },
+};
+
+/** The field types readTable cannot serve (checked before anything is sent). */
+export function unsupportedType(field: FieldSchema): string | undefined {
+  if (field.type === 'ARRAY') return field.arraySubtype ? unsupportedType(field.arraySubtype) : 'ARRAY without arraySubtype';
+  return KINDS[field.type] ? undefined : field.type;
+}
+
+function kindOf(field: FieldSchema): Kind {
+  if (field.type !== 'ARRAY') return KINDS[field.type]!;
+  const sub = kindOf(field.arraySubtype!);
+  const items = (v: unknown): Cell => (v === null || v === undefined ? null : sub.value(v));
+  return {
+    arrow: (f) => new List(new Field('element', sub.arrow(f.arraySubtype!), true)),
+    // An array cell in CSV is JSON: `[1, 2]` or `["a", "b"]`.
+    parse: (t) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(t);
+      } catch {
+        parsed = undefined;
+      }
+      return Array.isArray(parsed) ? parsed.map(items) : fail(t, 'an array (JSON)');
+    },
+    value: (v) => (Array.isArray(v) ? v.map(items) : fail(String(v), 'an array')),
+    text: (c) => JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+  };
+}
+
+export function columnOf(field: FieldSchema, name: string): Column {
+  const kind = kindOf(field);
+  return {
+    name,
+    type: kind.arrow(field),
+    // An empty CSV cell is null for every type but STRING (docs/datasets.md).
+    fromText: (t) => (t === '' && field.type !== 'STRING' ? null : kind.parse(t)),
+    fromValue: (v) => (v === null || v === undefined ? null : kind.value(v)),
+    toText: (c) => (c === null ? '' : kind.text(c)),
+  };
+}

@@ -1,0 +1,65 @@
+// readTable (docs/datasets.md, "Table reads"): the view's CSV and Parquet files read with the dataset's schema,
+// in path order, cut to `columns` and `rowLimit`, encoded as ARROW or CSV. Everything is a generator pulled by
+// the response, so a table larger than memory is never built whole.
+import type { Readable } from 'node:stream';
+import { setImmediate as tick } from 'node:timers/promises';
+import type { BlobStore } from '../../../blobs/index.js';
+import type { DatasetSchema, FileRecord } from '../model.js';
+import { columnOf, unsupportedType, type Cell, type Column } from './columns.js';
+import { csvRows } from './csv-source.js';
+import { parquetRows } from './parquet-source.js';
+import { arrowStream, csvStream } from './encode.js';
+import { TableReadError } from './table-error.js';
+
+export { TableReadError };
+/** Rows per batch: one Arrow record batch, one CSV write, and one turn of the event loop given back. */
+export const BATCH_ROWS = 5_000;
+
+export type TableFormat = 'ARROW' | 'CSV';
+
+/** The view's files a table read takes: CSV and Parquet by name; others (`_SUCCESS`, logs) are skipped. */
+export const tabularFormat = (path: string): 'csv' | 'parquet' | undefined =>
+  /\.csv$/i.test(path) ? 'csv' : /\.parquet$/i.test(path) ? 'parquet' : undefined;
+
+/** The columns to read, checked before any byte is sent; a message for the caller when one cannot be served. */
+export function planColumns(schema: DatasetSchema, wanted: readonly string[]): Column[] | { problem: string; column?: string } {
+  const fields = schema.fieldSchemaList;
+  const names = wanted.length > 0 ? wanted : fields.map((f, i) => f.name ?? `column_${i}`);
+  const columns: Column[] = [];
+  for (const name of names) {
+    const field = fields.find((f, i) => (f.name ?? `column_${i}`) === name);
+    if (!field) return { problem: `column ${JSON.stringify(name)} is not in the schema`, column: name };
+    const unsupported = unsupportedType(field);
+    if (unsupported) return { problem: `column ${JSON.stringify(name)} has type ${unsupported}, which table reads do not serve` };
+    columns.push(columnOf(field, name));
+  }
+  return columns;
+}
+
+async function* rowsOf(files: readonly FileRecord[], blobs: BlobStore, columns: readonly Column[], rowLimit: number | undefined): AsyncGenerator<Cell[][]> {
+  let left = rowLimit ?? Infinity;
+  for (const file of files) {
+    const format = tabularFormat(file.path);
+    if (!format || !file.blobId || left <= 0) continue;
+    const bytes: Readable | undefined = await blobs.open(file.blobId);
+    if (!bytes) throw new TableReadError(`${file.path}: its bytes are gone from the store`);
+    const source = format === 'csv' ? csvRows(file.path, bytes, columns, BATCH_ROWS) : parquetRows(file.path, bytes, columns, BATCH_ROWS);
+    try {
+      for await (const batch of source) {
+        const rows = batch.length > left ? batch.slice(0, left) : batch;
+        left -= rows.length;
+        yield rows;
+        // A file already in memory parses without waiting on I/O: give other requests their turn per batch.
+        await tick();
+        if (left <= 0) break;
+      }
+    } finally {
+      bytes.destroy();
+    }
+  }
+}
+
+export function tableBytes(format: TableFormat, files: readonly FileRecord[], blobs: BlobStore, columns: readonly Column[], rowLimit?: number): AsyncGenerator<Buffer> {
+  const rows = rowsOf(files, blobs, columns, rowLimit);
+  return format === 'ARROW' ? arrowStream(columns, rows) : csvStream(columns, rows);
+}

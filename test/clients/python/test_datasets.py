@@ -1,0 +1,133 @@
+"""Datasets with the platform's Python SDK (foundry-platform-sdk 1.111.0), unmodified, with pyarrow and pandas
+(pinned in requirements.txt), against a live emulator (docs/datasets.md).
+
+What the installed package does (read from foundry_sdk/v2/datasets and foundry_sdk/_core):
+- file paths go into the URL through `quote(path, safe="")`, so `/` arrives as %2F;
+- uploads send the raw bytes as application/octet-stream; `transactionRid`, or `branchName` + `transactionType`;
+- `read_table` asks for application/octet-stream and wraps the bytes in ArrowTableResponse, whose to_pandas()
+  runs `pyarrow.ipc.open_stream(bytes).read_all().to_pandas()`; `columns` goes out as a repeated parameter;
+- errors: the envelope's errorName picks the typed class (OpenTransactionAlreadyExists, ...), whose bases follow
+  the errorCode (ConflictError, NotFoundError, BadRequestError)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pandas as pd
+import pytest
+from foundry_sdk import Config, FoundryClient, UserTokenAuth
+from foundry_sdk.v2.datasets.errors import (
+    BranchNotFound,
+    DatasetNotFound,
+    FileNotFound,
+    OpenTransactionAlreadyExists,
+    ReadTableError,
+    SchemaNotFound,
+    TransactionNotOpen,
+)
+
+SCOPES = ["api:datasets-read", "api:datasets-write"]
+FOLDER = "ri.compass.main.folder.data"
+SCHEMA = {
+    "fieldSchemaList": [
+        {"name": "sensor", "type": "STRING", "nullable": True},
+        {"name": "value", "type": "DOUBLE", "nullable": True},
+        {"name": "count", "type": "LONG", "nullable": True},
+        {"name": "ok", "type": "BOOLEAN", "nullable": True},
+        {"name": "at", "type": "TIMESTAMP", "nullable": True},
+    ]
+}
+HEADER = b"sensor,value,count,ok,at\n"
+
+
+@pytest.fixture
+def client(emulator) -> FoundryClient:
+    return FoundryClient(auth=UserTokenAuth(token=emulator.token("alice", SCOPES)), hostname=f"localhost:{emulator.port}", config=Config(scheme="http"))
+
+
+def new_dataset(client: FoundryClient):
+    return client.datasets.Dataset.create(name=f"readings-{uuid.uuid4().hex[:8]}", parent_folder_rid=FOLDER)
+
+
+def test_a_script_writes_a_snapshot_and_reads_it_into_pandas(client):
+    ds = new_dataset(client)
+    assert ds.parent_folder_rid == FOLDER
+    tx = client.datasets.Dataset.Transaction.create(ds.rid, transaction_type="SNAPSHOT", branch_name="master")
+    assert tx.status == "OPEN" and tx.transaction_type == "SNAPSHOT"
+    body = HEADER + b"a,1.5,10,true,2026-01-01T00:00:00Z\nb,,20,false,2026-01-02T12:30:00Z\n"
+    uploaded = client.datasets.Dataset.File.upload(ds.rid, "data/part-0.csv", body, transaction_rid=tx.rid)
+    assert uploaded.path == "data/part-0.csv" and uploaded.size_bytes == len(body)
+    committed = client.datasets.Dataset.Transaction.commit(ds.rid, tx.rid)
+    assert committed.status == "COMMITTED" and committed.closed_time is not None
+    client.datasets.Dataset.put_schema(ds.rid, schema=SCHEMA)
+
+    files = list(client.datasets.Dataset.File.list(ds.rid))
+    assert [f.path for f in files] == ["data/part-0.csv"]
+    assert client.datasets.Dataset.File.content(ds.rid, "data/part-0.csv").startswith(HEADER)
+
+    frame = client.datasets.Dataset.read_table(ds.rid, format="ARROW").to_pandas()
+    assert list(frame.columns) == ["sensor", "value", "count", "ok", "at"]
+    assert str(frame["value"].dtype) == "float64"
+    assert str(frame["count"].dtype) == "int64"
+    assert str(frame["ok"].dtype) == "bool"
+    assert str(frame["at"].dtype) == "datetime64[us, UTC]"
+    assert frame["sensor"].tolist() == ["a", "b"]
+    assert frame["value"].iloc[0] == 1.5 and pd.isna(frame["value"].iloc[1])
+    assert frame["at"].iloc[1] == pd.Timestamp("2026-01-02T12:30:00Z")
+
+    some = client.datasets.Dataset.read_table(ds.rid, format="ARROW", columns=["count", "sensor"], row_limit=1).to_pandas()
+    assert list(some.columns) == ["count", "sensor"] and some["count"].tolist() == [10]
+
+    csv = client.datasets.Dataset.read_table(ds.rid, format="CSV")
+    assert bytes(csv).decode().splitlines()[0] == "sensor,value,count,ok,at"
+
+
+def test_every_transaction_type_branches_and_a_read_in_the_past(client):
+    ds = new_dataset(client)
+    first = client.datasets.Dataset.File.upload(ds.rid, "a.csv", HEADER + b"a,1,1,true,2026-01-01T00:00:00Z\n", branch_name="master", transaction_type="SNAPSHOT")
+    client.datasets.Dataset.put_schema(ds.rid, schema=SCHEMA)
+    client.datasets.Dataset.File.upload(ds.rid, "b.csv", HEADER + b"b,2,2,true,2026-01-01T00:00:00Z\n", transaction_type="APPEND")
+    client.datasets.Dataset.File.upload(ds.rid, "a.csv", HEADER + b"a2,3,3,true,2026-01-01T00:00:00Z\n", transaction_type="UPDATE")
+    delete = client.datasets.Dataset.Transaction.create(ds.rid, transaction_type="DELETE")
+    client.datasets.Dataset.File.delete(ds.rid, "b.csv", transaction_rid=delete.rid)
+    client.datasets.Dataset.Transaction.commit(ds.rid, delete.rid)
+
+    now = client.datasets.Dataset.read_table(ds.rid, format="ARROW", columns=["sensor"]).to_pandas()
+    assert now["sensor"].tolist() == ["a2"]
+    past = client.datasets.Dataset.read_table(ds.rid, format="ARROW", columns=["sensor"], end_transaction_rid=first.transaction_rid).to_pandas()
+    assert past["sensor"].tolist() == ["a"]
+
+    branch = client.datasets.Dataset.Branch.create(ds.rid, name="old", transaction_rid=first.transaction_rid)
+    assert branch.transaction_rid == first.transaction_rid
+    assert [b.name for b in client.datasets.Dataset.Branch.list(ds.rid)] == ["master", "old"]
+    history = [t.transaction_type for t in client.datasets.Dataset.Branch.transactions(ds.rid, "master")]
+    assert history == ["DELETE", "UPDATE", "APPEND", "SNAPSHOT"]
+    aborted = client.datasets.Dataset.Transaction.create(ds.rid, transaction_type="SNAPSHOT", branch_name="old")
+    client.datasets.Dataset.File.upload(ds.rid, "gone.csv", b"x", transaction_rid=aborted.rid)
+    assert client.datasets.Dataset.Transaction.abort(ds.rid, aborted.rid).status == "ABORTED"
+    assert [f.path for f in client.datasets.Dataset.File.list(ds.rid, branch_name="old")] == ["a.csv"]
+    client.datasets.Dataset.Branch.delete(ds.rid, "old")
+
+
+def test_the_error_classes_the_sdk_raises(client):
+    ds = new_dataset(client)
+    tx = client.datasets.Dataset.Transaction.create(ds.rid, transaction_type="SNAPSHOT")
+    with pytest.raises(OpenTransactionAlreadyExists):
+        client.datasets.Dataset.Transaction.create(ds.rid, transaction_type="APPEND")
+    client.datasets.Dataset.Transaction.commit(ds.rid, tx.rid)
+    with pytest.raises(TransactionNotOpen) as closed:
+        client.datasets.Dataset.File.upload(ds.rid, "late.csv", b"x", transaction_rid=tx.rid)
+    assert closed.value.parameters["transactionStatus"] == "COMMITTED"
+    with pytest.raises(DatasetNotFound):
+        client.datasets.Dataset.get("ri.foundry.main.dataset.nope")
+    with pytest.raises(BranchNotFound):
+        client.datasets.Dataset.Branch.get(ds.rid, "nope")
+    with pytest.raises(FileNotFound):
+        client.datasets.Dataset.File.get(ds.rid, "nope.csv")
+    with pytest.raises(SchemaNotFound):
+        client.datasets.Dataset.read_table(ds.rid, format="ARROW")
+    client.datasets.Dataset.File.upload(ds.rid, "bad.csv", HEADER + b"a,notanumber,1,true,2026-01-01T00:00:00Z\n")
+    client.datasets.Dataset.put_schema(ds.rid, schema=SCHEMA)
+    with pytest.raises(ReadTableError) as bad:
+        client.datasets.Dataset.read_table(ds.rid, format="CSV")
+    assert bad.value.parameters["message"] == 'bad.csv line 2, column "value": "notanumber" is not a number'

@@ -1,0 +1,89 @@
+// The `datasets` seed key (docs/datasets.md, "Seed"): inline content or a file beside the seed, checked with
+// paths; the state export writes it back and importing the export gives the same document.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startEmulator } from '../../src/index.js';
+import { testStoreSpec } from '../helpers/store.js';
+import { controlToken } from '../clients/conformance-helpers.js';
+import { READ } from './helpers.js';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.app.close();
+  t = undefined;
+});
+
+const seed = {
+  platform: {
+    datasets: [
+      {
+        rid: 'ri.foundry.main.dataset.a',
+        name: 'a',
+        schema: { k: 'string', n: 'long', tags: 'array<integer>' },
+        branches: ['master', 'dev'],
+        files: [
+          { path: 'p/0.csv', content: 'k,n,tags\nx,1,[1]\n' },
+          { path: 'bin.parquet', content_base64: Buffer.from([0x50, 0x41, 0x52, 0x31, 0x00, 0xff]).toString('base64') },
+        ],
+      },
+      { rid: 'ri.foundry.main.dataset.empty', name: 'empty' },
+    ],
+  },
+};
+
+describe('datasets seed', () => {
+  it('refuses bad paths, duplicates, unknown types and missing sources, naming each path', async () => {
+    const bad = {
+      platform: {
+        datasets: [
+          { name: 'x', schema: { a: 'strnig' }, files: [{ path: '../x.csv', content: '' }, { path: 'a//b', content: '' }, { path: 'c.csv' }, { path: 'd.csv', from: '/nonexistent/d.csv' }] },
+        ],
+      },
+    };
+    const err = await buildTestApp({ seed: bad }).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
+    expect(err).toContain('platform.datasets[0].schema.a: unknown column type "strnig"');
+    expect(err).toContain('platform.datasets[0].files[0].path: the path has a ".." segment');
+    expect(err).toContain('platform.datasets[0].files[1].path: the path has an empty segment');
+    expect(err).toContain('platform.datasets[0].files[2]: give exactly one of content, content_base64 and from');
+    expect(err).toContain('platform.datasets[0].files[3].from: cannot read /nonexistent/d.csv');
+  });
+
+  it('exports what it seeded, and the export imports to the same document', async () => {
+    t = await buildTestApp({ seed });
+    expect(t.summary.counts).toContainEqual({ one: 'dataset', many: 'datasets', count: 2 });
+    const doc = (await t.app.inject({ url: '/_emulate/platform/state' })).json() as { platform: { datasets: unknown[] } };
+    expect(doc.platform.datasets).toEqual([
+      { rid: 'ri.foundry.main.dataset.a', name: 'a', parent_folder_rid: 'ri.compass.main.folder.root', branches: ['master', 'dev'], schema: { k: 'string', n: 'long', tags: 'array<integer>' }, files: [...seed.platform.datasets[0]!.files!.slice().reverse()] },
+      { rid: 'ri.foundry.main.dataset.empty', name: 'empty', parent_folder_rid: 'ri.compass.main.folder.root', branches: ['master'], files: [] },
+    ]);
+    await t.app.close();
+    t = await buildTestApp({ seed: doc });
+    const again = (await t.app.inject({ url: '/_emulate/platform/state' })).json() as { platform: { datasets: unknown[] } };
+    expect(again.platform.datasets).toEqual(doc.platform.datasets);
+  });
+
+  it('reads `from:` relative to the seed file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ds-seed-'));
+    try {
+      await mkdir(join(dir, 'data'));
+      await writeFile(join(dir, 'data', 'part.csv'), 'k\nfrom-file\n');
+      await writeFile(join(dir, 'seed.yaml'), 'platform:\n  users: [{ username: dev }]\n  datasets:\n    - { rid: ri.foundry.main.dataset.f, name: f, schema: { k: string }, files: [{ path: part.csv, from: ./data/part.csv }] }\n');
+      const emulator = await startEmulator({ config: join(dir, 'seed.yaml'), store: testStoreSpec() });
+      try {
+        const token = await controlToken(emulator.url, 'dev', [READ]);
+        const res = await fetch(`${emulator.url}/api/v2/datasets/ri.foundry.main.dataset.f/readTable?format=CSV`, { headers: { authorization: `Bearer ${token}` } });
+        expect(await res.text()).toBe('k\nfrom-file\n');
+      } finally {
+        await emulator.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
