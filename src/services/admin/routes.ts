@@ -1,9 +1,12 @@
 // Admin identity endpoints (SPEC §4.2, CONTRACTS §3).
-// Deviation: only the current-user, current-enrollment and `me` routes exist; the real admin API has many more.
+// The directory's routes (users, groups, markings) live in routes/ (docs/directory.md).
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
 import { enrollmentWire, meWire, userWire } from './shapes.js';
 import { PreviewQuery } from '../../http/preview.js';
+import { userRoutes } from './routes/users.js';
+import { groupRoutes } from './routes/groups.js';
+import { markingRoutes } from './routes/markings.js';
 
 export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void {
   app.get('/api/v2/admin/users/getCurrent', {
@@ -22,4 +25,8 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void 
     config: { auth: { kind: 'bearer' } },
     handler: async (request) => meWire(request.principal!),
   });
+
+  userRoutes(app, deps);
+  groupRoutes(app, deps);
+  markingRoutes(app, deps);
 }
