@@ -12,6 +12,7 @@ export default defineConfig({
       'test/postgres/**/*.test.ts',
       'test/store/**/*.test.ts',
       'test/admin/**/*.test.ts',
+      'test/filesystem/**/*.test.ts',
       'test/oauth/**/*.test.ts',
       'test/connectivity/**/*.test.ts',
       'test/control/**/*.test.ts',

@@ -9,8 +9,9 @@ import { adminService } from './admin/index.js';
 import { connectivityService } from './connectivity/index.js';
 import { ontologiesService } from './ontologies/index.js';
 import { computeModulesService } from './compute-modules/index.js';
+import { filesystemService } from './filesystem/index.js';
 
-export const SERVICES: readonly ServiceModule[] = [controlService, oauthService, adminService, connectivityService, ontologiesService, computeModulesService];
+export const SERVICES: readonly ServiceModule[] = [controlService, oauthService, adminService, connectivityService, ontologiesService, computeModulesService, filesystemService];
 
 /** Every store part of the listed services: what a store is opened with. */
 export const servicePartsOf = (services: readonly ServiceModule[]): StorePart<unknown>[] => services.flatMap((s) => s.store ?? []);
