@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
 import { enrollmentWire, meWire, userWire } from './shapes.js';
 import { PreviewQuery } from '../../http/preview.js';
+import { useJsonBodies } from '../../http/body-parsers.js';
 import { userRoutes } from './routes/users.js';
 import { groupRoutes } from './routes/groups.js';
 import { markingRoutes } from './routes/markings.js';
@@ -26,7 +27,11 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void 
     handler: async (request) => meWire(request.principal!),
   });
 
-  userRoutes(app, deps);
-  groupRoutes(app, deps);
-  markingRoutes(app, deps);
+  app.register(async (scope) => {
+    // The platform's clients send the JSON content type on bodiless calls (Groups.deleteGroup, revokeAllTokens).
+    useJsonBodies(scope, { emptyIsNoBody: true });
+    userRoutes(scope, deps);
+    groupRoutes(scope, deps);
+    markingRoutes(scope, deps);
+  });
 }
