@@ -126,7 +126,8 @@ describe('platform SDK: filesystem', () => {
 
   it('Resources.deleteResource, restore and permanentlyDelete', async () => {
     const c = await client(ALL);
-    const folder = await Folders.create(c, { parentFolderRid: 'ri.compass.main.folder.data', displayName: 'scratch' });
+    // A folder is a resource too: its rid works with the Resource routes.
+    const folder = { rid: (await Folders.create(c, { parentFolderRid: 'ri.compass.main.folder.data', displayName: 'scratch' })).rid as string };
     await Resources.deleteResource(c, folder.rid);
     expect((await Resources.get(c, folder.rid)).trashStatus).toBe('DIRECTLY_TRASHED');
     await Resources.restore(c, folder.rid);
