@@ -9,7 +9,8 @@ import { MemberSeed, memberProblems, memberSeeds, resolveMembers, seededGroupId,
 const GroupSeed = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
-    id: Type.Optional(Type.String({ minLength: 1 })),
+    // The platform's clients check that a group id is a UUID.
+    id: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })),
     description: Type.Optional(Type.String()),
     organizations: Type.Array(Type.String(), { default: [DEFAULT_ORGANIZATION_RID] }),
     members: Type.Array(MemberSeed, { default: [] }),

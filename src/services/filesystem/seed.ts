@@ -5,12 +5,14 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { SeedCodec, SeedContext } from '../../seed/codec.js';
 import type { Store } from '../../store/store.js';
 import { TREE } from './store/part.js';
+import { stableUuid } from '../../ids.js';
 import type { NodeKind, NodeRecord } from './store/records.js';
 import { declaredNodes, parentFolderRids, treeProblems } from './seed-check.js';
 
 export const DEFAULT_SPACE_RID = 'ri.compass.main.folder.default-space';
 export const DEFAULT_PROJECT_RID = 'ri.compass.main.folder.default-project';
-const SEEDED_BY = 'seed';
+// The platform's clients check that createdBy is a UUID: seeded nodes name the default admin's id.
+const SEEDED_BY = stableUuid('user:admin');
 
 const Rid = Type.String({ minLength: 1 });
 const Name = Type.String({ minLength: 1, pattern: '^[^/]+$' });
