@@ -3,24 +3,16 @@
 // group is visited once), so a cycle that slipped in could never hang a request.
 import type { DirectoryRepo, MemberRecord } from './directory/records.js';
 
-/** The groups a principal belongs to: direct only, or through nested groups too; in the order found. */
+/** The groups a principal belongs to: direct only, or through nested groups too (level by level, sorted per level). */
 export async function groupsOf(repo: DirectoryRepo, principalId: string, transitive: boolean): Promise<string[]> {
-  const edges = await repo.allGroupMembers();
-  const parents = new Map<string, string[]>();
-  for (const e of edges) {
-    const list = parents.get(e.principalId);
-    if (list) list.push(e.groupId);
-    else parents.set(e.principalId, [e.groupId]);
-  }
-  const direct = parents.get(principalId) ?? [];
-  if (!transitive) return [...new Set(direct)];
-  const seen = new Set<string>();
-  const queue = [...direct];
-  while (queue.length > 0) {
-    const g = queue.shift()!;
-    if (seen.has(g)) continue;
-    seen.add(g);
-    for (const p of parents.get(g) ?? []) if (!seen.has(p)) queue.push(p);
+  const direct = await repo.groupsHolding([principalId]);
+  if (!transitive) return direct;
+  const seen = new Set<string>(direct);
+  let frontier = direct;
+  while (frontier.length > 0) {
+    const next = (await repo.groupsHolding(frontier)).filter((g) => !seen.has(g));
+    for (const g of next) seen.add(g);
+    frontier = next;
   }
   return [...seen];
 }

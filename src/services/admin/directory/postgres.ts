@@ -80,6 +80,13 @@ export class PgDirectory implements DirectoryRepo {
     const rows = await this.db.rows<EdgeRow & { group_id: string }>('SELECT group_id, principal_id, principal_type FROM directory_group_members ORDER BY seq');
     return rows.map((r) => ({ ...member(r), groupId: r.group_id }));
   }
+  async groupsHolding(principalIds: readonly string[]) {
+    const rows = await this.db.rows<{ group_id: string }>(
+      'SELECT group_id FROM directory_group_members WHERE principal_id = ANY($1::text[]) GROUP BY group_id ORDER BY group_id COLLATE "C"',
+      [principalIds],
+    );
+    return rows.map((r) => r.group_id);
+  }
   async forgetPrincipal(principalId: string) {
     await this.db.query('DELETE FROM directory_group_members WHERE principal_id = $1', [principalId]);
     await this.db.query('DELETE FROM directory_marking_members WHERE principal_id = $1', [principalId]);

@@ -51,6 +51,8 @@ export interface DirectoryRepo {
   groupMembers(groupId: string): Promise<MemberRecord[]>;
   /** Every (group, member) edge: what transitive closure and the export walk. */
   allGroupMembers(): Promise<Array<MemberRecord & { groupId: string }>>;
+  /** Groups any of the principals is a direct member of, each once, sorted: one level of a membership walk. */
+  groupsHolding(principalIds: readonly string[]): Promise<string[]>;
   /** Removes every edge naming the principal as a member: a deleted user leaves its groups and markings. */
   forgetPrincipal(principalId: string): Promise<void>;
 

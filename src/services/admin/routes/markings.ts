@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../../store/store.js';
+import type { Clock } from '../../../clock.js';
 import { invalidArgument, notFound } from '../../../errors.js';
 import { randomUuid } from '../../../ids.js';
 import { DIRECTORY } from '../directory/part.js';
@@ -26,7 +27,7 @@ const markingIdOf = (request: { params: unknown }) => ({ markingId: (request.par
 const MarkingIdsQuery = Type.Object({ markingIds: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])), displayType: Type.Optional(Type.String()), preview: Type.Optional(Type.String()) });
 const listOf = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
-export function markingRoutes(parent: FastifyInstance, deps: { store: Store }): void {
+export function markingRoutes(parent: FastifyInstance, deps: { store: Store; clock: Clock }): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = deps;
   const directory = () => store.part(DIRECTORY);
@@ -85,7 +86,7 @@ export function markingRoutes(parent: FastifyInstance, deps: { store: Store }): 
       const taken = (await directory().markings()).some((m) => m.categoryId === body.categoryId && m.name === body.name);
       if (taken) throw invalidArgument('MarkingNameInCategoryAlreadyExists', { displayName: body.name, categoryId: body.categoryId }).because(`category ${body.categoryId} has a marking "${body.name}" already`);
       const members = await resolvePrincipals(store, body.initialMembers);
-      const marking: MarkingRecord = { id: randomUuid(), categoryId: body.categoryId, name: body.name, createdTime: new Date().toISOString(), ...(body.description !== undefined ? { description: body.description } : {}) };
+      const marking: MarkingRecord = { id: randomUuid(), categoryId: body.categoryId, name: body.name, createdTime: new Date(deps.clock.now()).toISOString(), ...(body.description !== undefined ? { description: body.description } : {}) };
       await directory().putMarking(marking);
       await directory().addMarkingMembers(marking.id, members);
       return markingWire(marking);
