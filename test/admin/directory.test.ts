@@ -238,3 +238,14 @@ describe('admin markings', () => {
     expect((await get('/api/v2/admin/cbacMarkingRestrictions?markingIds=nope')).json()).toMatchObject({ userSatisfiesMarkings: false, isValid: false });
   });
 });
+
+describe('directory control listing', () => {
+  it('shows each person with their groups (nested too) and markings', async () => {
+    const { app } = await setup();
+    const people = (await app.inject({ url: '/_emulate/platform/directory/people?q=carol' })).json();
+    expect(people.items).toEqual([{ username: 'carol', id: uid('carol'), active: true, groups: 'analysts, chiefs, leads', markings: 'secret' }]);
+    const paged = (await app.inject({ url: '/_emulate/platform/directory/people?pageSize=2' })).json();
+    expect(paged.items).toHaveLength(2);
+    expect(typeof paged.nextPageToken).toBe('string');
+  });
+});

@@ -145,4 +145,13 @@ describe('filesystem folders, projects and spaces', () => {
     const home = (await get('/api/v2/filesystem/folders/ri.compass.main.folder.legacy-home')).json();
     expect(home).toMatchObject({ displayName: 'legacy-home', path: '/Default/Default/legacy-home', parentFolderRid: DEFAULT_PROJECT_RID });
   });
+
+  it('the control listing shows the tree in path order with trash and markings', async () => {
+    const { app, post } = await setup();
+    await post('/api/v2/filesystem/resources/ri.compass.main.folder.deep', undefined, 'DELETE');
+    const listing = (await app.inject({ url: '/_emulate/platform/filesystem/tree?q=/main/' })).json();
+    expect(listing.items.map((r: { path: string }) => r.path)).toEqual(['/Main/Demo', '/Main/Demo/data', '/Main/Demo/data/deep', '/Main/Demo/data/deep/raw', '/Main/Demo/data/sales']);
+    expect(listing.items[2]).toMatchObject({ kind: 'FOLDER', trashStatus: 'DIRECTLY_TRASHED', markings: 'secret' });
+    expect(listing.items[3]).toMatchObject({ trashStatus: 'ANCESTOR_TRASHED' });
+  });
 });

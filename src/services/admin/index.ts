@@ -5,6 +5,7 @@ import { ENROLLMENT, USERS } from '../../store/core-parts.js';
 import { adminRoutes } from './routes.js';
 import { DIRECTORY } from './directory/part.js';
 import { groupsSeed } from './groups-seed.js';
+import { adminBackstage } from './backstage.js';
 import { cbacBannerSeed, markingCategoriesSeed, markingsSeed } from './markings-seed.js';
 
 export const adminService: ServiceModule = {
@@ -15,4 +16,5 @@ export const adminService: ServiceModule = {
   // Groups first: markings name groups as members.
   seed: [groupsSeed, markingCategoriesSeed, markingsSeed, cbacBannerSeed],
   routes: adminRoutes,
+  backstage: adminBackstage,
 };

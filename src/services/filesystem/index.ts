@@ -10,6 +10,7 @@ import type { ServiceModule } from '../service-module.js';
 import { TREE } from './store/part.js';
 import { TREE_SEEDS } from './seed.js';
 import { filesystemRoutes } from './routes.js';
+import { filesystemBackstage } from './backstage.js';
 
 export const filesystemService: ServiceModule = {
   name: 'filesystem',
@@ -18,4 +19,5 @@ export const filesystemService: ServiceModule = {
   store: [TREE],
   seed: TREE_SEEDS,
   routes: filesystemRoutes,
+  backstage: filesystemBackstage,
 };
