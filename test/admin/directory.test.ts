@@ -248,4 +248,23 @@ describe('directory control listing', () => {
     expect(paged.items).toHaveLength(2);
     expect(typeof paged.nextPageToken).toBe('string');
   });
+
+  it('creates, replaces and removes groups at run time, refusing unknown members and cycles', async () => {
+    const { app, get } = await setup();
+    const made = await app.inject({ method: 'PUT', url: '/_emulate/platform/groups/ops', payload: { members: ['bob', { group: 'chiefs' }], description: 'Ops' } });
+    expect(made.statusCode).toBe(200);
+    expect(made.json()).toMatchObject({ created: true, group: { id: gid('ops'), name: 'ops' } });
+    expect((await get(`/api/v2/admin/groups/${gid('ops')}/groupMembers`)).json().data).toHaveLength(2);
+    const replaced = await app.inject({ method: 'PUT', url: '/_emulate/platform/groups/ops', payload: { members: ['alice'] } });
+    expect(replaced.json().created).toBe(false);
+    expect((await get(`/api/v2/admin/groups/${gid('ops')}/groupMembers`)).json().data).toEqual([{ principalType: 'USER', principalId: uid('alice') }]);
+    const unknown = await app.inject({ method: 'PUT', url: '/_emulate/platform/groups/ops', payload: { members: ['ghost'] } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().parameters).toEqual({ field: 'members[0]' });
+    const cycle = await app.inject({ method: 'PUT', url: '/_emulate/platform/groups/chiefs', payload: { members: [{ group: 'analysts' }] } });
+    expect(cycle.statusCode).toBe(400);
+    expect(cycle.json().errorDescription).toContain('cannot contain itself');
+    expect((await app.inject({ method: 'DELETE', url: '/_emulate/platform/groups/ops' })).statusCode).toBe(200);
+    expect((await get(`/api/v2/admin/groups/${gid('ops')}`)).statusCode).toBe(404);
+  });
 });

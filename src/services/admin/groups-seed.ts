@@ -6,7 +6,7 @@ import { DEFAULT_ORGANIZATION_RID, DEFAULT_REALM } from '../../seed/schema.js';
 import { DIRECTORY } from './directory/part.js';
 import { MemberSeed, memberProblems, memberSeeds, resolveMembers, seededGroupId, seededUsernames } from './seed-refs.js';
 
-const GroupSeed = Type.Object(
+export const GroupSeed = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
     // The platform's clients check that a group id is a UUID.
