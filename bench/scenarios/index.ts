@@ -2,6 +2,7 @@
 import type { Scenario } from '../lib/scenario.js';
 import { authCodeFlow } from './auth-code-flow.js';
 import { badInput } from './bad-input.js';
+import { directory } from './directory.js';
 import { getCurrent } from './get-current.js';
 import { journal } from './journal.js';
 import { jobRoundTrip } from './job-round-trip.js';
@@ -17,4 +18,4 @@ import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 import { datasets } from './datasets.js';
 
-export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, functionCall, pollBurst, pythonModule, reset, signInPage, ontology, postgres, memory, datasets];
+export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, functionCall, pollBurst, pythonModule, reset, signInPage, ontology, directory, postgres, memory, datasets];

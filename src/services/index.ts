@@ -11,8 +11,19 @@ import { ontologiesService } from './ontologies/index.js';
 import { computeModulesService } from './compute-modules/index.js';
 import { functionsService } from './functions/index.js';
 import { datasetsService } from './datasets/index.js';
+import { filesystemService } from './filesystem/index.js';
 
-export const SERVICES: readonly ServiceModule[] = [controlService, adminService, oauthService, connectivityService, ontologiesService, computeModulesService, functionsService, datasetsService];
+export const SERVICES: readonly ServiceModule[] = [
+  controlService,
+  adminService,
+  oauthService,
+  connectivityService,
+  ontologiesService,
+  computeModulesService,
+  functionsService,
+  datasetsService,
+  filesystemService,
+];
 
 /** Every store part of the listed services: what a store is opened with. */
 export const servicePartsOf = (services: readonly ServiceModule[]): StorePart<unknown>[] => services.flatMap((s) => s.store ?? []);

@@ -39,6 +39,8 @@ export interface TokenRepo {
   revokeAccess(token: string): Promise<boolean>;
   /** Revokes every access token of a grant; returns how many. */
   revokeGrant(grantId: string): Promise<number>;
+  /** Revokes every access token acting as the principal (a deleted user, revokeAllTokens); returns how many. */
+  revokePrincipal(principalId: string): Promise<number>;
   /** Deletes what expired at or before `now`; returns how many. */
   sweepExpired(now: number): Promise<number>;
   countAccess(): Promise<number>;

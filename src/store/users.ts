@@ -39,4 +39,9 @@ export interface UserRepo {
   count(): Promise<number>;
   /** Seeded users in seed order (not the automatic service principals), for the dashboard. */
   list(): Promise<UserRecord[]>;
+  /**
+   * Seeded users in seed order from `offset`, at most `limit` of them plus one more when there are more (the
+   * caller's sign of a next page); inactive ones only with `withInactive` (the directory's user list).
+   */
+  listPage(offset: number, limit: number, withInactive: boolean): Promise<UserRecord[]>;
 }

@@ -4,7 +4,7 @@ import { buildTestApp, platformError } from '../helpers/app.js';
 describe('unknown routes and framework errors', () => {
   it.each([
     ['GET', '/nope'],
-    ['GET', '/api/v2/admin/users/nope'],
+    ['GET', '/api/v2/admin/nope'],
     ['POST', '/api/v2/admin/users/getCurrent'],
     ['DELETE', '/idp/api/me'],
   ])('%s %s answers 404 in the platform envelope', async (method, url) => {

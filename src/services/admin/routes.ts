@@ -1,11 +1,18 @@
 // Admin identity endpoints (SPEC §4.2, CONTRACTS §3).
-// Deviation: only the current-user, current-enrollment and `me` routes exist; the real admin API has many more.
+// The directory's routes (users, groups, markings) live in routes/ (docs/directory.md).
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
+import type { Clock } from '../../clock.js';
 import { enrollmentWire, meWire, userWire } from './shapes.js';
 import { PreviewQuery } from '../../http/preview.js';
+import { useJsonBodies } from '../../http/body-parsers.js';
+import { DIRECTORY } from './directory/part.js';
+import { groupsOf } from './principals.js';
+import { userRoutes } from './routes/users.js';
+import { groupRoutes } from './routes/groups.js';
+import { markingRoutes } from './routes/markings.js';
 
-export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; clock: Clock }): void {
   app.get('/api/v2/admin/users/getCurrent', {
     config: { auth: { kind: 'bearer', scope: 'api:admin-read', denied: { errorName: 'GetCurrentUserPermissionDenied', parameters: () => ({}) } } },
     schema: { querystring: PreviewQuery },
@@ -20,6 +27,24 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void 
 
   app.get('/idp/api/me', {
     config: { auth: { kind: 'bearer' } },
-    handler: async (request) => meWire(request.principal!),
+    handler: async (request) => {
+      const me = meWire(request.principal!);
+      // The user's groups (through nested ones too), only when there are any: a user in no group answers as before.
+      const directory = deps.store.part(DIRECTORY);
+      const groups = [];
+      for (const id of await groupsOf(directory, me.id, true)) {
+        const group = await directory.group(id);
+        if (group) groups.push({ id: group.id, name: group.name });
+      }
+      return groups.length > 0 ? { ...me, groups } : me;
+    },
+  });
+
+  app.register(async (scope) => {
+    // The platform's clients send the JSON content type on bodiless calls (Groups.deleteGroup, revokeAllTokens).
+    useJsonBodies(scope, { emptyIsNoBody: true });
+    userRoutes(scope, deps);
+    groupRoutes(scope, deps);
+    markingRoutes(scope, deps);
   });
 }

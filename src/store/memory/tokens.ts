@@ -53,6 +53,12 @@ export class MemoryTokens implements TokenRepo {
     return members.size;
   }
 
+  async revokePrincipal(principalId: string): Promise<number> {
+    const mine = [...this.access.values()].filter((r) => r.principalId === principalId);
+    for (const record of mine) this.forget(record);
+    return mine.length;
+  }
+
   async sweepExpired(now: number): Promise<number> {
     return sweepOrdered(this.access, now, (_, record) => this.forget(record));
   }

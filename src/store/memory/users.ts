@@ -81,6 +81,18 @@ export class MemoryUsers implements UserRepo {
     return [...this.byName.values()];
   }
 
+  async listPage(offset: number, limit: number, withInactive: boolean): Promise<UserRecord[]> {
+    const out: UserRecord[] = [];
+    let skipped = 0;
+    for (const u of this.byName.values()) {
+      if (!withInactive && !u.active) continue;
+      if (skipped++ < offset) continue;
+      out.push(u);
+      if (out.length > limit) break;
+    }
+    return out;
+  }
+
   async count(): Promise<number> {
     return this.byName.size;
   }

@@ -62,6 +62,11 @@ export class PgTokens implements TokenRepo {
     return (await this.db.query('DELETE FROM access_tokens WHERE grant_id = $1', [grantId])).rowCount ?? 0;
   }
 
+  /** The principal is inside the record's JSON: a scan, acceptable for a rare administrative call. */
+  async revokePrincipal(principalId: string): Promise<number> {
+    return (await this.db.query("DELETE FROM access_tokens WHERE (record::jsonb)->>'principalId' = $1", [principalId])).rowCount ?? 0;
+  }
+
   async sweepExpired(now: number): Promise<number> {
     return (await this.db.query('DELETE FROM access_tokens WHERE expires_at <= $1', [now])).rowCount ?? 0;
   }

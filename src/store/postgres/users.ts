@@ -44,6 +44,14 @@ export class PgUsers implements UserRepo {
     return (await this.db.rows<Row>('SELECT id, record, active FROM users WHERE username IS NOT NULL ORDER BY seq')).map((r) => user(r)!);
   }
 
+  async listPage(offset: number, limit: number, withInactive: boolean): Promise<UserRecord[]> {
+    const rows = await this.db.rows<Row>(
+      `SELECT id, record, active FROM users WHERE username IS NOT NULL${withInactive ? '' : ' AND active'} ORDER BY seq OFFSET $1 LIMIT $2`,
+      [offset, limit + 1],
+    );
+    return rows.map((r) => user(r)!);
+  }
+
   async byId(id: string): Promise<UserRecord | undefined> {
     return user(await this.db.first<Row>('SELECT id, record, active FROM users WHERE id = $1', [id]));
   }

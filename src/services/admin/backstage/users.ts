@@ -2,17 +2,17 @@
 // switch one on or off. A reset forgets these changes: it goes back to the seed.
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ServiceDeps } from '../service-module.js';
-import { CONTROL_ROUTE } from '../../http/route-config.js';
-import { notFound } from '../../errors.js';
-import { seedEntry } from '../../seed/entry.js';
-import { userFromSeed, userSeedOf, usersSeed } from './seed.js';
+import type { ServiceDeps } from '../../service-module.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
+import { notFound } from '../../../errors.js';
+import { seedEntry } from '../../../seed/entry.js';
+import { userFromSeed, userSeedOf, usersSeed } from '../seed.js';
 
 const Key = Type.String({ minLength: 1, maxLength: 256 });
 const AnyObject = Type.Object({}, { additionalProperties: true });
 const Username = Type.Object({ username: Type.String() });
 
-export function adminBackstage(parent: FastifyInstance, { store }: ServiceDeps): void {
+export function usersBackstage(parent: FastifyInstance, { store }: ServiceDeps): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/_emulate/platform/users', { config: CONTROL_ROUTE }, async () => ({

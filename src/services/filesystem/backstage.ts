@@ -1,0 +1,45 @@
+// The tree's control side (docs/directory.md, "Dashboard"): every node with its path, kind and trash status,
+// in path order, for the dashboard and for tests. Loopback or the control token, like every control route.
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Backstage } from '../service-module.js';
+import type { Store } from '../../store/store.js';
+import { CONTROL_ROUTE } from '../../http/route-config.js';
+import { TREE } from './store/part.js';
+import { markingsOf, pathOf, place, trashStatusOf } from './tree.js';
+import { pageOf } from '../admin/paging.js';
+
+const ListQuery = Type.Object({ q: Type.Optional(Type.String()), pageToken: Type.Optional(Type.String()), pageSize: Type.Optional(Type.String()) });
+
+function treeRoutes(parent: FastifyInstance, deps: { store: Store }): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/_emulate/platform/filesystem/tree', { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
+    const q = (request.query.q ?? '').toLowerCase();
+    const tree = deps.store.part(TREE);
+    const rows = [];
+    for (const node of await tree.all()) {
+      const placed = await place(tree, node);
+      rows.push({ path: pathOf(placed), rid: node.rid, kind: node.kind, type: node.type, trashStatus: trashStatusOf(placed), markings: markingsOf(placed).join(', ') });
+    }
+    const matching = rows.filter((r) => q === '' || r.path.toLowerCase().includes(q)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const page = pageOf(matching, { pageSize: request.query.pageSize ?? '100', ...(request.query.pageToken ? { pageToken: request.query.pageToken } : {}) }, `tree?q=${q}`);
+    return { items: page.data, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  });
+}
+
+export const filesystemBackstage: Backstage = {
+  routes: treeRoutes,
+  views: [
+    {
+      title: 'Files',
+      listPath: '/_emulate/platform/filesystem/tree',
+      columns: [
+        { field: 'path', heading: 'Path' },
+        { field: 'kind', heading: 'Kind' },
+        { field: 'trashStatus', heading: 'Trash' },
+        { field: 'markings', heading: 'Markings' },
+      ],
+      topic: 'filesystem',
+    },
+  ],
+};
