@@ -7,7 +7,7 @@ import { GRANTS, isGrantType } from './grants/index.js';
 import { clientCredentialsAsRemembered } from './grants/remembered-client.js';
 import type { Params } from './params.js';
 import type { OAuthDeps } from './deps.js';
-import { quote, quoteAll } from './reasons.js';
+import { named, quote, quoteAll } from './reasons.js';
 
 /**
  * Not async at its top: a missing or unknown grant_type throws before any promise exists. An async function
@@ -20,7 +20,7 @@ export function token(deps: OAuthDeps, authorization: string | undefined, params
     throw invalidRequest('The grant_type parameter is required.').because('The token request has no grant_type; expected authorization_code, refresh_token or client_credentials.');
   }
   if (!isGrantType(grantType)) {
-    throw unsupportedGrantType(`grant_type ${quote(grantType, 64)} is not supported.`).because(`grant_type ${quote(grantType, 64)} is not one this service knows; expected authorization_code, refresh_token or client_credentials.`);
+    throw unsupportedGrantType(`${named('grant_type', grantType)} is not supported.`).because(`${named('grant_type', grantType)} is not one this service knows; expected authorization_code, refresh_token or client_credentials.`);
   }
   return grant(deps, grantType, authorization, params);
 }

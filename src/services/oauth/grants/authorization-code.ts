@@ -6,7 +6,7 @@ import { verifierProblem } from '../pkce.js';
 import { OFFLINE_ACCESS } from '../scopes.js';
 import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
 import type { Grant } from './grant.js';
-import { quote, when } from '../reasons.js';
+import { quote, quoteUri, when } from '../reasons.js';
 import { refreshTokensFull, refusalFor } from '../limits.js';
 
 export const authorizationCodeGrant: Grant = async ({ store, clock, settings, client, params }) => {
@@ -32,7 +32,7 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, settings, cl
   }
   if (params.redirect_uri !== undefined && params.redirect_uri !== code.redirectUri) {
     throw invalidGrant('redirect_uri does not match the one of the authorization request.').because(
-      `The token request sent redirect_uri ${quote(params.redirect_uri)}; the authorization request used ${quote(code.redirectUri)}.`,
+      `The token request sent redirect_uri ${quoteUri(params.redirect_uri)}; the authorization request used ${quote(code.redirectUri)}.`,
     );
   }
   const pkce = verifierProblem(code.codeChallenge, params.code_verifier);
