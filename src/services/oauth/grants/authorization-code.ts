@@ -1,10 +1,11 @@
 // grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6). A code works once: any presentation
-// consumes it, and a second one revokes what the first produced (RFC 6749 §4.1.2).
+// consumes it, and a second one revokes what the first produced (RFC 6749 §4.1.2). Of two racing exchanges
+// exactly one answers 200: the one that consumed the code fresh (docs/oauth.md).
 import { invalidGrant, invalidRequest } from '../../../errors.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { verifierProblem } from '../pkce.js';
 import { OFFLINE_ACCESS } from '../scopes.js';
-import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
+import { newRefreshToken, revokeAuthorization, revokeIfGrantRevoked } from '../refresh-tokens.js';
 import type { Grant } from './grant.js';
 import { quote, quoteUri, when } from '../reasons.js';
 import { refreshTokensFull, refusalFor } from '../limits.js';
@@ -60,6 +61,7 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, settings, cl
     }
     response.refresh_token = refresh.token;
   }
-  await assertGrantLive(store, code.grantId);
+  // A replay racing this exchange may have revoked the grant: its tokens go too, the answer stays a 200.
+  await revokeIfGrantRevoked({ store, clock, settings }, code.grantId);
   return response;
 };
