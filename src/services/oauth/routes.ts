@@ -19,7 +19,8 @@ import { token } from './token-endpoint.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
 import { rejectOtherMediaTypes } from '../../http/body-parsers.js';
-import type { OAuthDeps } from './deps.js';
+import type { OAuthDeps, TokenDeps } from './deps.js';
+import type { ServiceDeps } from '../service-module.js';
 
 /** Binds a sign-in form to the browser that loaded the page. */
 const SIGN_IN_COOKIE = 'platform_signin';
@@ -50,7 +51,9 @@ const formOf = (request: FastifyRequest): Params => (request.body as Params | un
 
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
 
-export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
+export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps & Pick<ServiceDeps, 'services'>): void {
+  // Every scope a served service checks (SPEC §5's matrix and what later services add), in service order.
+  const tokenDeps: TokenDeps = { ...deps, scopeMatrix: [...new Set(deps.services.flatMap((s) => s.scopes ?? []))] };
   // Expired codes, sign-ins and tokens leave the store on a timer, stopped with the app.
   const stopSweeper = startSweeper(deps.store, deps.clock);
   app.addHook('onClose', async () => stopSweeper());
@@ -98,7 +101,7 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
 
     // Not async: a request refused before any store call throws synchronously (see token()).
     scope.post(`${OAUTH_BASE}/token`, (request, reply) =>
-      token(deps, request.headers.authorization, formOf(request)).then((response) => noStore(reply).send(response)),
+      token(tokenDeps, request.headers.authorization, formOf(request)).then((response) => noStore(reply).send(response)),
     );
 
     scope.post(`${OAUTH_BASE}/revoke_token`, async (request, reply) => {
