@@ -18,6 +18,7 @@ import { controlRouteWarning, listenError } from './startup-words.js';
 import { mergeSeeds } from './seed/merge.js';
 import { exportState, stateAsJson, stateAsYaml } from './services/control/export-state.js';
 import { startPodListener, type PodListener } from './services/compute-modules/pod-listener/index.js';
+import { startHttpsListener, type HttpsListener } from './tls/https-listener.js';
 
 interface ServerOptions {
   /** Path of a YAML seed file. */
@@ -27,6 +28,10 @@ interface ServerOptions {
   /** A state export (or seed file) whose entities are laid over the seed's (--import). */
   importFile?: string;
   port?: number;
+  /** The TLS listener's port (--https-port; 0 picks a free one); else the config's `https_port`; else none. */
+  httpsPort?: number;
+  /** Where the TLS listener's CA is kept (docs/tls.md). */
+  dataDir?: string;
   /** Port when neither the options, PORT nor the seed set one (the CLI: 4000; test suites: 0). */
   defaultPort?: number;
   host?: string;
@@ -51,6 +56,8 @@ export interface RunningServer {
   services: readonly ServiceModule[];
   /** The in-pod runtime listener (CONTRACTS §10), started on first call: its HTTPS URL and the CA a module trusts. */
   podListener(): Promise<PodListener>;
+  /** The TLS listener beside plain http, when one was asked for (docs/tls.md). */
+  https?: HttpsListener;
   close(): Promise<void>;
 }
 
@@ -65,7 +72,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const codecs = seedCodecsOf(services);
   const base = await readSeed(options, codecs);
   const seed = options.importFile === undefined ? base : mergeSeeds(base, await loadSeedFile(options.importFile, codecs), codecs);
-  const settings = resolveSettings(seed, { port: options.port, host: options.host, store: options.store }, options.env ?? {}, options.defaultPort);
+  const settings = resolveSettings(seed, { port: options.port, httpsPort: options.httpsPort, dataDir: options.dataDir, host: options.host, store: options.store }, options.env ?? {}, options.defaultPort);
   // Real time, movable forward through the control route (an injected clock is used as it is).
   const clock = options.clock ?? new OffsetClock();
   const store = await openStore(settings.store, servicePartsOf(services));
@@ -93,8 +100,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       throw err;
     }));
   app.podRuntime.listener = podListener;
+  let https: HttpsListener | undefined;
   const stop = async () => {
     await built.close();
+    await https?.close();
     await pod?.then((p) => p.close(), () => undefined);
     await store.close();
   };
@@ -105,6 +114,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw listenError(err, settings);
   }
   try {
+    if (settings.httpsPort !== undefined) https = await startHttpsListener(app, settings, settings.httpsPort, settings.dataDir);
     if (settings.computeModules.podListenerPort !== 0) await podListener();
   } catch (err) {
     await stop();
@@ -120,9 +130,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     summary,
     services,
     podListener,
+    https,
     async close() {
-      // The app first: its preClose answers every held poll, the pod listener's too (one JobService).
+      // The app first: its preClose answers every held poll, the pod listener's and the TLS listener's too.
       await app.close();
+      await https?.close();
       await pod?.then((p) => p.close(), () => undefined);
       await store.close();
     },
