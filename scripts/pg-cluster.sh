@@ -4,10 +4,17 @@
 #   scripts/pg-cluster.sh stop    stop it (the data stays under $PG_DIR until `destroy`)
 #   scripts/pg-cluster.sh destroy stop and delete the data
 #   scripts/pg-cluster.sh url     print the URL
-# PG_PORT (default 54329) and PG_DIR (default /tmp/platform-emulator-pg-$PG_PORT) move it.
+# PG_PORT (default 54329) and PG_DIR (default /tmp/platform-emulator-pg-$PG_PORT) move it. PG_PORT=free takes a
+# free port (CI: two runs on one machine must not collide; give PG_DIR then, and read the port from the URL).
+# With `free`, a port taken between the pick and the server's bind is picked again (a few times).
 # Run as root, the server runs as the `postgres` user (PostgreSQL refuses to run as root).
 set -euo pipefail
 PG_PORT="${PG_PORT:-54329}"
+FREE_PORT=0
+if [ "$PG_PORT" = free ]; then
+  FREE_PORT=1
+  [ -n "${PG_DIR:-}" ] || { echo "pg-cluster: PG_PORT=free needs PG_DIR" >&2; exit 2; }
+fi
 PG_DIR="${PG_DIR:-/tmp/platform-emulator-pg-$PG_PORT}"
 PG_BIN="${PG_BIN:-}"
 if [ -z "$PG_BIN" ]; then
@@ -23,6 +30,14 @@ as_owner() {
 
 url() { echo "postgres://emulator:emulator@127.0.0.1:$PG_PORT/emulator"; }
 
+# A port the kernel hands out for 127.0.0.1 now (Node is there: npm runs the tests).
+pick_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+
+launch() {
+  as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR" -l "$PG_DIR/server.log" -w start \
+    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null
+}
+
 start() {
   if [ ! -f "$PG_DIR/PG_VERSION" ]; then
     mkdir -p "$PG_DIR"
@@ -32,9 +47,17 @@ start() {
     as_owner "$PG_BIN/initdb" -D "$PG_DIR" -U emulator --pwfile="$pwfile" -A trust --no-sync >/dev/null
     rm -f "$pwfile"
   fi
-  if ! as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR" status >/dev/null 2>&1; then
-    as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR" -l "$PG_DIR/server.log" -w start \
-      -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null
+  if as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR" status >/dev/null 2>&1; then
+    # Already running (a second `start`): its port is the one in its pid file (line 4).
+    [ "$FREE_PORT" = 0 ] || PG_PORT="$(sed -n 4p "$PG_DIR/postmaster.pid")"
+  elif [ "$FREE_PORT" = 1 ]; then
+    local tries=0
+    until PG_PORT="$(pick_port)" && launch; do
+      tries=$((tries + 1))
+      [ "$tries" -lt 5 ] || { echo "pg-cluster: no free port after 5 tries (see $PG_DIR/server.log)" >&2; exit 1; }
+    done
+  else
+    launch
   fi
   PGPASSWORD=emulator "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U emulator -d postgres -tAc \
     "SELECT 1 FROM pg_database WHERE datname = 'emulator'" | grep -q 1 ||
@@ -48,6 +71,8 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   destroy) stop; rm -rf "$PG_DIR" ;;
-  url) url ;;
+  url)
+    [ "$FREE_PORT" = 0 ] || PG_PORT="$(sed -n 4p "$PG_DIR/postmaster.pid")"
+    url ;;
   *) echo "usage: $0 start|stop|destroy|url" >&2; exit 2 ;;
 esac

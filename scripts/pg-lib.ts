@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /** What `scripts/pg-cluster.sh start` prints with its defaults. */
-export const LOCAL_CLUSTER_URL = 'postgres://emulator:emulator@127.0.0.1:54329/emulator';
+export const LOCAL_CLUSTER_URL = `postgres://emulator:emulator@127.0.0.1:${/^\d+$/.test(process.env.PG_PORT ?? '') ? process.env.PG_PORT : '54329'}/emulator`;
 
 /** A URL of `base` naming a fresh, not yet existing schema whose name starts with `prefix`. */
 export function freshSchemaUrl(base: string, prefix: string): string {

@@ -12,15 +12,17 @@ import { stdoutLines } from './log-sink.js';
 import type { SeedSummary } from './seed/apply.js';
 import { describeStoreUrl } from './store/postgres/url.js';
 import { banner } from './banner.js';
+import { caCertificatePath, defaultDataDir, persistentCa } from './tls/ca-store.js';
 import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
 const HELP = `platform-emulator: a local stand-in for the data platform's OAuth, admin, connectivity,
 ontology and compute-module APIs.
 
 Usage:
-  platform-emulator [start] [--config FILE] [--port N] [--host H] [--store S] [--log-level L]
-                           [--import FILE [--allow-missing-secrets]] [--export-on-exit FILE]
+  platform-emulator [start] [--config FILE] [--port N] [--https-port N] [--host H] [--store S]
+                           [--log-level L] [--import FILE [--allow-missing-secrets]] [--export-on-exit FILE]
   platform-emulator init [FILE] [--force]
+  platform-emulator ca
   platform-emulator run-module --runtime ID [--url URL | --config FILE] [--deployed-app RID [--branch B]]
                                -- COMMAND [ARGS...]
   platform-emulator --help
@@ -29,6 +31,10 @@ Commands:
   start       Serve the emulator (the default command).
   init        Write a commented starter config seeding every entity type
               (default FILE: platform-emulator.yaml; --force overwrites).
+  ca          Print the path of the TLS listener's CA certificate (made there if missing), the file
+              a client trusts: REQUESTS_CA_BUNDLE=... for Python, NODE_EXTRA_CA_CERTS=... for Node.
+              Kept in PLATFORM_EMULATOR_DATA_DIR, else $XDG_DATA_HOME/platform-emulator, else
+              ~/.local/share/platform-emulator, and reused by every start.
   run-module  Run a compute module against a running emulator: opens (or resets) the runtime's
               session, writes its module auth token to a private temporary file, and starts
               COMMAND with GET_JOB_URI, POST_RESULT_URI, POST_SCHEMA_URI and MODULE_AUTH_TOKEN
@@ -41,6 +47,9 @@ Options for start:
   -c, --config FILE   YAML seed file, root key \`platform\` (also PLATFORM_EMULATOR_CONFIG).
                       Without one: in-memory store with a default admin user, open OAuth mode.
   -p, --port N        Port; without it PORT, else the config's \`port\`, else 4000 (0 picks a free port).
+      --https-port N  Also serve every route over TLS on this port (else the config's \`https_port\`;
+                      0 picks a free port), with a certificate for localhost, 127.0.0.1 and ::1 signed by
+                      the CA that \`platform-emulator ca\` names. For tools that speak only https.
       --host H        Address to bind (default 127.0.0.1). Control routes answer off loopback only
                       with the config's \`control_token\`.
       --store S       memory (default) or postgres://USER:PASSWORD@HOST:PORT/DB: state in PostgreSQL,
@@ -71,6 +80,7 @@ Exit codes: 0 after a clean shutdown (SIGTERM/SIGINT), 2 for a bad command line 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'init') return init(rest);
+  if (first === 'ca') return caCommand(rest);
   if (first === 'run-module') return runModuleCommand(rest);
   if (first === 'start') return start(rest);
   return start(argv);
@@ -82,6 +92,7 @@ async function start(args: string[]): Promise<number> {
     options: {
       config: { type: 'string', short: 'c' },
       port: { type: 'string', short: 'p' },
+      'https-port': { type: 'string' },
       host: { type: 'string' },
       store: { type: 'string' },
       'log-level': { type: 'string' },
@@ -98,6 +109,7 @@ async function start(args: string[]): Promise<number> {
   const server = await saying(values.config !== undefined ? '--config' : 'PLATFORM_EMULATOR_CONFIG', startServer({
     configFile: values.config ?? (process.env.PLATFORM_EMULATOR_CONFIG || undefined),
     port: values.port !== undefined ? parsePort(values.port, '--port') : undefined,
+    httpsPort: values['https-port'] !== undefined ? parsePort(values['https-port'], '--https-port') : undefined,
     host: values.host,
     store: values.store,
     importFile: values.import,
@@ -108,15 +120,31 @@ async function start(args: string[]): Promise<number> {
   // Handlers first: a supervisor that signals as soon as it reads the line below must get a graceful close.
   closeOnSignals(server, undefined, values['export-on-exit']);
   // The banner first, then the JSON log lines that start-up queued (stdoutLines holds them for a few ms).
-  console.log(banner(server.url, describe(server.summary), server.summary.warnings, server.settings));
+  console.log(banner(server.url, describe(server.summary), server.summary.warnings, server.settings, server.https));
   if (server.settings.store !== 'memory') console.log(`store: ${describeStoreUrl(server.settings.store)}`);
   stdoutLines.flush();
   return new Promise<number>(() => undefined); // runs until a signal closes it
 }
 
-/** `2 users incl. default admin, 1 oauth client, ...`: what each service's seed codec counts, in list order. */
+/**
+ * `2 users incl. default admin, 1 oauth client, ...`: what each service's seed codec counts, in list order. Kinds
+ * with none are left out: a dozen services would otherwise make a line of zeros.
+ */
 function describe(s: SeedSummary): string {
-  return s.counts.map(({ one, many, count, note }) => `${count} ${count === 1 ? one : many}${note ? ` ${note}` : ''}`).join(', ');
+  return s.counts
+    .filter(({ count }) => count > 0)
+    .map(({ one, many, count, note }) => `${count} ${count === 1 ? one : many}${note ? ` ${note}` : ''}`)
+    .join(', ');
+}
+
+/** `platform-emulator ca`: the CA file's path, the CA made first when the data directory has none. */
+async function caCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' } } });
+  if (values.help) return printHelp();
+  const dataDir = defaultDataDir(process.env);
+  await persistentCa(dataDir);
+  console.log(caCertificatePath(dataDir));
+  return 0;
 }
 
 function init(args: string[]): number {

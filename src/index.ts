@@ -21,6 +21,10 @@ export interface EmulatorOptions {
   logLevel?: LogLevel;
   /** `memory` (the default) or a `postgres://` URL: state in PostgreSQL, shared with other instances on it. */
   store?: string;
+  /** Also serve TLS on this port (0: a free one), with a certificate from the CA kept in `dataDir` (docs/tls.md). */
+  httpsPort?: number;
+  /** Where the TLS CA is kept; else PLATFORM_EMULATOR_DATA_DIR, XDG_DATA_HOME, ~/.local/share/platform-emulator. */
+  dataDir?: string;
 }
 
 /** What `fault()` arms: the next `times` (default 1) requests matching `method` and `path` get `status`/`body`, or wait `delayMs` first. */
@@ -39,6 +43,8 @@ export interface FaultOptions {
 export interface Emulator {
   /** Base URL, e.g. http://localhost:53121 (or the seed's base_url). */
   url: string;
+  /** With `httpsPort`: the TLS listener's URL (`https://localhost:{port}`) and the CA file a client trusts. */
+  https?: { url: string; caFile: string };
   /** Back to the seed: every token, code, job, connection and user change is forgotten, and the journal and faults too. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -94,6 +100,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clock: options.clock,
     logLevel: options.logLevel ?? 'silent',
     store: options.store,
+    httpsPort: options.httpsPort,
+    dataDir: options.dataDir ?? process.env.PLATFORM_EMULATOR_DATA_DIR,
   });
   for (const warning of server.summary.warnings) server.app.log.warn(warning);
   const { app } = server;
@@ -108,6 +116,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   return {
     url: server.url,
+    https: server.https && { url: server.https.url, caFile: server.https.caFile },
     server,
     reset: async () => void (await app.resetToSeed()),
     close: () => server.close(),

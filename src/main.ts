@@ -18,6 +18,7 @@ import { controlRouteWarning, listenError } from './startup-words.js';
 import { mergeSeeds } from './seed/merge.js';
 import { exportState, stateAsJson, stateAsYaml } from './seed/export.js';
 import { startPodListener, type PodListener } from './pod-app.js';
+import { startHttpsListener, type HttpsListener } from './tls/https-listener.js';
 
 interface ServerOptions {
   /** Path of a YAML seed file. */
@@ -29,6 +30,10 @@ interface ServerOptions {
   /** Accept an import that left secrets out (--allow-missing-secrets). */
   allowMissingSecrets?: boolean;
   port?: number;
+  /** The TLS listener's port (--https-port; 0 picks a free one); else the config's `https_port`; else none. */
+  httpsPort?: number;
+  /** Where the TLS listener's CA is kept (docs/tls.md). */
+  dataDir?: string;
   /** Port when neither the options, PORT nor the seed set one (the CLI: 4000; test suites: 0). */
   defaultPort?: number;
   host?: string;
@@ -53,6 +58,8 @@ export interface RunningServer {
   services: readonly ServiceModule[];
   /** The in-pod runtime listener (CONTRACTS §10), started on first call: its HTTPS URL and the CA a module trusts. */
   podListener(): Promise<PodListener>;
+  /** The TLS listener beside plain http, when one was asked for (docs/tls.md). */
+  https?: HttpsListener;
   close(): Promise<void>;
 }
 
@@ -67,7 +74,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const codecs = seedCodecsOf(services);
   const base = await readSeed(options, codecs);
   const seed = options.importFile === undefined ? base : mergeSeeds(base, await loadSeedFile(options.importFile, codecs, { allowMissingSecrets: options.allowMissingSecrets }), codecs);
-  const settings = resolveSettings(seed, { port: options.port, host: options.host, store: options.store }, options.env ?? {}, options.defaultPort);
+  const settings = resolveSettings(seed, { port: options.port, httpsPort: options.httpsPort, dataDir: options.dataDir, host: options.host, store: options.store }, options.env ?? {}, options.defaultPort);
   // Real time, movable forward through the control route (an injected clock is used as it is).
   const clock = options.clock ?? new OffsetClock();
   const store = await openStore(settings.store, servicePartsOf(services));
@@ -95,8 +102,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       throw err;
     }));
   app.podRuntime.listener = podListener;
+  let https: HttpsListener | undefined;
   const stop = async () => {
     await built.close();
+    await https?.close();
     await pod?.then((p) => p.close(), () => undefined);
     await store.close();
   };
@@ -107,6 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw listenError(err, settings);
   }
   try {
+    if (settings.httpsPort !== undefined) https = await startHttpsListener(app, settings, settings.httpsPort, settings.dataDir);
     if (settings.computeModules.podListenerPort !== 0) await podListener();
   } catch (err) {
     await stop();
@@ -122,9 +132,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     summary,
     services,
     podListener,
+    https,
     async close() {
-      // The app first: its preClose answers every held poll, the pod listener's too (one JobService).
+      // The app first: its preClose answers every held poll, the pod listener's and the TLS listener's too.
       await app.close();
+      await https?.close();
       await pod?.then((p) => p.close(), () => undefined);
       await store.close();
     },

@@ -2,6 +2,7 @@
 import type { Seed } from './seed/schema.js';
 import { resolveOAuthLimits, type OAuthLimits } from './seed/limits.js';
 import { DEFAULT_CORS_ORIGINS } from './http/cors.js';
+import { defaultDataDir } from './tls/ca-store.js';
 
 export interface ComputeModuleSettings {
   pollTimeoutMs: number;
@@ -31,6 +32,10 @@ export interface LimitSettings {
 
 export interface Settings {
   port: number;
+  /** The TLS listener's port (docs/tls.md); 0 picks a free one; undefined: no TLS listener. */
+  httpsPort?: number;
+  /** Where the TLS listener's CA is kept across restarts. */
+  dataDir: string;
   host: string;
   /** Public base address; undefined means `http://localhost:{port}` with the port actually bound. */
   baseUrl?: string;
@@ -57,6 +62,10 @@ const MIB = 1024 * 1024;
 
 export interface SettingOverrides {
   port?: number;
+  /** --https-port */
+  httpsPort?: number;
+  /** Where kept files live (the TLS CA); else PLATFORM_EMULATOR_DATA_DIR, XDG_DATA_HOME, ~/.local/share. */
+  dataDir?: string;
   host?: string;
   /** --store: `memory` or a `postgres://` URL. */
   store?: string;
@@ -83,6 +92,8 @@ export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, en
   const cm = (seed.compute_modules ?? {}) as ComputeModuleSettingsSeed;
   return Object.freeze({
     port: overrides.port ?? envPort ?? seed.port ?? defaultPort,
+    httpsPort: overrides.httpsPort ?? seed.https_port,
+    dataDir: overrides.dataDir ?? defaultDataDir(env),
     host: overrides.host ?? seed.host ?? DEFAULT_HOST,
     baseUrl: seed.base_url?.replace(/\/+$/, ''),
     controlToken: seed.control_token,

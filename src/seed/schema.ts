@@ -27,6 +27,8 @@ const LimitsSeed = Type.Object(
 const PlatformConfig = Type.Object(
   {
     port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+    /** The TLS listener beside plain http (docs/tls.md); 0 picks a free port; absent: none. */
+    https_port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
     host: Type.Optional(NonEmpty),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
     control_token: Type.Optional(NonEmpty),

@@ -134,11 +134,27 @@ describe('GET /api/v2/admin/enrollments/getCurrent', () => {
 });
 
 describe('GET /idp/api/me', () => {
-  it('returns {id, username, displayName} for any valid token, with no scope needed', async () => {
+  it('returns {id, username, displayName, email, organization, groups} for any valid token, with no scope needed (CONTRACTS §3)', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const res = await app.inject({ url: '/idp/api/me', headers: bearer(await mintToken(app, 'alice')) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: stableUuid('user:alice'), username: 'alice', displayName: 'Alice A.' });
+    expect(res.json()).toEqual({
+      id: stableUuid('user:alice'),
+      username: 'alice',
+      displayName: 'Alice A.',
+      email: 'alice@example.com',
+      organization: { rid: 'ri.organization.main.organization.acme' },
+      groups: [],
+    });
+    // No email seeded: none answered; the default organization still is.
+    const min = (await app.inject({ url: '/idp/api/me', headers: bearer(await mintToken(app, 'min')) })).json();
+    expect(min).toEqual({ id: stableUuid('user:min'), username: 'min', displayName: 'min', organization: { rid: 'ri.organization.main.organization.default' }, groups: [] });
+  });
+
+  it('a service principal has no email and no organization', async () => {
+    const { app } = await buildTestApp({ seed: SEED });
+    const res = await app.inject({ url: '/idp/api/me', headers: bearer(await mintToken(app, 'bot')) });
+    expect(res.json()).toEqual({ id: expect.any(String), username: 'bot', displayName: 'bot', groups: [] });
   });
 });
 

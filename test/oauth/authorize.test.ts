@@ -56,8 +56,8 @@ describe('authorize: validation errors are an HTML page, never a redirect', () =
 
   it('escapes what the request carried into the error page', async () => {
     const { app } = await buildTestApp({ seed: SEED });
-    const res = await app.inject({ url: authorizeUrl({ ...ok, client_id: '<script>alert(1)</script>' }) });
-    expectHtmlError(res, /Unknown client/);
+    const res = await app.inject({ url: authorizeUrl({ ...ok, redirect_uri: 'http://localhost:3000/cb?x=<script>alert(1)</script>' }) });
+    expectHtmlError(res, /Invalid redirect URI/);
     expect(res.body).not.toContain('<script>alert(1)</script>');
     expect(res.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });

@@ -132,9 +132,25 @@ describe('client_credentials grant', () => {
     expect(me.json().username).toBe('pipeline-bot');
   });
 
-  it('gives an empty scope when none is requested', async () => {
+  it('with no scope field at all, grants every scope of the matrix (CONTRACTS §2, issue 25)', async () => {
     const { app } = await buildTestApp({ seed: SEED });
-    expect((await postForm(app, TOKEN, cc(), basic('pipeline', 'p'))).json().scope).toBe('');
+    const body = (await postForm(app, TOKEN, cc(), basic('pipeline', 'p'))).json();
+    const granted = (body.scope as string).split(' ');
+    for (const scope of ['api:admin-read', 'api:connectivity-connection-read', 'api:connectivity-connection-write', 'api:ontologies-read', 'api:ontologies-write', 'offline_access']) {
+      expect(granted).toContain(scope);
+    }
+    expect(body.refresh_token).toBeUndefined();
+    // The token works on every route of the matrix, as the platform's "a token with all scopes" does.
+    expect((await app.inject({ url: '/api/v2/admin/users/getCurrent', headers: bearer(body.access_token) })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/v2/ontologies', headers: bearer(body.access_token) })).statusCode).toBe(200);
+    // An empty scope counts as omitted (RFC 6749 §3.1): the same grant.
+    expect((await postForm(app, TOKEN, cc({ scope: '' }), basic('pipeline', 'p'))).json().scope).toBe(body.scope);
+  });
+
+  it("with no scope field at all, a client with allowed_scopes gets exactly those", async () => {
+    const { app } = await buildTestApp({ seed: SEED });
+    const res = await postForm(app, TOKEN, cc(), basic('limited', 'l'));
+    expect(res.json().scope).toBe('api:admin-read');
   });
 
   it('checks allowed_scopes', async () => {

@@ -45,7 +45,7 @@ describe('the installable package', () => {
     const packed = JSON.parse((await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', out], ROOT)).stdout)[0];
     const files: string[] = packed.files.map((f: { path: string }) => f.path);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/ui/index.html', 'dist/ui/dashboard.js', 'dist/ui/dashboard.css']));
-    const foreign = files.filter((f) => !/^(package\.json|README\.md|LICENSE|dist\/|docs\/)/.test(f));
+    const foreign = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/|docs\/)/.test(f));
     expect(foreign).toEqual([]);
     expect(files.filter((f) => /(^|\/)(test|bench|\.ci|src|scripts|node_modules)\//.test(f) || /\.(yaml|env|log)$/.test(f))).toEqual([]);
 

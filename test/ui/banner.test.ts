@@ -14,7 +14,7 @@ describe('start banner', () => {
     const lines = stdout.trimEnd().split('\n');
     const firstJson = lines.findIndex((l) => l.startsWith('{'));
     const head = lines.slice(0, firstJson);
-    expect(head[0]).toMatch(/^platform-emulator listening on http:\/\/localhost:\d+ \(1 user incl\. default admin, 0 oauth clients/);
+    expect(head[0]).toMatch(/^platform-emulator listening on http:\/\/localhost:\d+ \(1 user incl\. default admin\)/);
     const url = /(http:\/\/localhost:\d+)/.exec(head[0]!)![1];
     expect(head).toContain(`  dashboard  ${url}/_emulate/ui`);
     expect(head.some((l) => l.startsWith('warning: no oauth_clients seeded'))).toBe(true);

@@ -7,7 +7,7 @@ import { PlatformError, type EmulatorError } from '../../errors.js';
 import type { ErrorLineWriter } from '../error-log.js';
 import type { JournalEntry, JournalFilter } from './entry.js';
 import { JournalRing, type JournalRecord } from './ring.js';
-import { redactUrl } from './redact.js';
+import { looksLikeFieldValue, redactUrl } from './redact.js';
 import { errorCodeOf, reasonOf } from './reason.js';
 
 export type JournalListener = (entry: JournalEntry) => void;
@@ -67,7 +67,7 @@ const MAX_NAME = 128;
 const stringField = (body: unknown, name: string): string | undefined => {
   if (typeof body !== 'object' || body === null) return undefined;
   const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_NAME ? value : undefined;
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_NAME && looksLikeFieldValue(value) ? value : undefined;
 };
 
 /** The client id of an OAuth request's Basic header (the secret after the colon is never read). */
@@ -76,7 +76,8 @@ function basicClientId(header: string): string | undefined {
   const colon = decoded.indexOf(':');
   if (colon <= 0 || colon > MAX_NAME) return undefined;
   try {
-    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    const id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    return looksLikeFieldValue(id) ? id : undefined; // `web-app;client_secret=...` is no client id to show
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 // Query values that are credentials never reach the journal or the log: `?code=abc` is kept as
 // `?code=[redacted]`, so a reader still sees which parameters came without seeing their values. A PKCE
-// challenge counts too: with the `plain` method it is the verifier itself.
+// challenge counts too: with the `plain` method it is the verifier itself. `;` separates parameters as `&` does
+// here (some clients join fields with it, issue 25): `?client_id=web;client_secret=x` hides the secret too.
 
 const CREDENTIAL_NAMES = new Set(['code', 'state', 'nonce', 'assertion', 'client_assertion', 'key', 'apikey', 'api_key', 'code_verifier', 'code_challenge']);
 /** Any parameter whose name mentions one of these is a credential too (token, refresh_token, client_secret, ...). */
@@ -23,10 +24,19 @@ export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const query = url.slice(q + 1);
-  const parts = query.split('&').map((part) => {
+  const parts = query.split(/([&;])/).map((part, i) => {
+    if (i % 2 === 1) return part; // a separator, kept as sent
     const eq = part.indexOf('=');
     const name = eq < 0 ? part : part.slice(0, eq);
     return eq >= 0 && isCredentialName(decodedName(name)) ? `${name}=[redacted]` : part;
   });
-  return `${url.slice(0, q)}?${parts.join('&')}`;
+  return `${url.slice(0, q)}?${parts.join('')}`;
 }
+
+/**
+ * Whether a refused value looks like a value of a name-like field (a grant type, a client id, a response type, a
+ * username, a scope): letters, digits and `_:.@-`. Only such a value is quoted into a reason or named in the
+ * journal; anything else may be several fields joined into one (`web-app;client_secret=...`) and is described.
+ */
+export const looksLikeFieldValue = (value: string): boolean => FIELD_VALUE.test(value);
+const FIELD_VALUE = /^[A-Za-z0-9_:.@-]+$/;

@@ -29,14 +29,14 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; clock: C
     config: { auth: { kind: 'bearer' } },
     handler: async (request) => {
       const me = meWire(request.principal!);
-      // The user's groups (through nested ones too), only when there are any: a user in no group answers as before.
+      // The user's groups, through nested ones too (docs/contracts.md §3): [] for a user in none.
       const directory = deps.store.part(DIRECTORY);
       const groups = [];
       for (const id of await groupsOf(directory, me.id, true)) {
         const group = await directory.group(id);
         if (group) groups.push({ id: group.id, name: group.name });
       }
-      return groups.length > 0 ? { ...me, groups } : me;
+      return { ...me, groups };
     },
   });
 

@@ -40,5 +40,25 @@ export function userWire(user: UserRecord): UserWire {
 
 export const enrollmentWire = (e: EnrollmentRecord) => ({ rid: e.rid, name: e.name, createdTime: e.createdTime });
 
-/** The CLI shim's principal shape. */
-export const meWire = (user: UserRecord) => ({ id: user.id, username: user.username, displayName: user.displayName });
+interface MeWire {
+  id: string;
+  username: string;
+  displayName: string;
+  email?: string;
+  organization?: { rid: string };
+  groups: Array<{ id: string; name: string }>;
+}
+
+/**
+ * `/idp/api/me`: the CLI shim's principal shape plus what the platform's command-line tools read from the real
+ * route (`pltr verify` shows email, organization rid and group names; docs/oauth.md). A service principal has no
+ * email and no organization. Groups are empty until the directory (groups and members) is served.
+ */
+export function meWire(user: UserRecord): MeWire {
+  const wire: MeWire = { id: user.id, username: user.username, displayName: user.displayName, groups: [] };
+  if (user.principalType === 'human') {
+    if (user.email !== undefined) wire.email = user.email;
+    if (user.organizationRid !== '') wire.organization = { rid: user.organizationRid };
+  }
+  return wire;
+}

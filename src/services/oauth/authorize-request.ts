@@ -8,7 +8,7 @@ import { checkRedirectUri } from './redirect-uris.js';
 import { checkScopes } from './scopes.js';
 import { checkChallenge } from './pkce.js';
 import type { Params } from './params.js';
-import { quote, quoteAll } from './reasons.js';
+import { named, quote, quoteAll, quoteOrDescribe, quoteUri } from './reasons.js';
 
 /** An authorize request that passed every check. */
 export interface ValidAuthorizeRequest extends AuthorizationParameters {
@@ -27,14 +27,14 @@ export async function validateAuthorizeRequest(store: Store, params: Params): Pr
     const known = (await store.clients.list()).map((c) => c.clientId);
     throw new HtmlError(
       'Unknown client',
-      `No OAuth client ${quote(clientId, 64)} is registered with this service. Registered client ids: ${quoteAll(known)}. ` +
+      `No OAuth client ${quoteOrDescribe('with client_id', clientId)} is registered with this service. Registered client ids: ${quoteAll(known)}. ` +
         'Use one of them, or add the client under platform.oauth_clients in the seed.',
     );
   }
 
   const redirect = checkRedirectUri(resolved, params.redirect_uri);
   if ('problem' in redirect) {
-    const sent = params.redirect_uri === undefined ? 'none was sent' : `the one sent is ${quote(params.redirect_uri)}`;
+    const sent = params.redirect_uri === undefined ? 'none was sent' : `the one sent is ${quoteUri(params.redirect_uri)}`;
     throw new HtmlError(
       'Invalid redirect URI',
       `${redirect.problem} For the client ${quote(clientId, 64)}, ${sent}; the registered ones are ${quoteAll(resolved.client.redirectUris)}. ` +
@@ -44,7 +44,7 @@ export async function validateAuthorizeRequest(store: Store, params: Params): Pr
 
   if (params.response_type === undefined) throw new HtmlError('Missing response_type', 'The authorization request must set response_type=code; it has no response_type.');
   if (params.response_type !== 'code') {
-    throw new HtmlError('Unsupported response type', `response_type ${quote(params.response_type, 64)} is not supported; only "code" is (the authorization code flow). Send response_type=code.`);
+    throw new HtmlError('Unsupported response type', `${named('response_type', params.response_type)} is not supported; only "code" is (the authorization code flow). Send response_type=code.`);
   }
   if (!resolved.client.grantTypes.includes('authorization_code')) {
     throw new HtmlError(
@@ -64,7 +64,7 @@ export async function validateAuthorizeRequest(store: Store, params: Params): Pr
   const pkce = checkChallenge(params.code_challenge, params.code_challenge_method);
   if ('problem' in pkce) {
     throw new HtmlError('Invalid PKCE parameters', pkce.problem).because(
-      `PKCE at authorize: ${pkce.problem} (sent code_challenge_method ${params.code_challenge_method === undefined ? 'none' : quote(params.code_challenge_method, 64)}, a code_challenge of ${params.code_challenge?.length ?? 0} characters).`,
+      `PKCE at authorize: ${pkce.problem} (sent ${params.code_challenge_method === undefined ? 'no code_challenge_method' : named('code_challenge_method', params.code_challenge_method)}, a code_challenge of ${params.code_challenge?.length ?? 0} characters).`,
     );
   }
 

@@ -6,7 +6,7 @@ import { invalidClient, invalidRequest } from '../../errors.js';
 import { safeEqual } from '../../http/auth.js';
 import { resolveClient, type ResolvedClient } from './clients.js';
 import { decodeFormComponent, type Params } from './params.js';
-import { quote } from './reasons.js';
+import { quote, quoteOrDescribe } from './reasons.js';
 
 export interface Presented {
   clientId: string;
@@ -38,7 +38,7 @@ export function presentedClient(authorization: string | undefined, params: Param
     }
     if (params.client_id !== undefined && params.client_id !== basic.clientId) {
       throw invalidRequest('client_id in the body differs from the client of the Authorization header.').because(
-        `The body says client_id ${quote(params.client_id)}, the Basic header says ${quote(basic.clientId)}; they must name the same client.`,
+        `The body says client_id ${quoteOrDescribe('a value', params.client_id)}, the Basic header says ${quoteOrDescribe('a client_id', basic.clientId)}; they must name the same client.`,
       );
     }
     return { clientId: basic.clientId, secret: basic.secret, usedBasic: true };
@@ -61,7 +61,7 @@ export async function authenticateClient(store: Store, authorization: string | u
   const presented = presentedClient(authorization, params);
   const fail = (description: string) => invalidClient(description, presented.usedBasic);
   const resolved = await resolveClient(store, presented.clientId);
-  if (!resolved) throw fail('Client authentication failed: unknown client or wrong secret.').because(`No OAuth client ${quote(presented.clientId)} is registered (check client_id against the seed's oauth_clients).`);
+  if (!resolved) throw fail('Client authentication failed: unknown client or wrong secret.').because(`No OAuth client ${quoteOrDescribe('with client_id', presented.clientId)} is registered (check client_id against the seed's oauth_clients).`);
   if (resolved.open) return resolved; // open mode: every client is public, a presented secret is ignored
   const expected = resolved.client.clientSecret;
   if (expected === undefined) {

@@ -8,3 +8,8 @@ export interface OAuthDeps {
   clock: Clock;
   settings: Pick<Settings, 'oauthLimits'>;
 }
+
+/** The token endpoint also needs every scope the served services check: a client_credentials request with no scope gets them. */
+export interface TokenDeps extends OAuthDeps {
+  scopeMatrix: readonly string[];
+}

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { safeEqual } from '../../http/auth.js';
 import type { PkceChallenge } from '../../store/store.js';
+import { named } from './reasons.js';
 
 /** 43-128 characters of [A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~" (RFC 7636 §4.1). */
 const UNRESERVED_43_128 = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -16,7 +17,7 @@ export function checkChallenge(challenge: string | undefined, method: string | u
     return method === undefined ? {} : { problem: 'code_challenge_method was given without a code_challenge.' };
   }
   const m = method ?? 'plain';
-  if (m !== 'S256' && m !== 'plain') return { problem: `code_challenge_method "${m}" is not supported; use S256 or plain.` };
+  if (m !== 'S256' && m !== 'plain') return { problem: `${named('code_challenge_method', m)} is not supported; use S256 or plain.` };
   if (!UNRESERVED_43_128.test(challenge)) return { problem: 'code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" or "~".' };
   if (m === 'S256' && !S256_CHALLENGE.test(challenge)) return { problem: 'An S256 code_challenge is the 43-character base64url SHA-256 digest of the verifier.' };
   return { challenge: { value: challenge, method: m } };

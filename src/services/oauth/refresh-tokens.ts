@@ -35,3 +35,14 @@ export async function assertGrantLive(store: Store, grantId: string): Promise<vo
   await store.tokens.revokeGrant(grantId);
   throw invalidGrant('This authorization was revoked while the request was being processed.');
 }
+
+/**
+ * Called after a code exchange issued tokens: if a replay of the same code revoked the grant meanwhile (on any
+ * instance), what was just issued is revoked too, but the answer stands. The exchange that consumed the code
+ * fresh is the one that answers 200 (RFC 6749 §4.1.2 lets its tokens be revoked by the replay); refusing it as
+ * well left a race with no 200 at all (issue 25).
+ */
+export async function revokeIfGrantRevoked(deps: OAuthDeps, grantId: string): Promise<void> {
+  if (!(await deps.store.oauth.isGrantRevoked(grantId))) return;
+  await revokeAuthorization(deps, grantId);
+}

@@ -20,7 +20,8 @@ import { principalNameOf } from './access-tokens.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
 import { rejectOtherMediaTypes } from '../../http/body-parsers.js';
-import type { OAuthDeps } from './deps.js';
+import type { OAuthDeps, TokenDeps } from './deps.js';
+import type { ServiceDeps } from '../service-module.js';
 
 /** Binds a sign-in form to the browser that loaded the page. */
 const SIGN_IN_COOKIE = 'platform_signin';
@@ -51,7 +52,9 @@ const formOf = (request: FastifyRequest): Params => (request.body as Params | un
 
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
 
-export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
+export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps & Pick<ServiceDeps, 'services'>): void {
+  // Every scope a served service checks (SPEC §5's matrix and what later services add), in service order.
+  const tokenDeps: TokenDeps = { ...deps, scopeMatrix: [...new Set(deps.services.flatMap((s) => s.scopes ?? []))] };
   // Expired codes, sign-ins and tokens leave the store on a timer, stopped with the app.
   const stopSweeper = startSweeper(deps.store, deps.clock);
   app.addHook('onClose', async () => stopSweeper());
@@ -101,7 +104,7 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps): void {
     // Not async: a request refused before any store call throws synchronously (see token()).
     // The journal names the user a token acts as (a client_credentials token's service user too).
     scope.post(`${OAUTH_BASE}/token`, (request, reply) =>
-      token(deps, request.headers.authorization, formOf(request)).then(async (response) => {
+      token(tokenDeps, request.headers.authorization, formOf(request)).then(async (response) => {
         if (app.journal.capacity > 0) request.journalUsername = (await principalNameOf(deps, response).catch(() => undefined)) ?? null;
         return noStore(reply).send(response);
       }),

@@ -1,5 +1,6 @@
 // Scope strings (RFC 6749 §3.3) and the client's allowed_scopes (SPEC §5 rule 4).
 import type { ClientRecord } from '../../store/store.js';
+import { quoteField } from './reasons.js';
 
 export const OFFLINE_ACCESS = 'offline_access';
 
@@ -22,7 +23,7 @@ type ScopeCheck = { scopes: string[] } | { problem: string };
 function parseScopes(value: string | undefined): ScopeCheck {
   const scopes = [...new Set((value ?? '').split(' ').filter((s) => s !== ''))];
   const bad = scopes.find((s) => !SCOPE_TOKEN.test(s));
-  return bad === undefined ? { scopes } : { problem: `The scope "${bad}" contains characters a scope may not contain.` };
+  return bad === undefined ? { scopes } : { problem: `The scope ${quoteField(bad)} contains characters a scope may not contain.` };
 }
 
 /** The scopes outside a client's non-empty allowed_scopes. */
@@ -37,5 +38,5 @@ export function checkScopes(client: ClientRecord, value: string | undefined): Sc
   if ('problem' in parsed) return parsed;
   const outside = disallowedScopes(client, parsed.scopes);
   if (outside.length === 0) return parsed;
-  return { problem: `The client is not allowed the scope${outside.length > 1 ? 's' : ''} ${outside.map((s) => `"${s}"`).join(', ')}.` };
+  return { problem: `The client is not allowed the scope${outside.length > 1 ? 's' : ''} ${outside.map(quoteField).join(', ')}.` };
 }

@@ -8,6 +8,7 @@ import { safeEqual } from '../../http/auth.js';
 import type { ValidAuthorizeRequest } from './authorize-request.js';
 import { issueCode } from './codes.js';
 import type { Params } from './params.js';
+import { named, quote } from './reasons.js';
 import type { OAuthDeps } from './deps.js';
 
 /** How long a sign-in page stays usable. */
@@ -16,8 +17,8 @@ const SIGN_IN_TTL_MS = 30 * 60 * 1000;
 /** A user who may sign in: seeded, active and human (service users never pick an identity on a page). */
 export async function signInUser(store: Store, username: string): Promise<UserRecord> {
   const user = await store.users.byUsername(username);
-  if (!user || user.principalType !== 'human') throw new HtmlError('Unknown user', `There is no human user "${username}" to sign in as.`);
-  if (!user.active) throw new HtmlError('User deactivated', `The user "${username}" is deactivated and cannot sign in.`);
+  if (!user || user.principalType !== 'human') throw new HtmlError('Unknown user', `There is no human user with ${named('username', username)} to sign in as.`);
+  if (!user.active) throw new HtmlError('User deactivated', `The user ${quote(username)} is deactivated and cannot sign in.`);
   return user;
 }
 

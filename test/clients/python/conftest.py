@@ -106,8 +106,11 @@ class Lines:
 
 
 class Emulator:
-    def __init__(self, url: str, process: subprocess.Popen, output: Lines) -> None:
+    def __init__(self, url: str, process: subprocess.Popen, output: Lines, https_url: str = "", ca_file: str = "") -> None:
         self.url = url
+        # The TLS listener (--https-port 0) and the CA file the banner's trust line names (docs/tls.md).
+        self.https_url = https_url
+        self.ca_file = ca_file
         self.port = int(url.rsplit(":", 1)[1])
         self.process = process
         self.output = output
@@ -143,13 +146,15 @@ def emulator():
     config = Path(folder) / "platform-emulator.yaml"
     config.write_text(CONFIG, encoding="utf-8")
     # debug: a line per request, on the pod listener too, so that result posts can be counted.
-    command = cli_command() + ["--config", str(config), "--port", "0", "--log-level", "debug"]
-    env = {**os.environ, "PORT": "", "PLATFORM_EMULATOR_CONFIG": ""}
+    command = cli_command() + ["--config", str(config), "--port", "0", "--https-port", "0", "--log-level", "debug"]
+    env = {**os.environ, "PORT": "", "PLATFORM_EMULATOR_CONFIG": "", "PLATFORM_EMULATOR_DATA_DIR": str(Path(folder) / "data")}
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     output = Lines(process.stdout)
     try:
         url = output.wait_for(r"platform-emulator listening on (http://\S+)", timeout=90).group(1)
-        yield Emulator(url, process, output)
+        https_url = output.wait_for(r"^  https +(https://\S+)", timeout=30).group(1)
+        ca_file = output.wait_for(r"^  trust +export REQUESTS_CA_BUNDLE=(\S+)", timeout=30).group(1)
+        yield Emulator(url, process, output, https_url, ca_file)
     finally:
         stop(process)
 

@@ -87,11 +87,13 @@ def test_confidential_client_auth_through_the_path_alias(emulator):
     assert status == 401
 
 
-def test_confidential_client_without_scopes_gets_a_token_with_none(emulator):
+def test_confidential_client_without_scopes_gets_its_allowed_scopes(emulator):
+    # The SDK sends no `scope` when given none; the client's allowed_scopes are granted (CONTRACTS §2).
     auth = ConfidentialClientAuth(client_id="py-limited", client_secret="py-limited-secret")
     client = client_for(emulator, auth)
+    assert "sales" in [o.api_name for o in client.ontologies.Ontology.list().data]
     with pytest.raises(PermissionDeniedError):
-        client.ontologies.Ontology.list()
+        client.admin.User.get_current()
 
 
 def test_connectivity_create_get_configuration_and_update_secrets(emulator, alice):

@@ -1,12 +1,13 @@
 // grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6). A code works once: any presentation
-// consumes it, and a second one revokes what the first produced (RFC 6749 §4.1.2).
+// consumes it, and a second one revokes what the first produced (RFC 6749 §4.1.2). Of two racing exchanges
+// exactly one answers 200: the one that consumed the code fresh (docs/oauth.md).
 import { invalidGrant, invalidRequest } from '../../../errors.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { verifierProblem } from '../pkce.js';
 import { OFFLINE_ACCESS } from '../scopes.js';
-import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
+import { newRefreshToken, revokeAuthorization, revokeIfGrantRevoked } from '../refresh-tokens.js';
 import type { Grant } from './grant.js';
-import { quote, when } from '../reasons.js';
+import { quote, quoteUri, when } from '../reasons.js';
 import { refreshTokensFull, refusalFor } from '../limits.js';
 
 export const authorizationCodeGrant: Grant = async ({ store, clock, settings, client, params }) => {
@@ -32,7 +33,7 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, settings, cl
   }
   if (params.redirect_uri !== undefined && params.redirect_uri !== code.redirectUri) {
     throw invalidGrant('redirect_uri does not match the one of the authorization request.').because(
-      `The token request sent redirect_uri ${quote(params.redirect_uri)}; the authorization request used ${quote(code.redirectUri)}.`,
+      `The token request sent redirect_uri ${quoteUri(params.redirect_uri)}; the authorization request used ${quote(code.redirectUri)}.`,
     );
   }
   const pkce = verifierProblem(code.codeChallenge, params.code_verifier);
@@ -60,6 +61,7 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, settings, cl
     }
     response.refresh_token = refresh.token;
   }
-  await assertGrantLive(store, code.grantId);
+  // A replay racing this exchange may have revoked the grant: its tokens go too, the answer stays a 200.
+  await revokeIfGrantRevoked({ store, clock, settings }, code.grantId);
   return response;
 };

@@ -1,7 +1,9 @@
 // grant_type=client_credentials (RFC 6749 §4.4): a token for the client's service principal, with the
 // requested scopes echoed and no refresh token. `offline_access` may be asked for (the Python platform SDK's
 // ConfidentialClientAuth appends it to every scope list, CONTRACTS §10): granted as asked, even when the
-// client's allowed_scopes does not list it, and still no refresh token.
+// client's allowed_scopes does not list it, and still no refresh token. A request with no `scope` at all (what
+// the Python SDK and the command-line tools built on it send by default) gets the client's allowed_scopes, else
+// every scope the served services check (docs/oauth.md).
 import { invalidGrant, invalidScope } from '../../../errors.js';
 import { DEFAULT_REALM } from '../../../platform-constants.js';
 import { stableUuid } from '../../../ids.js';
@@ -29,7 +31,8 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
 }
 
 /** The scopes a client_credentials request asks for, checked against the client, or what is wrong with them. */
-export function clientCredentialsScopes(client: ClientRecord, params: Params): { scopes: string[] } | { problem: string } {
+export function clientCredentialsScopes(client: ClientRecord, params: Params, matrix: readonly string[]): { scopes: string[] } | { problem: string } {
+  if (params.scope === undefined) return { scopes: [...(client.allowedScopes.length > 0 ? client.allowedScopes : matrix)] };
   const asked = (params.scope ?? '').split(' ');
   const offline = asked.includes(OFFLINE_ACCESS);
   const requested = checkScopes(client, offline ? asked.filter((s) => s !== OFFLINE_ACCESS).join(' ') : params.scope);
@@ -38,8 +41,8 @@ export function clientCredentialsScopes(client: ClientRecord, params: Params): {
   return offline ? { scopes: [...new Set(asked)].filter((s) => s === OFFLINE_ACCESS || requested.scopes.includes(s)) } : requested;
 }
 
-export const clientCredentialsGrant: Grant = async ({ store, clock, settings, client, params }) => {
-  const requested = clientCredentialsScopes(client, params);
+export const clientCredentialsGrant: Grant = async ({ store, clock, settings, scopeMatrix, client, params }) => {
+  const requested = clientCredentialsScopes(client, params, scopeMatrix);
   if ('problem' in requested) {
     throw invalidScope(requested.problem).because(`${requested.problem} The client ${quote(client.clientId)} may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`);
   }

@@ -2,9 +2,9 @@
 import type { ClientRecord } from '../../../store/store.js';
 import type { TokenResponse } from '../access-tokens.js';
 import type { Params } from '../params.js';
-import type { OAuthDeps } from '../deps.js';
+import type { TokenDeps } from '../deps.js';
 
-interface GrantContext extends OAuthDeps {
+interface GrantContext extends TokenDeps {
   /** The authenticated client. */
   client: ClientRecord;
   params: Params;

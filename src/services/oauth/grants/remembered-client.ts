@@ -5,12 +5,12 @@
 // endpoint takes its general path, which reads everything afresh and answers as it always did (errors included).
 import type { TokenResponse } from '../access-tokens.js';
 import { presentedClient, provesClient, type Presented } from '../client-auth.js';
-import type { OAuthDeps } from '../deps.js';
+import type { TokenDeps } from '../deps.js';
 import type { Params } from '../params.js';
 import { mintForClientPrincipal } from '../service-principals.js';
 import { clientCredentialsScopes } from './client-credentials.js';
 
-export async function clientCredentialsAsRemembered(deps: OAuthDeps, authorization: string | undefined, params: Params): Promise<TokenResponse | undefined> {
+export async function clientCredentialsAsRemembered(deps: TokenDeps, authorization: string | undefined, params: Params): Promise<TokenResponse | undefined> {
   let presented: Presented;
   try {
     presented = presentedClient(authorization, params);
@@ -19,7 +19,7 @@ export async function clientCredentialsAsRemembered(deps: OAuthDeps, authorizati
   }
   const client = deps.store.clients.remembered(presented.clientId);
   if (!client || !provesClient(client, presented) || !client.grantTypes.includes('client_credentials')) return undefined;
-  const requested = clientCredentialsScopes(client, params);
+  const requested = clientCredentialsScopes(client, params, deps.scopeMatrix);
   if ('problem' in requested) return undefined;
   return mintForClientPrincipal(deps, client.clientId, requested.scopes, client);
 }
