@@ -7,7 +7,18 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
+    },
     rules: {
       'no-console': 'off',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
@@ -23,10 +34,17 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['fastify', '@fastify/*'], message: "Only a service's routes and backstage files import the HTTP framework (docs/architecture.md)." }] },
+        {
+          patterns: [
+            { group: ['fastify', '@fastify/*'], message: "Only a service's routes and backstage files import the HTTP framework (docs/architecture.md)." },
+          ],
+        },
       ],
     },
   },
   // The dashboard's script runs in the browser.
-  { files: ['src/ui/**/*.js'], languageOptions: { globals: { document: 'readonly', window: 'readonly', fetch: 'readonly', Node: 'readonly', CSS: 'readonly', EventSource: 'readonly' } } },
+  {
+    files: ['src/ui/**/*.js'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly', fetch: 'readonly', Node: 'readonly', CSS: 'readonly', EventSource: 'readonly' } },
+  },
 );

@@ -10,9 +10,21 @@ const MUX = '/analytics-backend-multiplexer/api/module-group-multiplexer';
 const APP = 'ri.bench.app';
 
 const emulator = await startEmulator({
-  seed: { platform: { compute_modules: { poll_timeout_ms: 10_000, runtimes: [{ runtime_id: 'bench', module_auth_token: 'bench-token' }], deployed_apps: [{ deployed_app_rid: APP, runtime_id: 'bench' }] } } },
+  seed: {
+    platform: {
+      compute_modules: {
+        poll_timeout_ms: 10_000,
+        runtimes: [{ runtime_id: 'bench', module_auth_token: 'bench-token' }],
+        deployed_apps: [{ deployed_app_rid: APP, runtime_id: 'bench' }],
+      },
+    },
+  },
 });
-const minted = await fetch(`${emulator.url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin' }) });
+const minted = await fetch(`${emulator.url}/_emulate/platform/tokens`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ username: 'admin' }),
+});
 const auth = { authorization: `Bearer ${((await minted.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
 const moduleHeaders = { 'module-auth-token': 'bench-token' };
 const job = JSON.stringify({ deployedAppRid: APP, queryType: 'add', query: { a: 1, b: 2 } });

@@ -13,9 +13,16 @@ const dir = mkdtempSync(join(tmpdir(), 'parquet-bench-'));
 const file = join(dir, 'bench.parquet');
 
 async function write(): Promise<void> {
-  const schema = new ParquetSchema({ sensor: { type: 'UTF8' }, value: { type: 'DOUBLE' }, count: { type: 'INT64' }, ok: { type: 'BOOLEAN' }, at: { type: 'TIMESTAMP_MILLIS' } });
+  const schema = new ParquetSchema({
+    sensor: { type: 'UTF8' },
+    value: { type: 'DOUBLE' },
+    count: { type: 'INT64' },
+    ok: { type: 'BOOLEAN' },
+    at: { type: 'TIMESTAMP_MILLIS' },
+  });
   const writer = await ParquetWriter.openFile(schema, file, { rowGroupSize: 100_000 } as never);
-  for (let i = 0; i < ROWS; i++) await writer.appendRow({ sensor: `s${i % 100}`, value: i / 3, count: BigInt(i), ok: i % 2 === 0, at: new Date(1_767_225_600_000 + i * 1000) });
+  for (let i = 0; i < ROWS; i++)
+    await writer.appendRow({ sensor: `s${i % 100}`, value: i / 3, count: BigInt(i), ok: i % 2 === 0, at: new Date(1_767_225_600_000 + i * 1000) });
   await writer.close();
 }
 
@@ -53,13 +60,17 @@ async function time(name: string, run: () => Promise<number>): Promise<void> {
     if (rows !== ROWS) throw new Error(`${name} read ${rows} rows of ${ROWS}`);
     best = Math.min(best, ms);
   }
-  console.log(`${name.padEnd(18)} ${ROWS.toLocaleString('en-US')} rows  best ${Math.round(best)} ms  ${Math.round(ROWS / (best / 1000)).toLocaleString('en-US')} rows/s  heap +${Math.round(heap / 1048576)} MB`);
+  console.log(
+    `${name.padEnd(18)} ${ROWS.toLocaleString('en-US')} rows  best ${Math.round(best)} ms  ${Math.round(ROWS / (best / 1000)).toLocaleString('en-US')} rows/s  heap +${Math.round(heap / 1048576)} MB`,
+  );
 }
 
 try {
   const started = performance.now();
   await write();
-  console.log(`wrote ${ROWS.toLocaleString('en-US')} rows in ${Math.round(performance.now() - started)} ms (${Math.round(readFileSync(file).length / 1048576)} MB)`);
+  console.log(
+    `wrote ${ROWS.toLocaleString('en-US')} rows in ${Math.round(performance.now() - started)} ms (${Math.round(readFileSync(file).length / 1048576)} MB)`,
+  );
   await time('hyparquet 1.33.0', viaHyparquet);
   await time('@dsnp/parquetjs 1.8.9', viaParquetjs);
 } finally {

@@ -12,11 +12,7 @@ import { bundle } from './bundle.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TESTS = join(ROOT, 'test', 'clients', 'python');
 const PYTHON = join(ROOT, '.venv', 'bin', 'python');
-const HOW = [
-  'make it once with:',
-  '  python3 -m venv .venv',
-  '  .venv/bin/pip install -r test/clients/python/requirements.txt',
-].join('\n');
+const HOW = ['make it once with:', '  python3 -m venv .venv', '  .venv/bin/pip install -r test/clients/python/requirements.txt'].join('\n');
 
 function missing(reason: string): number {
   if (process.env.CI === 'true') {

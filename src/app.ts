@@ -125,7 +125,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   useJsonBodies(app);
   rejectOtherMediaTypes(app);
 
-  const serviceDeps: ServiceDeps = { settings: deps.settings, store: deps.store, clock: deps.clock, seed: deps.seed, resetToSeed: () => app.resetToSeed(), services };
+  const serviceDeps: ServiceDeps = {
+    settings: deps.settings,
+    store: deps.store,
+    clock: deps.clock,
+    seed: deps.seed,
+    resetToSeed: () => app.resetToSeed(),
+    services,
+  };
   for (const service of services) {
     await service.routes?.(app, serviceDeps);
     await service.backstage?.routes?.(app, serviceDeps);

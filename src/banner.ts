@@ -4,7 +4,13 @@ import type { Settings } from './settings.js';
 import { isLoopbackHost } from './settings.js';
 
 /** `counts` is the CLI's description of what was seeded (`1 user incl. default admin, ...`). */
-export function banner(url: string, counts: string, warnings: readonly string[], settings: Pick<Settings, 'host' | 'controlToken'>, https?: { url: string; caFile: string }): string {
+export function banner(
+  url: string,
+  counts: string,
+  warnings: readonly string[],
+  settings: Pick<Settings, 'host' | 'controlToken'>,
+  https?: { url: string; caFile: string },
+): string {
   const controlReachable = isLoopbackHost(settings.host) || settings.controlToken !== undefined;
   const lines = [
     `platform-emulator listening on ${url} (${counts})`,

@@ -106,17 +106,20 @@ async function start(args: string[]): Promise<number> {
   if (values.help) return printHelp();
   const logLevel = (values['log-level'] ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level: "${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
-  const server = await saying(values.config !== undefined ? '--config' : 'PLATFORM_EMULATOR_CONFIG', startServer({
-    configFile: values.config ?? (process.env.PLATFORM_EMULATOR_CONFIG || undefined),
-    port: values.port !== undefined ? parsePort(values.port, '--port') : undefined,
-    httpsPort: values['https-port'] !== undefined ? parsePort(values['https-port'], '--https-port') : undefined,
-    host: values.host,
-    store: values.store,
-    importFile: values.import,
-    allowMissingSecrets: values['allow-missing-secrets'],
-    logLevel,
-    env: process.env,
-  }));
+  const server = await saying(
+    values.config !== undefined ? '--config' : 'PLATFORM_EMULATOR_CONFIG',
+    startServer({
+      configFile: values.config ?? (process.env.PLATFORM_EMULATOR_CONFIG || undefined),
+      port: values.port !== undefined ? parsePort(values.port, '--port') : undefined,
+      httpsPort: values['https-port'] !== undefined ? parsePort(values['https-port'], '--https-port') : undefined,
+      host: values.host,
+      store: values.store,
+      importFile: values.import,
+      allowMissingSecrets: values['allow-missing-secrets'],
+      logLevel,
+      env: process.env,
+    }),
+  );
   // Handlers first: a supervisor that signals as soon as it reads the line below must get a graceful close.
   closeOnSignals(server, undefined, values['export-on-exit']);
   // The banner first, then the JSON log lines that start-up queued (stdoutLines holds them for a few ms).
@@ -174,7 +177,7 @@ async function runModuleCommand(args: string[]): Promise<number> {
   if (values.help) return printHelp();
   if (!values.runtime) throw new UsageError('run-module: --runtime ID is required');
   const command = split >= 0 ? args.slice(split + 1) : [];
-  if (command.length === 0) throw new UsageError('run-module: give the module\'s command after --, e.g. -- node my-module.js');
+  if (command.length === 0) throw new UsageError("run-module: give the module's command after --, e.g. -- node my-module.js");
   if (values.url && values.config) throw new UsageError('run-module: give --url or --config, not both');
   if (values.branch && !values['deployed-app']) throw new UsageError('run-module: --branch goes with --deployed-app');
   let url = values.url ?? (process.env.PLATFORM_EMULATOR_URL || DEFAULT_EMULATOR_URL);

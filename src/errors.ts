@@ -50,11 +50,11 @@ export function withoutStack<T>(make: () => T): T {
   }
 }
 
-/** The longest input an error description quotes as it is (CONTRACTS §1). */
+/** The longest input an error description quotes as it is (docs/contracts.md §1). */
 export const QUOTE_MAX = 64;
 
 /**
- * An input value as an error description may quote it (CONTRACTS §1): in double quotes, with JSON's escapes (a
+ * An input value as an error description may quote it (docs/contracts.md §1): in double quotes, with JSON's escapes (a
  * line break or a quote in it cannot forge the message), cut to its first 64 characters and `…` when longer.
  * Never pass a credential: descriptions name a secret's field, never its value.
  */
@@ -109,14 +109,11 @@ export class PlatformError extends EmulatorError {
   }
 }
 
-export const permissionDenied = (errorName: string, parameters: Record<string, unknown> = {}) =>
-  new PlatformError('PERMISSION_DENIED', errorName, parameters);
-export const notFound = (errorName: string, parameters: Record<string, unknown> = {}) =>
-  new PlatformError('NOT_FOUND', errorName, parameters);
+export const permissionDenied = (errorName: string, parameters: Record<string, unknown> = {}) => new PlatformError('PERMISSION_DENIED', errorName, parameters);
+export const notFound = (errorName: string, parameters: Record<string, unknown> = {}) => new PlatformError('NOT_FOUND', errorName, parameters);
 export const invalidArgument = (errorName: string, parameters: Record<string, unknown> = {}, description?: string) =>
   new PlatformError('INVALID_ARGUMENT', errorName, parameters, description);
-export const conflict = (errorName: string, parameters: Record<string, unknown> = {}) =>
-  new PlatformError('CONFLICT', errorName, parameters);
+export const conflict = (errorName: string, parameters: Record<string, unknown> = {}) => new PlatformError('CONFLICT', errorName, parameters);
 
 // ---- OAuth envelope: {error, error_description}; token endpoint and compute-module routes ----
 
@@ -141,7 +138,7 @@ export const invalidScope = (description: string) => new OAuthError('invalid_sco
 export const unauthorizedClient = (description: string) => new OAuthError('unauthorized_client', description, 400);
 export const unsupportedGrantType = (description: string) => new OAuthError('unsupported_grant_type', description, 400);
 
-// Compute-module runtime and job routes (CONTRACTS §6) share the OAuth envelope.
+// Compute-module runtime and job routes (docs/contracts.md §6) share the OAuth envelope.
 export const resourceNotFound = (description: string) => new OAuthError('not_found', description, 404);
 export const invalidModuleAuthToken = () => new OAuthError('invalid_module_auth_token', 'The Module-Auth-Token header is missing or wrong.', 401);
 export const jobNotReady = (description: string) => new OAuthError('job_not_ready', description, 409);
@@ -150,7 +147,7 @@ export const jobCanceled = (description: string) => new OAuthError('job_canceled
 export const jobTimeout = (description: string) => new OAuthError('job_timeout', description, 504);
 export const deployedAppInactive = (description: string) => new OAuthError('deployed_app_inactive', description, 409);
 export const temporarilyUnavailable = (description: string) => new OAuthError('temporarily_unavailable', description, 503);
-/** A runtime's queue holds `compute_modules.max_queued_jobs` jobs already (CONTRACTS §8). */
+/** A runtime's queue holds `compute_modules.max_queued_jobs` jobs already (docs/contracts.md §8). */
 export const queueFull = (description: string) => new OAuthError('queue_full', description, 429);
 
 // ---- Bearer failures (their own fixed envelopes) ----
@@ -190,7 +187,7 @@ export class HtmlError extends EmulatorError {
 /** Thrown by a store whose database cannot be reached; rendered per family by src/http/render-error.ts. */
 export class StoreUnavailable extends EmulatorError {
   readonly status = 503;
-  constructor(readonly errorDescription = 'The emulator\'s database is unreachable; retry shortly.') {
+  constructor(readonly errorDescription = "The emulator's database is unreachable; retry shortly.") {
     super('store unavailable');
     this.reason = errorDescription;
     this.headers['Retry-After'] = '1';

@@ -1,5 +1,5 @@
 // Programmatic API for test suites: start an emulator in-process, reset it between tests, close it at the end,
-// and arrange or inspect state through typed helpers (the control routes of CONTRACTS §7, without HTTP plumbing).
+// and arrange or inspect state through typed helpers (the control routes of docs/contracts.md §7, without HTTP plumbing).
 import { startServer, type RunningServer } from './main.js';
 import type { Clock } from './clock.js';
 import type { LogLevel } from './logger.js';
@@ -50,7 +50,7 @@ export interface Emulator {
   close(): Promise<void>;
   /** An access token for a seeded user, as `POST /_emulate/platform/tokens` mints it. */
   mintToken(username?: string, scopes?: string[]): Promise<string>;
-  /** The request journal, newest first (CONTRACTS §7): every request with its status, and each refusal's reason. */
+  /** The request journal, newest first (docs/contracts.md §7): every request with its status, and each refusal's reason. */
   journal(filter?: JournalFilter): JournalEntry[];
   /** Moves the service's clock forward (tokens and codes expire); returns the new time (ISO-8601). */
   advanceClock(ms: number): Promise<string>;
@@ -65,7 +65,12 @@ export interface Emulator {
    * the seed checks objects; `values` are its properties (the primary key may be left out). Returns whether it
    * was created and the values stored.
    */
-  putObject(ontology: string, objectType: string, primaryKey: string | number, values: Record<string, unknown>): Promise<{ created: boolean; object: Record<string, unknown> }>;
+  putObject(
+    ontology: string,
+    objectType: string,
+    primaryKey: string | number,
+    values: Record<string, unknown>,
+  ): Promise<{ created: boolean; object: Record<string, unknown> }>;
   /** Deletes an object and its many-to-many pairs; refused while another object's foreign key names it. */
   deleteObject(ontology: string, objectType: string, primaryKey: string | number): Promise<void>;
   /** Arms a one-shot fault; returns it with its id. */

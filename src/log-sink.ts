@@ -1,6 +1,6 @@
 // Where log lines go by default: stdout, in batches. A line waits at most FLUSH_AFTER_MS, and the lines logged
 // meanwhile leave in one write, so under load many lines share a system call instead of paying one each (the
-// errorInstanceId line of every 4xx, CONTRACTS §1, was ~5% of a bad request's CPU in a profile, half of it the
+// errorInstanceId line of every 4xx, docs/contracts.md §1, was ~5% of a bad request's CPU in a profile, half of it the
 // write; flushing at the end of each event-loop turn batched too few lines to matter). Lines still pending
 // when the process exits are written from the 'exit' hook: process.stdout writes synchronously on Linux
 // (files, pipes and terminals alike), so none is lost on `process.exit` or a crash; a SIGKILL loses at most

@@ -24,7 +24,7 @@ const REDACTED_PATHS = [
   '*.moduleAuthToken',
   '*.secrets',
   '*.value',
-  // Connection secrets (CONTRACTS §4). Request bodies are never logged; these guard against one slipping in.
+  // Connection secrets (docs/contracts.md §4). Request bodies are never logged; these guard against one slipping in.
   'body',
   'req.body',
   '*.body',
@@ -42,7 +42,13 @@ export function loggerOptions(level: LogLevel, destination: LogDestination): Fas
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     // The per-request lines (debug) show the URL with credentials' query values redacted, as the journal does.
     serializers: {
-      req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+      req: (req: FastifyRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
     },
     stream: destination,
   } as FastifyServerOptions['logger'];

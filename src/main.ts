@@ -56,7 +56,7 @@ export interface RunningServer {
   summary: SeedSummary;
   /** The services served, in order. */
   services: readonly ServiceModule[];
-  /** The in-pod runtime listener (CONTRACTS §10), started on first call: its HTTPS URL and the CA a module trusts. */
+  /** The in-pod runtime listener (docs/contracts.md §10), started on first call: its HTTPS URL and the CA a module trusts. */
   podListener(): Promise<PodListener>;
   /** The TLS listener beside plain http, when one was asked for (docs/tls.md). */
   https?: HttpsListener;
@@ -73,8 +73,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const services = options.services ?? SERVICES;
   const codecs = seedCodecsOf(services);
   const base = await readSeed(options, codecs);
-  const seed = options.importFile === undefined ? base : mergeSeeds(base, await loadSeedFile(options.importFile, codecs, { allowMissingSecrets: options.allowMissingSecrets }), codecs);
-  const settings = resolveSettings(seed, { port: options.port, httpsPort: options.httpsPort, dataDir: options.dataDir, host: options.host, store: options.store }, options.env ?? {}, options.defaultPort);
+  const seed =
+    options.importFile === undefined
+      ? base
+      : mergeSeeds(base, await loadSeedFile(options.importFile, codecs, { allowMissingSecrets: options.allowMissingSecrets }), codecs);
+  const settings = resolveSettings(
+    seed,
+    { port: options.port, httpsPort: options.httpsPort, dataDir: options.dataDir, host: options.host, store: options.store },
+    options.env ?? {},
+    options.defaultPort,
+  );
   // Real time, movable forward through the control route (an injected clock is used as it is).
   const clock = options.clock ?? new OffsetClock();
   const store = await openStore(settings.store, servicePartsOf(services));
@@ -106,7 +114,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const stop = async () => {
     await built.close();
     await https?.close();
-    await pod?.then((p) => p.close(), () => undefined);
+    await pod?.then(
+      (p) => p.close(),
+      () => undefined,
+    );
     await store.close();
   };
   try {
@@ -137,7 +148,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // The app first: its preClose answers every held poll, the pod listener's and the TLS listener's too.
       await app.close();
       await https?.close();
-      await pod?.then((p) => p.close(), () => undefined);
+      await pod?.then(
+        (p) => p.close(),
+        () => undefined,
+      );
       await store.close();
     },
   };
@@ -165,10 +179,13 @@ export function closeOnSignals(server: RunningServer, graceMs = 10_000, exportFi
       process.exit(0);
     }, graceMs);
     force.unref();
-    const exported = exportFile === undefined ? Promise.resolve(true) : writeStateFile(server, exportFile).then(
-      () => (server.app.log.info({ file: exportFile }, 'state exported'), true),
-      (err: unknown) => (server.app.log.error({ err, file: exportFile }, 'state export failed'), false),
-    );
+    const exported =
+      exportFile === undefined
+        ? Promise.resolve(true)
+        : writeStateFile(server, exportFile).then(
+            () => (server.app.log.info({ file: exportFile }, 'state exported'), true),
+            (err: unknown) => (server.app.log.error({ err, file: exportFile }, 'state export failed'), false),
+          );
     void exported.then((ok) =>
       server.close().then(
         () => process.exit(ok ? 0 : 1),

@@ -1,4 +1,4 @@
-// The in-pod runtime listener (CONTRACTS §10): HTTPS on loopback, beside the public port, for modules written
+// The in-pod runtime listener (docs/contracts.md §10): HTTPS on loopback, beside the public port, for modules written
 // with the platform's Python runtime SDK, which speaks only HTTPS to `https://{RUNTIME_HOST}:{RUNTIME_PORT}`
 // with the CA file it is given. Its own Fastify instance, sharing the public app's store and JobService, so a
 // job submitted on the public port is taken by a module polling here (and the other way round).

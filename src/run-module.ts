@@ -1,7 +1,7 @@
 // `platform-emulator run-module`: runs a user's compute module against a running emulator, the way the
 // platform would: it opens (or resets) the runtime's session, hands the module the URIs and a token file
 // through the environment variables the runtime SDK reads, forwards signals, and exits with the module's code.
-// One set of variables serves both runtime SDKs (CONTRACTS §10): the TypeScript one (@palantir/compute-module)
+// One set of variables serves both runtime SDKs (docs/contracts.md §10): the TypeScript one (@palantir/compute-module)
 // calls the full public URIs; the Python one (foundry-compute-modules) keeps only their paths and calls them on
 // https://RUNTIME_HOST:RUNTIME_PORT, the emulator's in-pod runtime listener, trusting the CA file it is given.
 import { spawn } from 'node:child_process';
@@ -104,7 +104,9 @@ function moduleEnv(session: Session, files: ModuleFiles): Record<string, string>
 export function serviceDiscoveryYaml(baseUrl: string): string {
   const base = baseUrl.replace(/\/+$/, '');
   const services: Record<string, string> = { api_gateway: `${base}/api`, stream_proxy: `${base}/stream-proxy/api`, multipass: `${base}/idp/api` };
-  return Object.entries(services).map(([name, url]) => `${name}:\n  - ${JSON.stringify(url)}\n`).join('');
+  return Object.entries(services)
+    .map(([name, url]) => `${name}:\n  - ${JSON.stringify(url)}\n`)
+    .join('');
 }
 
 export async function runModule(options: RunModuleOptions): Promise<number> {

@@ -15,11 +15,11 @@ export interface ComputeModuleSettings {
   maxQueuedJobs: number;
   /** Total bytes of retained results; past it the oldest finished jobs are forgotten. */
   maxRetainedResultBytes: number;
-  /** The in-pod runtime listener's port (CONTRACTS §10); 0 picks a free one. */
+  /** The in-pod runtime listener's port (docs/contracts.md §10); 0 picks a free one. */
   podListenerPort: number;
 }
 
-/** Connections (CONTRACTS §8): defaults a test suite never meets. */
+/** Connections (docs/contracts.md §8): defaults a test suite never meets. */
 export interface LimitSettings {
   maxConnections: number;
   /** Receiving a whole request, body included (not the handler's time: long-polls and held executes are not cut). */
@@ -49,10 +49,10 @@ export interface Settings {
   store: string;
   /** Caps on pending sign-ins, codes and tokens (`platform.limits`). */
   oauthLimits: Readonly<OAuthLimits>;
-  /** Entries the request journal keeps (CONTRACTS §7); 0 turns it off. */
+  /** Entries the request journal keeps (docs/contracts.md §7); 0 turns it off. */
   journalSize: number;
   limits: LimitSettings;
-  /** Path prefix -> one of ours, served as the target (CONTRACTS §11; src/http/path-aliases.ts). */
+  /** Path prefix -> one of ours, served as the target (docs/contracts.md §11; src/http/path-aliases.ts). */
   pathAliases: Readonly<Record<string, string>>;
 }
 
@@ -87,7 +87,12 @@ interface ComputeModuleSettingsSeed {
  * Precedence for the port: --port, then PORT, then the config file, then the default (4000). For the store:
  * --store, then the config's `store`, then DATABASE_URL, then memory.
  */
-export function resolveSettings(seed: Seed, overrides: SettingOverrides = {}, env: NodeJS.ProcessEnv = process.env, defaultPort = DEFAULT_PORT): Readonly<Settings> {
+export function resolveSettings(
+  seed: Seed,
+  overrides: SettingOverrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+  defaultPort = DEFAULT_PORT,
+): Readonly<Settings> {
   const envPort = env.PORT !== undefined && env.PORT !== '' ? parsePort(env.PORT, 'PORT') : undefined;
   const cm = (seed.compute_modules ?? {}) as ComputeModuleSettingsSeed;
   return Object.freeze({

@@ -25,7 +25,10 @@ export function listenError(err: unknown, settings: Pick<Settings, 'host' | 'por
     case 'EPERM':
       return new ListenError(`no permission to listen on port ${port} on ${host} (ports below 1024 need privileges): ${OTHER_PORT}`, e);
     case 'EADDRNOTAVAIL':
-      return new ListenError(`cannot listen on ${host}: it is not an address of this machine; choose another with --host (e.g. 127.0.0.1, or 0.0.0.0 for every interface)`, e);
+      return new ListenError(
+        `cannot listen on ${host}: it is not an address of this machine; choose another with --host (e.g. 127.0.0.1, or 0.0.0.0 for every interface)`,
+        e,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new ListenError(`cannot listen on ${host}: the host name does not resolve; give an address with --host (e.g. 127.0.0.1)`, e);

@@ -24,7 +24,11 @@ describe('startEmulator (programmatic API)', () => {
   it('reset() returns to the seed; close() frees the port', async () => {
     emulator = await startEmulator({ seed: 'platform:\n  users: [{ username: alice }]\n' });
     const { url } = emulator;
-    const mint = await fetch(`${url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"alice"}' });
+    const mint = await fetch(`${url}/_emulate/platform/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"username":"alice"}',
+    });
     const { access_token } = (await mint.json()) as { access_token: string };
     await emulator.reset();
     const me = await fetch(`${url}/idp/api/me`, { headers: { authorization: `Bearer ${access_token}` } });

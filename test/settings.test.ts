@@ -8,7 +8,16 @@ describe('settings', () => {
   it('defaults to port 4000 on 127.0.0.1, base URL from the bound port', () => {
     const s = resolveSettings(seedWith({}), {}, {});
     expect(s).toMatchObject({ port: 4000, host: '127.0.0.1', baseUrl: undefined, bodyLimitBytes: 1024 * 1024 });
-    expect(s.computeModules).toEqual({ pollTimeoutMs: 2000, executeTimeoutMs: 300000, retainedJobs: 10000, maxResultBytes: 32 * 1024 * 1024, moduleGoneMs: 30000, maxQueuedJobs: 10000, maxRetainedResultBytes: 1024 * 1024 * 1024, podListenerPort: 0 });
+    expect(s.computeModules).toEqual({
+      pollTimeoutMs: 2000,
+      executeTimeoutMs: 300000,
+      retainedJobs: 10000,
+      maxResultBytes: 32 * 1024 * 1024,
+      moduleGoneMs: 30000,
+      maxQueuedJobs: 10000,
+      maxRetainedResultBytes: 1024 * 1024 * 1024,
+      podListenerPort: 0,
+    });
     expect(Object.isFrozen(s)).toBe(true);
   });
 
@@ -21,7 +30,11 @@ describe('settings', () => {
   });
 
   it('reads base_url (trailing slash removed), host and compute-module limits from the config', () => {
-    const s = resolveSettings(seedWith({ base_url: 'https://emu.test/', host: '0.0.0.0', compute_modules: { poll_timeout_ms: 50, execute_timeout_ms: 100 } }), {}, {});
+    const s = resolveSettings(
+      seedWith({ base_url: 'https://emu.test/', host: '0.0.0.0', compute_modules: { poll_timeout_ms: 50, execute_timeout_ms: 100 } }),
+      {},
+      {},
+    );
     expect(s.baseUrl).toBe('https://emu.test');
     expect(s.host).toBe('0.0.0.0');
     expect(s.computeModules.pollTimeoutMs).toBe(50);

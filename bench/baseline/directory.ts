@@ -12,7 +12,12 @@ const count = Number(values.users ?? 10_000);
 const users = [
   { id: stableUuid('user:admin'), username: 'admin' },
   { id: stableUuid('user:deep'), username: 'deep' },
-  ...Array.from({ length: count - 1 }, (_, i) => ({ id: stableUuid(`user:${username(i)}`), username: username(i), givenName: `Given ${i}`, email: `${username(i)}@example.test` })),
+  ...Array.from({ length: count - 1 }, (_, i) => ({
+    id: stableUuid(`user:${username(i)}`),
+    username: username(i),
+    givenName: `Given ${i}`,
+    email: `${username(i)}@example.test`,
+  })),
 ];
 const groupId = (name: string) => stableUuid(`group:${name}`);
 const parents = new Map<string, string[]>();
@@ -32,7 +37,16 @@ function wire(u: (typeof users)[number] & { givenName?: string; email?: string }
   if (u.givenName) attributes['idp:givenName'] = [u.givenName];
   if (u.email) attributes['idp:email:primary'] = [u.email];
   attributes['idp:organization-rid'] = [ORG];
-  return { id: u.id, username: u.username, ...(u.givenName ? { givenName: u.givenName } : {}), ...(u.email ? { email: u.email } : {}), realm: REALM, organization: ORG, status: 'ACTIVE', attributes };
+  return {
+    id: u.id,
+    username: u.username,
+    ...(u.givenName ? { givenName: u.givenName } : {}),
+    ...(u.email ? { email: u.email } : {}),
+    realm: REALM,
+    organization: ORG,
+    status: 'ACTIVE',
+    attributes,
+  };
 }
 
 function list(query: URLSearchParams) {
@@ -52,7 +66,12 @@ function markings(userId: string) {
     queue.push(...(parents.get(g) ?? []));
   }
   const principals = [userId, ...seen];
-  return { view: [...markingMembers].filter(([, members]) => principals.some((p) => members.has(p))).map(([id]) => id).sort() };
+  return {
+    view: [...markingMembers]
+      .filter(([, members]) => principals.some((p) => members.has(p)))
+      .map(([id]) => id)
+      .sort(),
+  };
 }
 
 const server = http.createServer((req, res) => {

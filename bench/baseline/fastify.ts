@@ -10,7 +10,11 @@ app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string
 app.removeContentTypeParser('application/json');
 app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-const send = (reply: FastifyReply, answer: Answer) => reply.code(answer.status).headers(answer.headers ?? {}).send(answer.body);
+const send = (reply: FastifyReply, answer: Answer) =>
+  reply
+    .code(answer.status)
+    .headers(answer.headers ?? {})
+    .send(answer.body);
 
 app.get('/_emulate/health', async () => ({ status: 'ok' }));
 app.get('/api/v2/admin/users/getCurrent', (request, reply) => send(reply, getCurrent(request.headers.authorization)));

@@ -12,7 +12,13 @@ const tokens = new Set([values.token ?? 'bench-token']);
 
 type Clause = { type: string; field?: keyof Item; value: unknown };
 const test = (o: Item, c: Clause): boolean =>
-  c.type === 'and' ? (c.value as Clause[]).every((x) => test(o, x)) : c.type === 'eq' ? o[c.field!] === c.value : c.type === 'gte' ? (o[c.field!] as number) >= (c.value as number) : false;
+  c.type === 'and'
+    ? (c.value as Clause[]).every((x) => test(o, x))
+    : c.type === 'eq'
+      ? o[c.field!] === c.value
+      : c.type === 'gte'
+        ? (o[c.field!] as number) >= (c.value as number)
+        : false;
 
 function loadObjects(body: string): unknown {
   const req = JSON.parse(body) as { objectSet: { where: Clause }; pageSize: number };

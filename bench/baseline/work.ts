@@ -53,7 +53,11 @@ export function tokenEndpoint(contentType: string | undefined, authorization: st
   }
   if (form.get('grant_type') !== 'client_credentials') return { status: 400, body: { error: 'unsupported_grant_type' }, headers: NO_STORE };
   const scopes = (form.get('scope') ?? '').split(' ').filter(Boolean);
-  return { status: 200, body: { access_token: mint(SERVICE_USER_ID, scopes), token_type: 'Bearer', expires_in: 3600, scope: scopes.join(' ') }, headers: NO_STORE };
+  return {
+    status: 200,
+    body: { access_token: mint(SERVICE_USER_ID, scopes), token_type: 'Bearer', expires_in: 3600, scope: scopes.join(' ') },
+    headers: NO_STORE,
+  };
 }
 
 /** POST /_emulate/platform/tokens: how the bench fills the token Map. */

@@ -20,14 +20,20 @@ export function groupDefs(users: number): GroupDef[] {
     name: `level${l}`,
     members: l < LEVELS - 1 ? [{ group: `level${l + 1}` }] : ['deep'],
   }));
-  const filler = Array.from({ length: GROUPS - LEVELS }, (_, g) => ({ name: `team${String(g).padStart(4, '0')}`, members: Array.from({ length: 10 }, (_, k) => username((g * 10 + k) % users)) }));
+  const filler = Array.from({ length: GROUPS - LEVELS }, (_, g) => ({
+    name: `team${String(g).padStart(4, '0')}`,
+    members: Array.from({ length: 10 }, (_, k) => username((g * 10 + k) % users)),
+  }));
   return [...nested, ...filler];
 }
 
 export function writeDirectorySeed(users: number): string {
   const doc = {
     platform: {
-      users: [{ username: 'deep' }, ...Array.from({ length: users - 1 }, (_, i) => ({ username: username(i), given_name: `Given ${i}`, email: `${username(i)}@example.test` }))],
+      users: [
+        { username: 'deep' },
+        ...Array.from({ length: users - 1 }, (_, i) => ({ username: username(i), given_name: `Given ${i}`, email: `${username(i)}@example.test` })),
+      ],
       groups: groupDefs(users),
       marking_categories: [{ id: 'classification', name: 'Classification' }],
       markings: [{ id: MARKING, name: 'SECRET', category: 'classification', members: [{ group: 'level0' }] }],

@@ -39,10 +39,28 @@ export function benchSeed(options: SeedOptions = {}): Record<string, unknown> {
       users,
       ...(options.functions ? { ontologies: [{ api_name: 'bench', rid: 'ri.ontology.main.ontology.bench', display_name: 'Bench' }] } : {}),
       oauth_clients: [
-        { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token', 'client_credentials'] },
+        {
+          client_id: CLIENT_ID,
+          client_secret: CLIENT_SECRET,
+          redirect_uris: [REDIRECT_URI],
+          grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
+        },
       ],
       ...(options.computeModules
-        ? { compute_modules: { runtimes: [{ runtime_id: RUNTIME_ID }], deployed_apps: [{ deployed_app_rid: DEPLOYED_APP_RID, runtime_id: RUNTIME_ID, ...(options.functions ? { functions: { namespace: 'bench', timeout_ms: 30_000 } } : {}) }], execute_timeout_ms: 30_000, ...(options.pollTimeoutMs ? { poll_timeout_ms: options.pollTimeoutMs } : {}) } }
+        ? {
+            compute_modules: {
+              runtimes: [{ runtime_id: RUNTIME_ID }],
+              deployed_apps: [
+                {
+                  deployed_app_rid: DEPLOYED_APP_RID,
+                  runtime_id: RUNTIME_ID,
+                  ...(options.functions ? { functions: { namespace: 'bench', timeout_ms: 30_000 } } : {}),
+                },
+              ],
+              execute_timeout_ms: 30_000,
+              ...(options.pollTimeoutMs ? { poll_timeout_ms: options.pollTimeoutMs } : {}),
+            },
+          }
         : {}),
     },
   };
@@ -55,7 +73,7 @@ export function writeSeed(options: SeedOptions = {}): string {
   return file;
 }
 
-/** The getCurrent body for the default admin (CONTRACTS §3), which the baseline answers with. */
+/** The getCurrent body for the default admin (docs/contracts.md §3), which the baseline answers with. */
 export const ADMIN_WIRE = {
   id: '00000000-0000-4000-8000-000000000000',
   username: 'admin',

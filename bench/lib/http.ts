@@ -47,7 +47,11 @@ export function postJson(url: string, value: unknown, headers: Record<string, st
 }
 
 export function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Reply> {
-  return request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  return request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
 
 export const basicAuth = (id: string, secret: string): string =>

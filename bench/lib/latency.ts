@@ -30,7 +30,11 @@ export function stats(times: number[]): LatencyStats {
 }
 
 /** Runs `task` from `callers` concurrent loops for `seconds`; returns completed count and each one's latency. */
-export async function closedLoop(callers: number, seconds: number, task: () => Promise<void>): Promise<{ completed: number; seconds: number; times: number[] }> {
+export async function closedLoop(
+  callers: number,
+  seconds: number,
+  task: () => Promise<void>,
+): Promise<{ completed: number; seconds: number; times: number[] }> {
   const times: number[] = [];
   const started = process.hrtime.bigint();
   const deadline = Date.now() + seconds * 1000;

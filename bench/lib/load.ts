@@ -88,5 +88,9 @@ export function percentile(xs: number[], p: number): number {
 }
 
 export function count5xx(statuses: Record<string, number>): number {
-  return sum(Object.entries(statuses).filter(([code]) => code.startsWith('5')).map(([, n]) => n));
+  return sum(
+    Object.entries(statuses)
+      .filter(([code]) => code.startsWith('5'))
+      .map(([, n]) => n),
+  );
 }

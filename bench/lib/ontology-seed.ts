@@ -68,4 +68,10 @@ export const THREE_CLAUSE_WHERE = {
 export const PAGE_SIZE = 100;
 
 export const loadObjectsBody = (where: unknown, pageSize: number) =>
-  JSON.stringify({ objectSet: { type: 'filter', objectSet: { type: 'base', objectType: OBJECT_TYPE }, where }, select: [], selectV2: [], pageSize, excludeRid: true });
+  JSON.stringify({
+    objectSet: { type: 'filter', objectSet: { type: 'base', objectType: OBJECT_TYPE }, where },
+    select: [],
+    selectV2: [],
+    pageSize,
+    excludeRid: true,
+  });

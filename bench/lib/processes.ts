@@ -59,14 +59,21 @@ export function benchScript(name: string, script: string, healthPath: string, ex
 export function spawnNode(args: string[], env?: NodeJS.ProcessEnv): ChildProcess & { logFile: string } {
   const logFile = join(mkdtempSync(join(tmpdir(), 'bench-log-')), 'output.log');
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, PORT: '', PLATFORM_EMULATOR_CONFIG: '', ...env }, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '', PLATFORM_EMULATOR_CONFIG: '', ...env },
+    stdio: ['ignore', fd, fd],
+  });
   closeSync(fd);
   return Object.assign(child, { logFile });
 }
 
 export async function startServer(command: ServerCommand, timeoutMs = 30_000): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawnNode(command.args.map((a) => a.replace('{port}', String(port))), command.env);
+  const child = spawnNode(
+    command.args.map((a) => a.replace('{port}', String(port))),
+    command.env,
+  );
   const tail = () => readFileSync(child.logFile, 'utf8').slice(-4000);
   const url = `http://127.0.0.1:${port}`;
   const server: ServerProcess = { name: command.name, pid: child.pid!, url, output: tail, stop: () => stopChild(child) };

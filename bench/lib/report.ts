@@ -56,7 +56,10 @@ export function formatResult(result: ScenarioResult): string {
     const base = result.loads.find((l) => l.subject === 'baseline');
     const rows = [['server', 'req/s', 'x base', 'p50 ms', 'p99 ms', 'CPU us/req', 'x base', 'statuses']];
     for (const l of result.loads) {
-      const statuses = Object.entries(l.statuses).map(([c, n]) => `${c}:${n}`).join(' ') + (l.errors ? ` errors:${l.errors}` : '');
+      const statuses =
+        Object.entries(l.statuses)
+          .map(([c, n]) => `${c}:${n}`)
+          .join(' ') + (l.errors ? ` errors:${l.errors}` : '');
       rows.push([
         l.subject,
         fmt(l.rps, 0),
@@ -76,7 +79,9 @@ export function formatResult(result: ScenarioResult): string {
     lines.push(table(rows));
   }
   for (const c of result.checks) {
-    lines.push(`${c.pass ? 'PASS' : 'MISS'}  ${c.target}: ${fmt(c.actual, 2)} ${c.unit} (target ${c.kind === 'max' ? '<=' : '>='} ${fmt(c.limit, 2)} ${c.unit})`);
+    lines.push(
+      `${c.pass ? 'PASS' : 'MISS'}  ${c.target}: ${fmt(c.actual, 2)} ${c.unit} (target ${c.kind === 'max' ? '<=' : '>='} ${fmt(c.limit, 2)} ${c.unit})`,
+    );
   }
   for (const n of result.notes) lines.push(`note: ${n}`);
   return lines.join('\n');

@@ -31,7 +31,7 @@ export async function mintTokens(server: ServerProcess, count: number, scopes = 
 
 /**
  * Whether the emulator serves a route yet: an unknown route is the platform envelope's 404 `NotFound`
- * (CONTRACTS §1), which no route of ours answers with for a request it understands.
+ * (docs/contracts.md §1), which no route of ours answers with for a request it understands.
  */
 export async function routeAvailable(server: ServerProcess, method: string, path: string): Promise<boolean> {
   const reply = await request(server.url + path, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });

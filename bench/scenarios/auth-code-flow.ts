@@ -32,7 +32,11 @@ export const authCodeFlow: Scenario = {
           failures++;
           return;
         }
-        const token = await postForm(`${emulator.url}${TOKEN_PATH}`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI }, { authorization: basicAuth(CLIENT_ID, CLIENT_SECRET) });
+        const token = await postForm(
+          `${emulator.url}${TOKEN_PATH}`,
+          { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI },
+          { authorization: basicAuth(CLIENT_ID, CLIENT_SECRET) },
+        );
         if (token.status !== 200) failures++;
       };
       await sampleSequentially(200, flow); // warm-up

@@ -47,16 +47,21 @@ export const badInput: Scenario = {
       const tokens = await mintTokens(emulator, 1000, [ADMIN_SCOPE]);
       const families: Array<{ name: string; good: AutocannonRequest[]; bad: AutocannonRequest[] }> = [
         { name: 'getCurrent', good: tokens.map((t) => ({ method: 'GET', path: GET_CURRENT, headers: { authorization: `Bearer ${t}` } })), bad: badGetCurrent },
-        { name: 'JSON body', good: [{ method: 'POST', path: MINT, headers: json, body: JSON.stringify({ username: 'admin', scopes: [ADMIN_SCOPE] }) }], bad: badJson },
+        {
+          name: 'JSON body',
+          good: [{ method: 'POST', path: MINT, headers: json, body: JSON.stringify({ username: 'admin', scopes: [ADMIN_SCOPE] }) }],
+          bad: badJson,
+        },
       ];
-      if (await routeAvailable(emulator, 'POST', TOKEN_PATH)) families.push({ name: 'token endpoint', good: [clientCredentialsRequest(TOKEN_PATH)], bad: badToken });
+      if (await routeAvailable(emulator, 'POST', TOKEN_PATH))
+        families.push({ name: 'token endpoint', good: [clientCredentialsRequest(TOKEN_PATH)], bad: badToken });
       else result.notes.push('token endpoint: skipped: route not available');
       for (const family of families) {
         const loads = await interleave([
           { name: `${family.name}: good`, server: emulator, load: { requests: family.good, connections: settings.connections } },
           { name: `${family.name}: bad`, server: emulator, load: { requests: family.bad, connections: settings.connections } },
         ]);
-        const [good, bad] = loads as [typeof loads[0], typeof loads[0]];
+        const [good, bad] = loads as [(typeof loads)[0], (typeof loads)[0]];
         result.loads.push(good, bad);
         no5xxCheck(result, bad);
         check(result, `${family.name}: dropped connections or timeouts`, bad.errors, 'max', 0, '');

@@ -22,7 +22,8 @@ function writeCsv(file: string): number {
   let size = 0;
   for (let i = 0; size < SIZE_MB * MB; i++) {
     const lines: string[] = [];
-    for (let j = 0; j < 10_000; j++, i++) lines.push(`s${i % 100},${(i / 3).toFixed(4)},${i},${i % 2 === 0},2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`);
+    for (let j = 0; j < 10_000; j++, i++)
+      lines.push(`s${i % 100},${(i / 3).toFixed(4)},${i},${i % 2 === 0},2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`);
     const chunk = lines.join('\n') + '\n';
     writeSync(fd, chunk);
     size += Buffer.byteLength(chunk);
@@ -35,10 +36,14 @@ function writeCsv(file: string): number {
 function send(url: string, file: string, headers: Record<string, string>): Promise<{ status: number; seconds: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { agent: false, method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': String(statSync(file).size), ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, seconds: (performance.now() - started) / 1000 }));
-    });
+    const req = http.request(
+      url,
+      { agent: false, method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': String(statSync(file).size), ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, seconds: (performance.now() - started) / 1000 }));
+      },
+    );
     req.on('error', reject);
     createReadStream(file).pipe(req);
   });
@@ -60,7 +65,11 @@ function fetchAll(url: string, headers: Record<string, string>): Promise<{ statu
 }
 
 /** Runs `work` while sampling the server's RSS and asking getCurrent every 20 ms; answers peak growth and p99. */
-async function observed<T>(server: ServerProcess, adminToken: string, work: () => Promise<T>): Promise<{ value: T; peakMb: number; p99Ms: number; asked: number }> {
+async function observed<T>(
+  server: ServerProcess,
+  adminToken: string,
+  work: () => Promise<T>,
+): Promise<{ value: T; peakMb: number; p99Ms: number; asked: number }> {
   const base = rssBytes(server.pid);
   let peak = base;
   const latencies: number[] = [];
@@ -87,7 +96,6 @@ async function observed<T>(server: ServerProcess, adminToken: string, work: () =
   return { value, peakMb: (peak - base) / MB, p99Ms, asked: latencies.length };
 }
 
-
 export const datasets: Scenario = {
   name: 'datasets',
   title: `upload and readTable of a ${SIZE_MB} MB CSV vs a raw node:http file stream`,
@@ -109,11 +117,23 @@ export const datasets: Scenario = {
 
       const baseUp = await send(`${baseline.url}/upload`, file, {});
       const baseDown = await fetchAll(`${baseline.url}/file`, {});
-      const up = await observed(emulator, admin!, () => send(`${emulator!.url}/api/v2/datasets/${rid}/files/large.csv/upload?transactionType=SNAPSHOT`, file, auth));
+      const up = await observed(emulator, admin!, () =>
+        send(`${emulator!.url}/api/v2/datasets/${rid}/files/large.csv/upload?transactionType=SNAPSHOT`, file, auth),
+      );
       if (up.value.status !== 200) throw new Error(`upload answered ${up.value.status}`);
-      const schema = { fieldSchemaList: ['STRING:sensor', 'DOUBLE:value', 'LONG:count', 'BOOLEAN:ok', 'TIMESTAMP:at'].map((s) => ({ type: s.split(':')[0], name: s.split(':')[1], nullable: true })) };
+      const schema = {
+        fieldSchemaList: ['STRING:sensor', 'DOUBLE:value', 'LONG:count', 'BOOLEAN:ok', 'TIMESTAMP:at'].map((s) => ({
+          type: s.split(':')[0],
+          name: s.split(':')[1],
+          nullable: true,
+        })),
+      };
       const put = await new Promise<number>((resolve, reject) => {
-        const req = http.request(`${emulator!.url}/api/v2/datasets/${rid}/putSchema`, { agent: false, method: 'PUT', headers: { ...auth, 'content-type': 'application/json' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+        const req = http.request(
+          `${emulator!.url}/api/v2/datasets/${rid}/putSchema`,
+          { agent: false, method: 'PUT', headers: { ...auth, 'content-type': 'application/json' } },
+          (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+        );
         req.on('error', reject);
         req.end(JSON.stringify({ schema }));
       });
@@ -128,7 +148,11 @@ export const datasets: Scenario = {
       result.metrics.push({ name: 'readTable CSV (source MB per s)', value: mbps(csv.value.seconds), unit: 'MB/s', baseline: mbps(baseDown.seconds) });
       result.metrics.push({ name: 'readTable ARROW (source MB per s)', value: mbps(arrow.value.seconds), unit: 'MB/s', baseline: mbps(baseDown.seconds) });
       result.metrics.push({ name: 'readTable ARROW answer size', value: arrow.value.bytes / MB, unit: 'MB' });
-      for (const [name, o] of [['upload', up], ['readTable CSV', csv], ['readTable ARROW', arrow]] as const) {
+      for (const [name, o] of [
+        ['upload', up],
+        ['readTable CSV', csv],
+        ['readTable ARROW', arrow],
+      ] as const) {
         result.metrics.push({ name: `${name}: peak RSS growth`, value: o.peakMb, unit: 'MB' });
         result.metrics.push({ name: `${name}: getCurrent p99 (${o.asked} asked)`, value: o.p99Ms, unit: 'ms' });
       }

@@ -44,7 +44,9 @@ export const directory: Scenario = {
     try {
       emulator = await startServer(emulatorCommand(seedFile), 120_000);
       const bearer = `Bearer ${await token(emulator)}`;
-      baseline = await startServer(benchScript('baseline', 'bench/baseline/directory.ts', '/_emulate/health', ['--users', String(USERS), '--token', bearer.slice(7)]));
+      baseline = await startServer(
+        benchScript('baseline', 'bench/baseline/directory.ts', '/_emulate/health', ['--users', String(USERS), '--token', bearer.slice(7)]),
+      );
       const headers = { authorization: bearer };
       const emuPages = await pagePaths(emulator, bearer);
       const basePages = await pagePaths(baseline, bearer);
@@ -56,8 +58,16 @@ export const directory: Scenario = {
         ['getMarkings through 5 levels', [markings], [markings]],
       ] as const) {
         const [emu, base] = await interleave([
-          { name: `emulator: ${what}`, server: emulator, load: { requests: emuPaths.map((path) => ({ method: 'GET', path, headers })), connections: settings.connections } },
-          { name: `baseline: ${what}`, server: baseline, load: { requests: basePaths.map((path) => ({ method: 'GET', path, headers })), connections: settings.connections } },
+          {
+            name: `emulator: ${what}`,
+            server: emulator,
+            load: { requests: emuPaths.map((path) => ({ method: 'GET', path, headers })), connections: settings.connections },
+          },
+          {
+            name: `baseline: ${what}`,
+            server: baseline,
+            load: { requests: basePaths.map((path) => ({ method: 'GET', path, headers })), connections: settings.connections },
+          },
         ]);
         result.loads.push(emu!, base!);
         result.metrics.push({ name: `${what}: p50`, value: emu!.p50Ms, unit: 'ms', baseline: base!.p50Ms });

@@ -49,10 +49,27 @@ export const functionCall: Scenario = {
       failures = 0;
       const part = (): ScenarioResult => ({ ...result, metrics: [] });
       const raw = part();
-      const rawSeq = await measureRoundTrips(raw, { noun: 'job', samples: settings.samples, callers: CALLERS, seconds: settings.durationS * settings.rounds, task: job, cpuOf: { server: emulator.pid } });
+      const rawSeq = await measureRoundTrips(raw, {
+        noun: 'job',
+        samples: settings.samples,
+        callers: CALLERS,
+        seconds: settings.durationS * settings.rounds,
+        task: job,
+        cpuOf: { server: emulator.pid },
+      });
       const fn = part();
-      const fnSeq = await measureRoundTrips(fn, { noun: 'call', samples: settings.samples, callers: CALLERS, seconds: settings.durationS * settings.rounds, task: call, cpuOf: { server: emulator.pid } });
-      result.metrics.push(...raw.metrics.map((m) => ({ ...m, name: `raw job: ${m.name}` })), ...fn.metrics.map((m) => ({ ...m, name: `function call: ${m.name}` })));
+      const fnSeq = await measureRoundTrips(fn, {
+        noun: 'call',
+        samples: settings.samples,
+        callers: CALLERS,
+        seconds: settings.durationS * settings.rounds,
+        task: call,
+        cpuOf: { server: emulator.pid },
+      });
+      result.metrics.push(
+        ...raw.metrics.map((m) => ({ ...m, name: `raw job: ${m.name}` })),
+        ...fn.metrics.map((m) => ({ ...m, name: `function call: ${m.name}` })),
+      );
       check(result, 'query layer adds at p50', fnSeq.p50Ms - rawSeq.p50Ms, 'max', 0.3, 'ms');
       check(result, 'failed or wrong answers', failures, 'max', 0, 'calls');
     } finally {

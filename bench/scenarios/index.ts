@@ -18,4 +18,22 @@ import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 import { datasets } from './datasets.js';
 
-export const SCENARIOS: Scenario[] = [startup, getCurrent, tokenEndpoint, journal, badInput, authCodeFlow, jobRoundTrip, functionCall, pollBurst, pythonModule, reset, signInPage, ontology, directory, postgres, memory, datasets];
+export const SCENARIOS: Scenario[] = [
+  startup,
+  getCurrent,
+  tokenEndpoint,
+  journal,
+  badInput,
+  authCodeFlow,
+  jobRoundTrip,
+  functionCall,
+  pollBurst,
+  pythonModule,
+  reset,
+  signInPage,
+  ontology,
+  directory,
+  postgres,
+  memory,
+  datasets,
+];

@@ -33,13 +33,22 @@ export const journal: Scenario = {
       const onSecond = await start(1000);
       const pairs = { on: [onFirst, onSecond], off: [offSecond, offFirst] };
       const routes = [
-        { name: 'getCurrent', requests: async (server: ServerProcess) => (await mintTokens(server, 200, [ADMIN_SCOPE])).map((t) => ({ method: 'GET', path: GET_CURRENT, headers: { authorization: `Bearer ${t}` } })) },
+        {
+          name: 'getCurrent',
+          requests: async (server: ServerProcess) =>
+            (await mintTokens(server, 200, [ADMIN_SCOPE])).map((t) => ({ method: 'GET', path: GET_CURRENT, headers: { authorization: `Bearer ${t}` } })),
+        },
         { name: 'token endpoint', requests: async () => [clientCredentialsRequest(TOKEN_PATH)] },
       ];
       for (const route of routes) {
         const subjects = [];
         for (const [side, list] of Object.entries(pairs)) {
-          for (const [i, server] of list.entries()) subjects.push({ name: `${route.name}: journal ${side} #${i + 1}`, server, load: { requests: await route.requests(server), connections: settings.connections } });
+          for (const [i, server] of list.entries())
+            subjects.push({
+              name: `${route.name}: journal ${side} #${i + 1}`,
+              server,
+              load: { requests: await route.requests(server), connections: settings.connections },
+            });
         }
         const loads = await interleave(subjects);
         result.loads.push(...loads);

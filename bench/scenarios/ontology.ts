@@ -1,4 +1,4 @@
-// Ontology objects at 100,000 (CONTRACTS §9): loadObjects with a three-clause filter and a primary-key
+// Ontology objects at 100,000 (docs/contracts.md §9): loadObjects with a three-clause filter and a primary-key
 // fetchOne (the typed client's request: a filter on the key, page size 1), each against the raw baseline
 // (bench/baseline/ontology.ts) in interleaved rounds; start-up and reset with the 100,000 objects seeded, and
 // the memory they take (RSS with them minus RSS with none, per object).
@@ -56,15 +56,23 @@ export const ontology: Scenario = {
 
       [emulator, empty] = await Promise.all([startServer(emulatorCommand(seedFile), 120_000), startServer(emulatorCommand(emptyFile))]);
       const bearer = `Bearer ${await token(emulator)}`;
-      baseline = await startServer(benchScript('baseline', 'bench/baseline/ontology.ts', '/_emulate/health', ['--objects', String(OBJECTS), '--token', bearer.slice(7)]));
+      baseline = await startServer(
+        benchScript('baseline', 'bench/baseline/ontology.ts', '/_emulate/health', ['--objects', String(OBJECTS), '--token', bearer.slice(7)]),
+      );
       const perObject = (rssBytes(emulator.pid) - rssBytes(empty.pid)) / OBJECTS;
       result.metrics.push({ name: 'memory per object (RSS with them minus RSS with none)', value: perObject, unit: 'bytes' });
       result.notes.push(`RSS with ${OBJECTS} objects: ${(rssBytes(emulator.pid) / MB).toFixed(0)} MB, with none: ${(rssBytes(empty.pid) / MB).toFixed(0)} MB`);
 
       const headers = { authorization: bearer, 'content-type': 'application/json' };
-      const filter = { requests: [{ method: 'POST', path: PATH, headers, body: loadObjectsBody(THREE_CLAUSE_WHERE, PAGE_SIZE) }], connections: settings.connections };
+      const filter = {
+        requests: [{ method: 'POST', path: PATH, headers, body: loadObjectsBody(THREE_CLAUSE_WHERE, PAGE_SIZE) }],
+        connections: settings.connections,
+      };
       const keys = Array.from({ length: 1000 }, (_, i) => (i * 7919) % OBJECTS);
-      const fetchOne = { requests: keys.map((id) => ({ method: 'POST', path: PATH, headers, body: loadObjectsBody({ type: 'eq', field: 'id', value: id }, 1) })), connections: settings.connections };
+      const fetchOne = {
+        requests: keys.map((id) => ({ method: 'POST', path: PATH, headers, body: loadObjectsBody({ type: 'eq', field: 'id', value: id }, 1) })),
+        connections: settings.connections,
+      };
       for (const [what, load, limit] of [
         ['three-clause filter', filter, 3],
         ['fetchOne by primary key', fetchOne, 3],

@@ -61,7 +61,8 @@ export const pollBurst: Scenario = {
           ),
         );
       }
-      const waiting = async () => (await request(`${emulator.url}${RUNTIMES_PATH}/${RUNTIME_ID}/jobs/${marker}`)).json<{ runtime: { waitingPolls: number } }>().runtime.waitingPolls;
+      const waiting = async () =>
+        (await request(`${emulator.url}${RUNTIMES_PATH}/${RUNTIME_ID}/jobs/${marker}`)).json<{ runtime: { waitingPolls: number } }>().runtime.waitingPolls;
       for (let tries = 0; (await waiting()) < HELD; tries++) {
         if (tries > 3_000) throw new Error(`the server never held ${HELD} polls`);
         await new Promise((resolve) => setTimeout(resolve, 10));

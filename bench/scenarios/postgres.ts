@@ -1,4 +1,4 @@
-// The PostgreSQL store (CONTRACTS §12) against the memory store in the same run: getCurrent and the token
+// The PostgreSQL store (docs/contracts.md §12) against the memory store in the same run: getCurrent and the token
 // endpoint on one instance each (target: at least 0.3x the memory store's throughput; CPU per request of the
 // emulator, and of the PostgreSQL server beside it), and the job round trip across two instances sharing the
 // database (execute on A, the module polling B; target p50 under 10 ms). Skipped when no server answers at
@@ -46,7 +46,13 @@ function postgresCpuSince(before: Map<string, number>): number {
   return spent;
 }
 
-async function compare(result: ScenarioResult, label: string, memory: ServerProcess, pg: ServerProcess, requests: (s: ServerProcess) => Promise<object[]>): Promise<void> {
+async function compare(
+  result: ScenarioResult,
+  label: string,
+  memory: ServerProcess,
+  pg: ServerProcess,
+  requests: (s: ServerProcess) => Promise<object[]>,
+): Promise<void> {
   const pgCpuBefore = postgresCpuMicros();
   const loads = await interleave([
     { name: `memory ${label}`, server: memory, load: { requests: (await requests(memory)) as never, connections: settings.connections } },
@@ -73,7 +79,11 @@ async function jobRoundTrip(executor: ServerProcess, poller: ServerProcess): Pro
     let n = 0;
     const execute = async () => {
       const query = { n: n++ };
-      const reply = await postJson(`${executor.url}${EXECUTE_PATH}`, { deployedAppRid: DEPLOYED_APP_RID, queryType: 'echo', query }, { authorization: `Bearer ${token}` });
+      const reply = await postJson(
+        `${executor.url}${EXECUTE_PATH}`,
+        { deployedAppRid: DEPLOYED_APP_RID, queryType: 'echo', query },
+        { authorization: `Bearer ${token}` },
+      );
       if (reply.status !== 200 || reply.json<{ n: number }>().n !== query.n) failures++;
     };
     await execute(); // waits until the module polls
@@ -114,7 +124,8 @@ export const postgres: Scenario = {
   async run() {
     const result = newResult(this.name, this.title);
     const base = process.env.BENCH_STORE || process.env.TEST_STORE || LOCAL_CLUSTER_URL;
-    if (!(await reachable(base))) return { ...result, skipped: `no PostgreSQL answers at ${withoutCredentials(base)} (scripts/pg-cluster.sh start, or set BENCH_STORE)` };
+    if (!(await reachable(base)))
+      return { ...result, skipped: `no PostgreSQL answers at ${withoutCredentials(base)} (scripts/pg-cluster.sh start, or set BENCH_STORE)` };
     const started: ServerProcess[] = [];
     try {
       const memory = await startEmulator();

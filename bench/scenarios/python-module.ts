@@ -62,8 +62,14 @@ export const pythonModule: Scenario = {
         const reply = await postJson(url, { deployedAppRid: TS_APP, queryType: 'echo', query }, auth);
         if (reply.status !== 200 || reply.json<{ n: number }>().n !== query.n) failures++;
       };
-      await untilAnswered(async () => (await postJson(url, { deployedAppRid: PY_APP, queryType: 'echo', query: { text: 'up' } }, auth)).status === 200, 'the Python module');
-      await untilAnswered(async () => (await postJson(url, { deployedAppRid: TS_APP, queryType: 'echo', query: { n: 0 } }, auth)).status === 200, 'the TypeScript module');
+      await untilAnswered(
+        async () => (await postJson(url, { deployedAppRid: PY_APP, queryType: 'echo', query: { text: 'up' } }, auth)).status === 200,
+        'the Python module',
+      );
+      await untilAnswered(
+        async () => (await postJson(url, { deployedAppRid: TS_APP, queryType: 'echo', query: { n: 0 } }, auth)).status === 200,
+        'the TypeScript module',
+      );
       await sampleSequentially(100, python); // warm-up
       await sampleSequentially(100, typescript);
       failures = 0;
@@ -103,7 +109,9 @@ export const pythonModule: Scenario = {
       if (idle) await stopChild(idle);
       await stopChild(logged);
     }
-    result.notes.push('baseline: the same sync execute through the TypeScript runtime SDK (@palantir/compute-module) module on the public port, same server, same run');
+    result.notes.push(
+      'baseline: the same sync execute through the TypeScript runtime SDK (@palantir/compute-module) module on the public port, same server, same run',
+    );
     return result;
   },
 };

@@ -42,7 +42,12 @@ export const CHUNK_BYTES = 1024 * 1024;
  * Cuts a byte stream into CHUNK_BYTES pieces (the last one shorter), counting and hashing as it goes, and
  * failing with BlobTooLarge once past the cap: what a store writes, row by row.
  */
-export async function* chunked(source: AsyncIterable<Uint8Array>, maxBytes: number, hash: { update(b: Uint8Array): unknown }, counted: { size: number }): AsyncGenerator<Buffer> {
+export async function* chunked(
+  source: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  hash: { update(b: Uint8Array): unknown },
+  counted: { size: number },
+): AsyncGenerator<Buffer> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   for await (const piece of source) {

@@ -13,7 +13,12 @@ export class MemoryBlobs implements BlobStore {
     const chunks: Buffer[] = [];
     // A chunk may be a view of a larger pooled buffer: copied so that the blob holds only its own bytes.
     for await (const chunk of chunked(source, options.maxBytes, hash, counted)) if (chunk.length > 0) chunks.push(Buffer.from(chunk));
-    const info: BlobInfo = { blobId: randomUuid(), size: counted.size, sha256: hash.digest('hex'), contentType: options.contentType ?? 'application/octet-stream' };
+    const info: BlobInfo = {
+      blobId: randomUuid(),
+      size: counted.size,
+      sha256: hash.digest('hex'),
+      contentType: options.contentType ?? 'application/octet-stream',
+    };
     this.blobs.set(info.blobId, { info, chunks });
     return info;
   }

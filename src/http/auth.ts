@@ -1,5 +1,5 @@
 // One hook enforces what each route declares in `config.auth` (src/http/route-config.ts).
-// Bearer order (CONTRACTS §1): token valid (401) -> user active (401 invalid_token) -> scope (403).
+// Bearer order (docs/contracts.md §1): token valid (401) -> user active (401 invalid_token) -> scope (403).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Store } from '../store/store.js';
@@ -61,14 +61,20 @@ const unauthenticated = (reason: string) => {
   return Object.freeze(err);
 };
 const NO_TOKEN = unauthenticated('No bearer token: the route expects an "Authorization: Bearer <access token>" header.');
-const UNKNOWN_TOKEN = unauthenticated('The bearer token is not one this service knows: never issued here, revoked, expired and swept, or forgotten by a reset.');
+const UNKNOWN_TOKEN = unauthenticated(
+  'The bearer token is not one this service knows: never issued here, revoked, expired and swept, or forgotten by a reset.',
+);
 const EXPIRED_TOKEN = unauthenticated('The bearer token has expired; get a new one (refresh it, or sign in again).');
 const NO_USER = unauthenticated('The bearer token belongs to a user that no longer exists.');
 
 /** The token and its user, in one store step (one round trip on PostgreSQL). */
 const findTokenAndPrincipal = (store: Store, presented: string) => store.tokens.findAccessWithPrincipal(presented);
 
-async function authenticateBearer(request: FastifyRequest, auth: Extract<RouteAuth, { kind: 'bearer' }>, deps: AuthDeps): Promise<Unauthenticated | DeactivatedUser | undefined> {
+async function authenticateBearer(
+  request: FastifyRequest,
+  auth: Extract<RouteAuth, { kind: 'bearer' }>,
+  deps: AuthDeps,
+): Promise<Unauthenticated | DeactivatedUser | undefined> {
   const presented = bearerToken(request);
   if (!presented) return NO_TOKEN;
   const found = await findTokenAndPrincipal(deps.store, presented);

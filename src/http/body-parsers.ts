@@ -26,7 +26,7 @@ function unclosed(body: string): boolean {
   return closer !== undefined && (end === start || body[end] !== closer);
 }
 
-/** CONTRACTS §8: JSON bodies nest at most this deep (the body's own object or array is level 1). */
+/** docs/contracts.md §8: JSON bodies nest at most this deep (the body's own object or array is level 1). */
 export const MAX_JSON_DEPTH = 64;
 
 /**
@@ -85,7 +85,11 @@ function jsonParser(scope: FastifyInstance, emptyIsNoBody: boolean): JsonParser 
     // An unknown route or a wrong method parses nothing: it answers 404 in its family's envelope whatever
     // the body, as rejectOtherMediaTypes below does (an empty JSON body was 400 invalid_request before routing).
     if (request.is404 || (emptyIsNoBody && body === '')) return done(null, undefined);
-    if (unclosed(body)) return done(withoutStack(() => new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()), undefined);
+    if (unclosed(body))
+      return done(
+        withoutStack(() => new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()),
+        undefined,
+      );
     // Nesting past 64 takes 65 openers and 65 closers: a shorter body cannot, and is not scanned.
     if (body.length > 2 * MAX_JSON_DEPTH && nestedDeeperThan(body, MAX_JSON_DEPTH)) return done(tooDeep(), undefined);
     // The framework's parser answers synchronously; its outcome is kept so that `done`, which runs the
@@ -110,7 +114,10 @@ export function useJsonBodies(scope: FastifyInstance, { emptyIsNoBody = false } 
 export function rejectOtherMediaTypes(scope: FastifyInstance): void {
   scope.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) => {
     if (request.is404) return done(null, undefined);
-    done(withoutStack(() => new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE()), undefined);
+    done(
+      withoutStack(() => new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE()),
+      undefined,
+    );
   });
 }
 
@@ -119,7 +126,7 @@ interface SchemaProblem {
   message?: string;
 }
 
-/** CONTRACTS §1: a validation failure reports at most this many problems. */
+/** docs/contracts.md §1: a validation failure reports at most this many problems. */
 export const MAX_PROBLEMS = 10;
 /** A problem's path names keys the client sent: a long one is cut, so that 10 problems stay small. */
 const MAX_PATH = 128;

@@ -1,4 +1,4 @@
-// CORS for browser apps (CONTRACTS §11): the OAuth token, revoke and introspect routes and every `/api/v2`
+// CORS for browser apps (docs/contracts.md §11): the OAuth token, revoke and introspect routes and every `/api/v2`
 // route answer cross-origin requests from the configured origins (`cors_origins`). Bearer tokens travel in
 // headers, so there is no credentials mode. The sign-in page and the control routes stay same-origin only.
 //
@@ -20,7 +20,6 @@ const ALLOW_HEADERS = 'authorization, content-type, accept, x-requested-with, fe
 const MAX_AGE_SECONDS = '86400';
 /** What a page's script may read besides the safelisted response headers. */
 const EXPOSE_HEADERS = 'www-authenticate, retry-after';
-
 
 /**
  * A matcher for the configured origins: exact origins (`https://app.example.com`), a port wildcard

@@ -1,4 +1,4 @@
-// The refusals of the HTTP layer itself, before any route runs, in the family's envelope (CONTRACTS §1): a bad
+// The refusals of the HTTP layer itself, before any route runs, in the family's envelope (docs/contracts.md §1): a bad
 // percent-escape or an overlong path segment (the router's), and malformed framing, an oversize header, an
 // unknown method, a slow request, CONNECT or an unmet Expect (Node's). Left to themselves, Fastify and Node
 // answer these with their own bodies (`FST_ERR_BAD_URL`, `{"statusCode":400,...}`), or none, and close the
@@ -13,7 +13,7 @@ import type { PathPolicies } from './path-policy.js';
 import { render } from './render-error.js';
 import { answeredSockets } from './answered-sockets.js';
 
-/** The router's longest path segment; CONTRACTS §6 allows runtime ids of 128, rids are longer. */
+/** The router's longest path segment; docs/contracts.md §6 allows runtime ids of 128, rids are longer. */
 export const MAX_PARAM_LENGTH = 1024;
 
 interface Refusal {
@@ -144,18 +144,27 @@ export function answerClientError(this: FastifyInstance, err: ClientError, socke
     socket.destroy();
     return;
   }
-  const line = requestLine(err.rawPacket) ?? (pending?.req ? { method: pending.req.method ?? 'GET', url: pending.req.url ?? '/' } : { method: 'GET', url: unknownTargets.get(this) ?? '/' });
+  const line =
+    requestLine(err.rawPacket) ??
+    (pending?.req ? { method: pending.req.method ?? 'GET', url: pending.req.url ?? '/' } : { method: 'GET', url: unknownTargets.get(this) ?? '/' });
   answerAndClose(socket, rawAnswer(this, line.method, line.url, clientRefusal(err)), !timeout);
 }
 
 /** Node's 'connect' event (a CONNECT request): this is not a proxy. Without a listener Node drops the socket. */
 export function answerConnect(app: FastifyInstance, request: IncomingMessage, socket: Socket): void {
-  answerAndClose(socket, rawAnswer(app, 'CONNECT', request.url ?? '/', { status: 400, description: 'CONNECT is not supported: this service is not a proxy.' }), true);
+  answerAndClose(
+    socket,
+    rawAnswer(app, 'CONNECT', request.url ?? '/', { status: 400, description: 'CONNECT is not supported: this service is not a proxy.' }),
+    true,
+  );
 }
 
 /** Node's 'checkExpectation' event (an `Expect` other than 100-continue): 417, where Node sends no body. */
 export function answerExpectation(app: FastifyInstance, request: IncomingMessage, response: ServerResponse): void {
-  const { status, headers, body } = envelope(app, request.url ?? '/', { status: 417, description: 'The Expect header asks for something this service does not do.' });
+  const { status, headers, body } = envelope(app, request.url ?? '/', {
+    status: 417,
+    description: 'The Expect header asks for something this service does not do.',
+  });
   // The body the client may have sent after its Expect is not read: close rather than parse it as a request.
   response.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
   response.end(body);

@@ -1,4 +1,4 @@
-// The one log line of every platform error. CONTRACTS §1: each errorInstanceId is logged, at the default
+// The one log line of every platform error. docs/contracts.md §1: each errorInstanceId is logged, at the default
 // level, so that a user can find the line an SDK error points to. The line is written here in pino's own
 // layout (level, time, pid, hostname, then the fields and msg), to the logger's destination, because at one
 // line per refused request pino's generic serializer was the largest part of what a bad request cost beyond

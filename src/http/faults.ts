@@ -1,4 +1,4 @@
-// One-shot faults (CONTRACTS §7): a test suite arms a status, a body and/or a delay for a method and a path
+// One-shot faults (docs/contracts.md §7): a test suite arms a status, a body and/or a delay for a method and a path
 // pattern, for the next N matching requests, to see how its client copes with a failing platform. One onRequest
 // hook applies them; with nothing armed it costs a length check. Control routes are never faulted, so that a
 // fault cannot lock a suite out of the routes that clear it.
@@ -96,7 +96,8 @@ export function installFaults(app: FastifyInstance): Faults {
     request.refusal = new InjectedFault(status, reason);
     reply.code(status).headers(fault.headers ?? {});
     const body = fault.body === undefined ? envelope(request.server.pathPolicies, request.url, status, `Injected fault #${fault.id}.`) : fault.body;
-    if (typeof body === 'string') void reply.type(reply.getHeader('content-type') === undefined ? 'text/plain; charset=utf-8' : String(reply.getHeader('content-type'))).send(body);
+    if (typeof body === 'string')
+      void reply.type(reply.getHeader('content-type') === undefined ? 'text/plain; charset=utf-8' : String(reply.getHeader('content-type'))).send(body);
     else void reply.type('application/json').send(JSON.stringify(body));
   }
 

@@ -83,5 +83,11 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 1
 
 /** The HTML error page of the authorize endpoint and its callback. */
 export function errorPage(title: string, detail: string): string {
-  return page(title, html`<div class="error"><h1>${title}</h1><p class="lead">${detail}</p></div>`);
+  return page(
+    title,
+    html`<div class="error">
+      <h1>${title}</h1>
+      <p class="lead">${detail}</p>
+    </div>`,
+  );
 }

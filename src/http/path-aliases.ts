@@ -1,11 +1,10 @@
-// Path aliases (CONTRACTS §11): config `path_aliases` maps a path prefix to one of ours, for client libraries
+// Path aliases (docs/contracts.md §11): config `path_aliases` maps a path prefix to one of ours, for client libraries
 // that hard-code another path, e.g. the Python platform SDK's OAuth base `{host}/multipass/api` (its
 // ConfidentialClientAuth posts to /multipass/api/oauth2/token): `{"/multipass/api/": "/idp/api/"}`.
 // An aliased request is served exactly as the target path: the URL is rewritten before routing, so routes,
 // auth, error envelopes and logs all see the target; Fastify keeps what came in as `request.originalUrl`.
 import type { RawRequestDefaultExpression } from 'fastify';
 import { SeedError } from '../seed/load.js';
-
 
 const SEGMENTS = /^\/([^/?#\s]+\/)+$/;
 

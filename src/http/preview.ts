@@ -1,4 +1,4 @@
-// `?preview=` on platform routes (CONTRACTS §10): accepted and never required, its value in any letter case
+// `?preview=` on platform routes (docs/contracts.md §10): accepted and never required, its value in any letter case
 // (`true`, `True`, `TRUE`; clients that print a language's boolean send `True`). One schema for every route
 // family; other query parameters are left to the route (this one ignores them).
 import { Type } from '@sinclair/typebox';

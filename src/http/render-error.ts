@@ -1,4 +1,4 @@
-// The renderers: one per envelope of CONTRACTS §1, and the only places that write an error body.
+// The renderers: one per envelope of docs/contracts.md §1, and the only places that write an error body.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type DeactivatedUser,
@@ -34,7 +34,7 @@ declare module 'fastify' {
 }
 
 /**
- * CONTRACTS §1: no error answer is larger than 16 KiB. Each site quotes input short (src/errors.ts `quote`);
+ * docs/contracts.md §1: no error answer is larger than 16 KiB. Each site quotes input short (src/errors.ts `quote`);
  * this is the net under them all, for parameters and descriptions that carry a value the client sent.
  */
 const DESCRIPTION_MAX = 4096;
@@ -54,15 +54,11 @@ function boundedParameters(parameters: Record<string, unknown>): Record<string, 
 
 export function renderPlatform(reply: FastifyReply, err: PlatformError): FastifyReply {
   const errorInstanceId = randomUuid();
-  // CONTRACTS §1: every errorInstanceId is logged, at the default level, so a user can find the line an SDK
+  // docs/contracts.md §1: every errorInstanceId is logged, at the default level, so a user can find the line an SDK
   // error points to: the journal hook writes it on the refusal's one line, with the reason.
   reply.request.refusal = err;
   reply.request.errorInstanceId = errorInstanceId;
-  return reply
-    .code(err.status)
-    .headers(err.headers)
-    .type('application/json')
-    .send(platformBody(err, errorInstanceId));
+  return reply.code(err.status).headers(err.headers).type('application/json').send(platformBody(err, errorInstanceId));
 }
 
 /**
@@ -166,7 +162,7 @@ function describeFrameworkError(err: FastifyError): string {
 
 /**
  * The database is unreachable: 503 in the family's envelope, the same words everywhere and no driver detail.
- * The platform envelope has no 503 code of its own (CONTRACTS §1), so it keeps INTERNAL and names it.
+ * The platform envelope has no 503 code of its own (docs/contracts.md §1), so it keeps INTERNAL and names it.
  */
 function renderUnavailable(reply: FastifyReply, err: StoreUnavailable): FastifyReply {
   switch (errorFamily(reply.request.url, reply.server.pathPolicies)) {
@@ -176,7 +172,7 @@ function renderUnavailable(reply: FastifyReply, err: StoreUnavailable): FastifyR
       return renderHtml(reply.headers(err.headers), new HtmlError('Temporarily unavailable', err.errorDescription), 503);
     default: {
       const errorInstanceId = randomUuid();
-      // Logged by the journal hook on the refusal's one line, with its errorInstanceId (CONTRACTS §1).
+      // Logged by the journal hook on the refusal's one line, with its errorInstanceId (docs/contracts.md §1).
       reply.request.refusal = err;
       reply.request.errorInstanceId = errorInstanceId;
       return reply.code(503).headers(err.headers).type('application/json').send({
@@ -244,7 +240,7 @@ export function installErrorRendering(app: FastifyInstance, logPlatformError: Er
 /** The longest path a platform 404 names in its parameters. */
 const PATH_PARAMETER_MAX = 256;
 
-/** The 404 of a route that does not exist (or not for this method), in the URL's family (CONTRACTS §1). */
+/** The 404 of a route that does not exist (or not for this method), in the URL's family (docs/contracts.md §1). */
 export function routeNotFound(policies: PathPolicies, method: string, url: string): EmulatorError {
   const path = url.split('?', 1)[0]!;
   // Under the OAuth prefix, the sign-in page's paths included: a wrong method there is no page to render.

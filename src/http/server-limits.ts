@@ -1,4 +1,4 @@
-// Connection limits of the HTTP server (CONTRACTS §8, config `limits`): a slow client cannot hold a socket for
+// Connection limits of the HTTP server (docs/contracts.md §8, config `limits`): a slow client cannot hold a socket for
 // ever, idle keep-alive sockets close, and the number of open connections is capped.
 //
 // Node's `requestTimeout` and `headersTimeout` count only while a request is being received: a connection
@@ -68,7 +68,10 @@ export function installServerLimits(app: FastifyInstance, limits: LimitSettings)
     app.server.on('error', (err: NodeJS.ErrnoException) => {
       if (told) return;
       told = true;
-      app.log.warn({ code: err.code }, `A connection could not be accepted (${err.code ?? err.message}); raise the open-file limit or lower limits.max_connections. Logged once.`);
+      app.log.warn(
+        { code: err.code },
+        `A connection could not be accepted (${err.code ?? err.message}); raise the open-file limit or lower limits.max_connections. Logged once.`,
+      );
     });
   });
 }

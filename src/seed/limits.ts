@@ -1,4 +1,4 @@
-// The OAuth part of `platform.limits` (CONTRACTS §8): how many pending sign-ins, codes and tokens the service
+// The OAuth part of `platform.limits` (docs/contracts.md §8): how many pending sign-ins, codes and tokens the service
 // keeps. Defaults are far above what a test suite meets; README's "Limits" table lists them.
 import { Type } from '@sinclair/typebox';
 

@@ -79,7 +79,12 @@ function withoutOmittedSecrets(doc: unknown, text: string, source: string, optio
     doc = rest;
   } else {
     const line = text.split('\n', 4).find((l) => l.startsWith(SECRETS_OMITTED));
-    if (line) omitted = line.slice(SECRETS_OMITTED.length).split(',').map((p) => p.trim()).filter(Boolean);
+    if (line)
+      omitted = line
+        .slice(SECRETS_OMITTED.length)
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
   }
   if (omitted.length && !options.allowMissingSecrets) {
     throw new SeedError(source, [
@@ -208,4 +213,3 @@ function nearest(word: string, candidates: string[]): string | undefined {
   }
   return best?.key;
 }
-

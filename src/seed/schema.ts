@@ -11,7 +11,7 @@ const PositiveMs = Type.Integer({ minimum: 1 });
 // The settings of the whole emulator live here; each service's own keys (users, ontologies, ...) are its seed
 // codec's (src/seed/codec.ts), composed beside these by configDocumentFor.
 
-// Connection limits (CONTRACTS §8); defaults in src/settings.ts.
+// Connection limits (docs/contracts.md §8); defaults in src/settings.ts.
 const LimitsSeed = Type.Object(
   {
     max_connections: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -32,7 +32,7 @@ const PlatformConfig = Type.Object(
     host: Type.Optional(NonEmpty),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
     control_token: Type.Optional(NonEmpty),
-    /** `memory` (the default) or a `postgres://` URL (CONTRACTS §12). */
+    /** `memory` (the default) or a `postgres://` URL (docs/contracts.md §12). */
     store: Type.Optional(Type.String({ pattern: '^(memory|postgres(ql)?://.+)$' })),
     cors_origins: Type.Optional(Type.Array(Type.String({ pattern: '^(\\*|https?://[^/?#]+/?)$' }), { maxItems: 100 })),
     journal_size: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),

@@ -1,4 +1,4 @@
-// A store refused a record because it holds its cap already (CONTRACTS §8). Thrown by a repository's insert
+// A store refused a record because it holds its cap already (docs/contracts.md §8). Thrown by a repository's insert
 // when the caller passed a cap; the service turns it into the route's error.
 export class StoreFull extends Error {
   constructor(

@@ -40,9 +40,20 @@ import { PgComputeModuleJobs } from './postgres/compute-module-jobs.js';
 const legacy = { migrations: [] } as const;
 
 export const USERS: StorePart<UserRepo> = { ...legacy, name: 'users', tables: ['users'], memory: () => new MemoryUsers(), postgres: (db) => new PgUsers(db) };
-export const CLIENTS: StorePart<ClientRepo> = { ...legacy, name: 'clients', tables: ['clients'], memory: () => new MemoryClients(), postgres: (db) => new PgClients(db) };
-export const TOKENS: StorePart<TokenRepo> = { ...legacy, name: 'tokens', tables: ['access_tokens'], // The memory store builds the memory users and clients: its one-step mint reads them directly.
-  memory: (part) => new MemoryTokens(part(USERS) as MemoryUsersRepo, part(CLIENTS) as MemoryClientsRepo), postgres: (db) => new PgTokens(db) };
+export const CLIENTS: StorePart<ClientRepo> = {
+  ...legacy,
+  name: 'clients',
+  tables: ['clients'],
+  memory: () => new MemoryClients(),
+  postgres: (db) => new PgClients(db),
+};
+export const TOKENS: StorePart<TokenRepo> = {
+  ...legacy,
+  name: 'tokens',
+  tables: ['access_tokens'], // The memory store builds the memory users and clients: its one-step mint reads them directly.
+  memory: (part) => new MemoryTokens(part(USERS) as MemoryUsersRepo, part(CLIENTS) as MemoryClientsRepo),
+  postgres: (db) => new PgTokens(db),
+};
 export const OAUTH: StorePart<OAuthRepo> = {
   ...legacy,
   name: 'oauth',
@@ -50,9 +61,27 @@ export const OAUTH: StorePart<OAuthRepo> = {
   memory: () => new MemoryOAuth(),
   postgres: (db) => new PgOAuth(db),
 };
-export const ENROLLMENT: StorePart<EnrollmentRepo> = { ...legacy, name: 'enrollment', tables: ['enrollment'], memory: () => new MemoryEnrollment(), postgres: (db) => new PgEnrollment(db) };
-export const CONNECTIONS: StorePart<ConnectionRepo> = { ...legacy, name: 'connections', tables: ['connections'], memory: () => new MemoryConnections(), postgres: (db) => new PgConnections(db) };
-export const ONTOLOGIES: StorePart<OntologyRepo> = { ...legacy, name: 'ontologies', tables: ['ontologies'], memory: () => new MemoryOntologies(), postgres: (db) => new PgOntologies(db) };
+export const ENROLLMENT: StorePart<EnrollmentRepo> = {
+  ...legacy,
+  name: 'enrollment',
+  tables: ['enrollment'],
+  memory: () => new MemoryEnrollment(),
+  postgres: (db) => new PgEnrollment(db),
+};
+export const CONNECTIONS: StorePart<ConnectionRepo> = {
+  ...legacy,
+  name: 'connections',
+  tables: ['connections'],
+  memory: () => new MemoryConnections(),
+  postgres: (db) => new PgConnections(db),
+};
+export const ONTOLOGIES: StorePart<OntologyRepo> = {
+  ...legacy,
+  name: 'ontologies',
+  tables: ['ontologies'],
+  memory: () => new MemoryOntologies(),
+  postgres: (db) => new PgOntologies(db),
+};
 export const ONTOLOGY_OBJECTS: StorePart<OntologyObjectRepo> = {
   ...legacy,
   name: 'ontology-objects',
@@ -76,7 +105,18 @@ export const COMPUTE_MODULE_JOBS: StorePart<ComputeModuleJobRepo> = {
 };
 
 /** Every store needs these: the Store interface names their repositories. */
-export const CORE_PARTS: readonly StorePart<unknown>[] = [USERS, CLIENTS, TOKENS, OAUTH, ENROLLMENT, CONNECTIONS, ONTOLOGIES, ONTOLOGY_OBJECTS, COMPUTE_MODULES, COMPUTE_MODULE_JOBS] as StorePart<unknown>[];
+export const CORE_PARTS: readonly StorePart<unknown>[] = [
+  USERS,
+  CLIENTS,
+  TOKENS,
+  OAUTH,
+  ENROLLMENT,
+  CONNECTIONS,
+  ONTOLOGIES,
+  ONTOLOGY_OBJECTS,
+  COMPUTE_MODULES,
+  COMPUTE_MODULE_JOBS,
+] as StorePart<unknown>[];
 
 /** The core parts first, then each further part once (by name), in the order given. */
 export function withCoreParts(parts: readonly StorePart<unknown>[]): StorePart<unknown>[] {

@@ -55,7 +55,7 @@ export interface OntologyObjectRepo {
    */
   applyEdits(ontologyRid: string, edits: StoredEdit[], options?: { dryRun?: boolean }): Promise<EditOutcome>;
   /**
-   * Runtime control (CONTRACTS §7): creates the object, or replaces every value of the object with its key
+   * Runtime control (docs/contracts.md §7): creates the object, or replaces every value of the object with its key
    * (a property absent from `object.values` is gone afterwards). An object that exists keeps its place in
    * list(). Returns whether it was created. The caller has checked the values against the type.
    */
@@ -65,7 +65,12 @@ export interface OntologyObjectRepo {
    * the given link sides (`side` a: the key is the pair's first element). Returns the deleted object, or
    * undefined (and changes nothing) when there was none.
    */
-  deleteObject(ontologyRid: string, objectType: string, key: string, pairSides: ReadonlyArray<{ linkId: string; side: 'a' | 'b' }>): Promise<OntologyObjectRecord | undefined>;
+  deleteObject(
+    ontologyRid: string,
+    objectType: string,
+    key: string,
+    pairSides: ReadonlyArray<{ linkId: string; side: 'a' | 'b' }>,
+  ): Promise<OntologyObjectRecord | undefined>;
   /** Every pair of a many-to-many link as [a's key, b's key], grouped by a in the order a was first paired (the state export). */
   pairsOf(ontologyRid: string, linkId: string): Promise<Array<[string, string]>>;
   count(): Promise<number>;

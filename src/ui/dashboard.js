@@ -26,7 +26,20 @@ const chips = (items) => (items.length ? items.map((s) => el('span', { className
 const empty = (text) => el('p', { className: 'empty' }, text);
 
 function table(headers, rows) {
-  return el('table', {}, el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col' }, h)))), el('tbody', {}, rows));
+  return el(
+    'table',
+    {},
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        headers.map((h) => el('th', { scope: 'col' }, h)),
+      ),
+    ),
+    el('tbody', {}, rows),
+  );
 }
 
 /** Replaces a panel's body, keeping keyboard focus on the same control when it is redrawn. */
@@ -161,7 +174,13 @@ async function loadClients() {
       el('td', {}, chips(c.allowedScopes)),
     ),
   );
-  show('clients', clients.length ? table(['Client', 'Type', 'Redirect URIs', 'Grants', 'Scopes'], rows) : empty('No clients: open mode, any client id is accepted as a public client.'), clients.length);
+  show(
+    'clients',
+    clients.length
+      ? table(['Client', 'Type', 'Redirect URIs', 'Grants', 'Scopes'], rows)
+      : empty('No clients: open mode, any client id is accepted as a public client.'),
+    clients.length,
+  );
 }
 
 async function loadConnections() {
@@ -171,7 +190,17 @@ async function loadConnections() {
       'tr',
       {},
       el('td', {}, el('div', {}, c.displayName), el('div', { className: 'muted small mono' }, c.rid)),
-      el('td', {}, c.domains.map((d) => el('div', { className: 'mono wrap' }, `${d.scheme ? `${d.scheme.toLowerCase()}://` : ''}${d.host}${d.port ? `:${d.port}` : ''}${d.auth ? ` (${d.auth})` : ''}`))),
+      el(
+        'td',
+        {},
+        c.domains.map((d) =>
+          el(
+            'div',
+            { className: 'mono wrap' },
+            `${d.scheme ? `${d.scheme.toLowerCase()}://` : ''}${d.host}${d.port ? `:${d.port}` : ''}${d.auth ? ` (${d.auth})` : ''}`,
+          ),
+        ),
+      ),
       el('td', {}, c.secretNames.length ? chips(c.secretNames) : el('span', { className: 'muted' }, 'none')),
     ),
   );
@@ -184,12 +213,26 @@ async function loadOntologies() {
     el(
       'tr',
       {},
-      el('td', {}, el('div', {}, o.displayName), el('div', { className: 'muted small mono' }, o.apiName), el('div', { className: 'muted small mono wrap' }, o.rid)),
-      el('td', {}, o.queries.length ? o.queries.map((q) => el('span', { className: 'chip', title: `${q.resultBytes} bytes` }, q.apiName)) : el('span', { className: 'muted' }, 'none')),
       el(
         'td',
         {},
-        o.objectTypes?.length ? o.objectTypes.map((t) => el('span', { className: 'chip', title: t.displayName }, t.objects === null ? t.apiName : `${t.apiName} · ${t.objects}`)) : el('span', { className: 'muted' }, 'none'),
+        el('div', {}, o.displayName),
+        el('div', { className: 'muted small mono' }, o.apiName),
+        el('div', { className: 'muted small mono wrap' }, o.rid),
+      ),
+      el(
+        'td',
+        {},
+        o.queries.length
+          ? o.queries.map((q) => el('span', { className: 'chip', title: `${q.resultBytes} bytes` }, q.apiName))
+          : el('span', { className: 'muted' }, 'none'),
+      ),
+      el(
+        'td',
+        {},
+        o.objectTypes?.length
+          ? o.objectTypes.map((t) => el('span', { className: 'chip', title: t.displayName }, t.objects === null ? t.apiName : `${t.apiName} · ${t.objects}`))
+          : el('span', { className: 'muted' }, 'none'),
       ),
       el('td', {}, o.actionTypes?.length ? chips(o.actionTypes) : el('span', { className: 'muted' }, 'none')),
     ),
@@ -200,7 +243,16 @@ async function loadOntologies() {
 function jobRow(runtimeId, j) {
   const open = j.state === 'queued' || j.state === 'inProgress';
   const result = j.result
-    ? el('div', {}, el('span', { className: 'muted small' }, `${j.result.bytes} bytes${j.result.contentType ? `, ${j.result.contentType}` : ''}, as ${j.result.preview.encoding}${j.result.preview.truncated ? ' (cut)' : ''}`), el('pre', {}, j.result.preview.text))
+    ? el(
+        'div',
+        {},
+        el(
+          'span',
+          { className: 'muted small' },
+          `${j.result.bytes} bytes${j.result.contentType ? `, ${j.result.contentType}` : ''}, as ${j.result.preview.encoding}${j.result.preview.truncated ? ' (cut)' : ''}`,
+        ),
+        el('pre', {}, j.result.preview.text),
+      )
     : j.failure
       ? el('div', { className: 'reason' }, j.failure)
       : null;
@@ -209,7 +261,12 @@ function jobRow(runtimeId, j) {
     {},
     el('td', { className: 'mono small' }, j.id.slice(0, 8), el('div', { className: 'muted' }, since(j.submittedAt))),
     el('td', {}, el('div', { className: 'mono' }, j.queryType), el('pre', {}, j.query.text + (j.query.truncated ? '…' : ''))),
-    el('td', {}, el('span', { className: `state ${j.state}` }, j.state), j.handOuts > 1 ? el('div', { className: 'muted small' }, `handed out ${j.handOuts}×`) : null),
+    el(
+      'td',
+      {},
+      el('span', { className: `state ${j.state}` }, j.state),
+      j.handOuts > 1 ? el('div', { className: 'muted small' }, `handed out ${j.handOuts}×`) : null,
+    ),
     el('td', {}, result),
     el(
       'td',
@@ -221,7 +278,10 @@ function jobRow(runtimeId, j) {
               type: 'button',
               dataset: { key: `job:${j.id}` },
               ariaLabel: `Cancel job ${j.id}`,
-              onclick: (e) => act(e.currentTarget, `Canceled job ${j.id.slice(0, 8)}`, () => call('DELETE', `${RUNTIMES}/${encodeURIComponent(runtimeId)}/jobs/${encodeURIComponent(j.id)}`)),
+              onclick: (e) =>
+                act(e.currentTarget, `Canceled job ${j.id.slice(0, 8)}`, () =>
+                  call('DELETE', `${RUNTIMES}/${encodeURIComponent(runtimeId)}/jobs/${encodeURIComponent(j.id)}`),
+                ),
             },
             'Cancel',
           )
@@ -237,17 +297,36 @@ async function loadRuntimes() {
     return el(
       'div',
       { className: 'runtime' },
-      el('h3', {}, el('span', { className: 'mono' }, r.runtimeId), ' ', el('span', { className: 'count' }, `${r.waitingPolls} waiting poll${r.waitingPolls === 1 ? '' : 's'}`)),
+      el(
+        'h3',
+        {},
+        el('span', { className: 'mono' }, r.runtimeId),
+        ' ',
+        el('span', { className: 'count' }, `${r.waitingPolls} waiting poll${r.waitingPolls === 1 ? '' : 's'}`),
+      ),
       el(
         'p',
         { className: 'small' },
         el('span', { className: 'muted' }, 'Apps: '),
-        r.deployedApps.length ? r.deployedApps.map((a) => el('span', { className: 'chip', title: a.active ? 'active' : 'inactive' }, `${a.displayName ?? a.deployedAppRid}@${a.branch}${a.active ? '' : ' (inactive)'}`)) : 'none',
+        r.deployedApps.length
+          ? r.deployedApps.map((a) =>
+              el(
+                'span',
+                { className: 'chip', title: a.active ? 'active' : 'inactive' },
+                `${a.displayName ?? a.deployedAppRid}@${a.branch}${a.active ? '' : ' (inactive)'}`,
+              ),
+            )
+          : 'none',
         el('br'),
         el('span', { className: 'muted' }, 'Functions: '),
         functions.length ? chips(functions) : el('span', { className: 'muted' }, 'no schemas posted'),
       ),
-      r.jobs.length ? table(['Job', 'Query', 'State', 'Result', ''], r.jobs.map((j) => jobRow(r.runtimeId, j))) : empty('No jobs yet.'),
+      r.jobs.length
+        ? table(
+            ['Job', 'Query', 'State', 'Result', ''],
+            r.jobs.map((j) => jobRow(r.runtimeId, j)),
+          )
+        : empty('No jobs yet.'),
     );
   });
   show('runtimes', runtimes.length ? el('div', {}, blocks) : empty('No runtimes.'), runtimes.length);
@@ -285,7 +364,11 @@ function journalFilter(e) {
 
 function renderJournal() {
   const shown = journalRows.filter(journalFilter);
-  show('journal', shown.length ? table(['Time', 'Method', 'Path and reason', 'Status', 'Who', 'Took'], shown.map(journalRow)) : empty('Nothing recorded yet.'), shown.length);
+  show(
+    'journal',
+    shown.length ? table(['Time', 'Method', 'Path and reason', 'Status', 'Who', 'Took'], shown.map(journalRow)) : empty('Nothing recorded yet.'),
+    shown.length,
+  );
 }
 
 async function loadJournal() {
@@ -312,7 +395,16 @@ async function loadClock() {
 
 // ---- live ----
 
-const LOADERS = { users: loadUsers, tokens: loadTokens, clients: loadClients, connections: loadConnections, ontologies: loadOntologies, runtimes: loadRuntimes, clock: loadClock, journal: loadJournal };
+const LOADERS = {
+  users: loadUsers,
+  tokens: loadTokens,
+  clients: loadClients,
+  connections: loadConnections,
+  ontologies: loadOntologies,
+  runtimes: loadRuntimes,
+  clock: loadClock,
+  journal: loadJournal,
+};
 
 function refresh(topics) {
   const names = topics.includes('all') ? Object.keys(LOADERS) : topics.filter((t) => t in LOADERS);

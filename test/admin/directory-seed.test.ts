@@ -93,10 +93,25 @@ describe('directory state export', () => {
   it('round-trips groups, markings, the banner and the tree, with runtime changes', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const token = await mintToken(app, 'alice', ['api:admin-write', 'api:admin-read', 'api:filesystem-write']);
-    const created = await app.inject({ method: 'POST', url: '/api/v2/admin/groups', headers: bearer(token), payload: { name: 'ops', organizations: ['o'], attributes: {} } });
-    await app.inject({ method: 'POST', url: `/api/v2/admin/groups/${created.json().id}/groupMembers/add`, headers: bearer(token), payload: { principalIds: [stableUuid('user:bob'), seededGroupId('leads')] } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v2/admin/groups',
+      headers: bearer(token),
+      payload: { name: 'ops', organizations: ['o'], attributes: {} },
+    });
+    await app.inject({
+      method: 'POST',
+      url: `/api/v2/admin/groups/${created.json().id}/groupMembers/add`,
+      headers: bearer(token),
+      payload: { principalIds: [stableUuid('user:bob'), seededGroupId('leads')] },
+    });
     await app.inject({ method: 'DELETE', url: '/api/v2/filesystem/resources/ri.foundry.main.dataset.sales', headers: bearer(token) });
-    await app.inject({ method: 'POST', url: '/api/v2/filesystem/folders', headers: bearer(token), payload: { parentFolderRid: 'ri.compass.main.folder.data', displayName: 'more' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/v2/filesystem/folders',
+      headers: bearer(token),
+      payload: { parentFolderRid: 'ri.compass.main.folder.data', displayName: 'more' },
+    });
 
     const first = (await app.inject({ url: '/_emulate/platform/state' })).json() as { platform: Record<string, unknown> };
     expect(first.platform.groups).toContainEqual(expect.objectContaining({ name: 'ops', id: created.json().id, members: ['bob', { group: 'leads' }] }));

@@ -32,7 +32,8 @@ async function setup(scopes = ['api:admin-read', 'api:admin-write']) {
   const t = await buildTestApp({ seed: SEED });
   const token = await mintToken(t.app, 'alice', scopes);
   const get = async (url: string) => t.app.inject({ url, headers: bearer(token) });
-  const post = async (url: string, payload: unknown, method: 'POST' | 'PUT' | 'DELETE' = 'POST') => t.app.inject({ method, url, payload: payload as object, headers: bearer(token) });
+  const post = async (url: string, payload: unknown, method: 'POST' | 'PUT' | 'DELETE' = 'POST') =>
+    t.app.inject({ method, url, payload: payload as object, headers: bearer(token) });
   return { ...t, token, get, post };
 }
 
@@ -90,7 +91,7 @@ describe('admin users', () => {
     expect((await get(`/api/v2/admin/users/${uid('admin')}/getMarkings`)).json()).toEqual({ view: [] });
   });
 
-  it('/idp/api/me names the user\'s groups, nested ones too, and [] for a user in none', async () => {
+  it("/idp/api/me names the user's groups, nested ones too, and [] for a user in none", async () => {
     const { app } = await setup();
     const carol = (await app.inject({ url: '/idp/api/me', headers: bearer(await mintToken(app, 'carol')) })).json();
     expect(carol.groups.map((g: { name: string }) => g.name).sort()).toEqual(['analysts', 'chiefs', 'leads']);
@@ -151,7 +152,9 @@ describe('admin groups', () => {
       attributes: { team: ['data'] },
     });
     expect((await get('/api/v2/admin/groups')).json().data.map((g: { name: string }) => g.name)).toEqual(['analysts', 'chiefs', 'leads']);
-    expect((await post('/api/v2/admin/groups/search', { where: { type: 'queryString', value: 'lead' } })).json().data.map((g: { name: string }) => g.name)).toEqual(['leads']);
+    expect(
+      (await post('/api/v2/admin/groups/search', { where: { type: 'queryString', value: 'lead' } })).json().data.map((g: { name: string }) => g.name),
+    ).toEqual(['leads']);
     expect((await get('/api/v2/admin/groups/nope')).json()).toMatchObject({ errorName: 'GroupNotFound', parameters: { groupId: 'nope' } });
   });
 
@@ -163,7 +166,9 @@ describe('admin groups', () => {
       { principalType: 'GROUP', principalId: gid('leads') },
     ]);
     const all = (await get(`/api/v2/admin/groups/${gid('analysts')}/groupMembers?transitive=true`)).json();
-    expect(all.data.map((m: { principalId: string }) => m.principalId).sort()).toEqual([uid('alice'), gid('leads'), uid('bob'), gid('chiefs'), uid('carol')].sort());
+    expect(all.data.map((m: { principalId: string }) => m.principalId).sort()).toEqual(
+      [uid('alice'), gid('leads'), uid('bob'), gid('chiefs'), uid('carol')].sort(),
+    );
   });
 
   it('creates, replaces and deletes a group; a taken name is GroupNameAlreadyExists', async () => {
@@ -171,7 +176,10 @@ describe('admin groups', () => {
     const created = await post('/api/v2/admin/groups', { name: 'ops', organizations: ['ri.organization.main.organization.default'], attributes: {} });
     expect(created.statusCode).toBe(200);
     const id = created.json().id as string;
-    expect((await post('/api/v2/admin/groups', { name: 'ops', organizations: ['o'], attributes: {} })).json()).toMatchObject({ errorName: 'GroupNameAlreadyExists', parameters: { groupName: 'ops' } });
+    expect((await post('/api/v2/admin/groups', { name: 'ops', organizations: ['o'], attributes: {} })).json()).toMatchObject({
+      errorName: 'GroupNameAlreadyExists',
+      parameters: { groupName: 'ops' },
+    });
     expect((await post('/api/v2/admin/groups', { name: 'x', organizations: [], attributes: {} })).json().errorName).toBe('InvalidGroupOrganizations');
     const replaced = await post(`/api/v2/admin/groups/${id}`, { name: 'operations', organizations: ['o'], attributes: { a: ['b'] }, description: 'd' }, 'PUT');
     expect(replaced.json()).toMatchObject({ id, name: 'operations', description: 'd', attributes: { a: ['b'] } });
@@ -186,8 +194,13 @@ describe('admin groups', () => {
     const { get, post } = await setup();
     const cycle = await post(`/api/v2/admin/groups/${gid('chiefs')}/groupMembers/add`, { principalIds: [gid('analysts')] });
     expect(cycle.statusCode).toBe(400);
-    expect(platformError(cycle.json())).toMatchObject({ errorName: 'CircularDependency', parameters: { groupId: gid('chiefs'), principalId: gid('analysts') } });
-    expect((await post(`/api/v2/admin/groups/${gid('chiefs')}/groupMembers/add`, { principalIds: [gid('chiefs')] })).json().errorName).toBe('CircularDependency');
+    expect(platformError(cycle.json())).toMatchObject({
+      errorName: 'CircularDependency',
+      parameters: { groupId: gid('chiefs'), principalId: gid('analysts') },
+    });
+    expect((await post(`/api/v2/admin/groups/${gid('chiefs')}/groupMembers/add`, { principalIds: [gid('chiefs')] })).json().errorName).toBe(
+      'CircularDependency',
+    );
     const unknown = await post(`/api/v2/admin/groups/${gid('chiefs')}/groupMembers/add`, { principalIds: [uid('alice'), 'ghost'] });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ errorName: 'PrincipalNotFound', parameters: { principalId: 'ghost' } });
@@ -251,7 +264,11 @@ describe('directory control listing', () => {
 
   it('creates, replaces and removes groups at run time, refusing unknown members and cycles', async () => {
     const { app, get } = await setup();
-    const made = await app.inject({ method: 'PUT', url: '/_emulate/platform/groups/ops', payload: { members: ['bob', { group: 'chiefs' }], description: 'Ops' } });
+    const made = await app.inject({
+      method: 'PUT',
+      url: '/_emulate/platform/groups/ops',
+      payload: { members: ['bob', { group: 'chiefs' }], description: 'Ops' },
+    });
     expect(made.statusCode).toBe(200);
     expect(made.json()).toMatchObject({ created: true, group: { id: gid('ops'), name: 'ops' } });
     expect((await get(`/api/v2/admin/groups/${gid('ops')}/groupMembers`)).json().data).toHaveLength(2);

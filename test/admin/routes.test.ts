@@ -87,7 +87,10 @@ describe('GET /api/v2/admin/users/getCurrent', () => {
       active: true,
       attributes: {},
     }));
-    const { access_token } = await mintAccessToken({ store, clock, settings: { oauthLimits: resolveOAuthLimits(undefined) } }, { principal, clientId: 'other-client', scopes: ['api:admin-read'] });
+    const { access_token } = await mintAccessToken(
+      { store, clock, settings: { oauthLimits: resolveOAuthLimits(undefined) } },
+      { principal, clientId: 'other-client', scopes: ['api:admin-read'] },
+    );
     const body = (await app.inject({ url: '/api/v2/admin/users/getCurrent', headers: bearer(access_token) })).json();
     expect(body).toEqual({
       id: 'f47ac10b-58cc-4372-a567-0e02b2c3d479',
@@ -134,7 +137,7 @@ describe('GET /api/v2/admin/enrollments/getCurrent', () => {
 });
 
 describe('GET /idp/api/me', () => {
-  it('returns {id, username, displayName, email, organization, groups} for any valid token, with no scope needed (CONTRACTS §3)', async () => {
+  it('returns {id, username, displayName, email, organization, groups} for any valid token, with no scope needed (docs/contracts.md §3)', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const res = await app.inject({ url: '/idp/api/me', headers: bearer(await mintToken(app, 'alice')) });
     expect(res.statusCode).toBe(200);
@@ -148,7 +151,13 @@ describe('GET /idp/api/me', () => {
     });
     // No email seeded: none answered; the default organization still is.
     const min = (await app.inject({ url: '/idp/api/me', headers: bearer(await mintToken(app, 'min')) })).json();
-    expect(min).toEqual({ id: stableUuid('user:min'), username: 'min', displayName: 'min', organization: { rid: 'ri.organization.main.organization.default' }, groups: [] });
+    expect(min).toEqual({
+      id: stableUuid('user:min'),
+      username: 'min',
+      displayName: 'min',
+      organization: { rid: 'ri.organization.main.organization.default' },
+      groups: [],
+    });
   });
 
   it('a service principal has no email and no organization', async () => {

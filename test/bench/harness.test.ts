@@ -29,7 +29,11 @@ describe('bench harness', () => {
     }
 
     const [token] = await mintTokens(baseline, 1, [ADMIN_SCOPE]);
-    const run = await runLoad(baseline, { requests: [{ method: 'GET', path: PATH, headers: { authorization: `Bearer ${token}` } }], amount: 50, connections: 2 });
+    const run = await runLoad(baseline, {
+      requests: [{ method: 'GET', path: PATH, headers: { authorization: `Bearer ${token}` } }],
+      amount: 50,
+      connections: 2,
+    });
     expect(run.statuses).toEqual({ '200': 50 });
     expect(run.requests).toBe(50);
     expect(run.errors).toBe(0);

@@ -1,4 +1,4 @@
-// CORS proof in a real browser (CONTRACTS §11): a page served from another loopback origin runs the platform's
+// CORS proof in a real browser (docs/contracts.md §11): a page served from another loopback origin runs the platform's
 // OAuth public client (@osdk/oauth, PKCE, ctxPath 'idp', bundled with esbuild) through the sign-in page, calls
 // Users.getCurrent with the platform SDK across origins, and refreshes the token. A page from an origin that
 // is not in `cors_origins` cannot read an answer, and the answer it gets carries no CORS headers.
@@ -114,7 +114,13 @@ describeInBrowser('a browser app on another origin', () => {
     // What the browser was answered: the same request with that page's Origin carries no CORS header at all.
     const answer = await fetch(`${emulator.url}/api/v2/admin/users/getCurrent`, { headers: { origin: `http://localhost:${appPort}` } });
     expect(answer.status).toBe(401);
-    for (const header of ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers', 'access-control-allow-credentials']) {
+    for (const header of [
+      'access-control-allow-origin',
+      'access-control-allow-methods',
+      'access-control-allow-headers',
+      'access-control-expose-headers',
+      'access-control-allow-credentials',
+    ]) {
       expect(answer.headers.get(header), header).toBeNull();
     }
 

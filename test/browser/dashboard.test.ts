@@ -38,7 +38,14 @@ async function setUp(): Promise<void> {
           { client_id: 'web', name: 'Web App', redirect_uris: ['http://localhost:3000/callback'] },
           { client_id: 'pipeline', client_secret: 'pipeline-secret-never-shown', grant_types: ['client_credentials'], allowed_scopes: ['api:admin-read'] },
         ],
-        connections: [{ rid: 'ri.conn.weather', display_name: 'Weather API', parent_folder_rid: 'ri.folder.1', domains: [{ host: 'api.weather.test', port: 443, scheme: 'HTTPS' }] }],
+        connections: [
+          {
+            rid: 'ri.conn.weather',
+            display_name: 'Weather API',
+            parent_folder_rid: 'ri.folder.1',
+            domains: [{ host: 'api.weather.test', port: 443, scheme: 'HTTPS' }],
+          },
+        ],
         ontologies: [{ api_name: 'demo', display_name: 'Demo Ontology', queries: [{ api_name: 'greet', result: { value: 'hi' } }] }],
         compute_modules: {
           poll_timeout_ms: 200,
@@ -53,14 +60,27 @@ async function setUp(): Promise<void> {
   aliceToken = (await (await api('POST', '/_emulate/platform/tokens', { username: 'alice', scopes: ['api:admin-read'] })).json()).access_token;
   const admin = (await (await api('POST', '/_emulate/platform/tokens', { username: 'admin' })).json()).access_token;
   const submit = (queryType: string, query: unknown) =>
-    api('POST', `${MUX}/deployed-apps/jobs`, { deployedAppRid: APP_RID, deployedAppBranch: 'master', queryType, query }, { authorization: `Bearer ${admin}` }).then((r) => r.json());
+    api(
+      'POST',
+      `${MUX}/deployed-apps/jobs`,
+      { deployedAppRid: APP_RID, deployedAppBranch: 'master', queryType, query },
+      { authorization: `Bearer ${admin}` },
+    ).then((r) => r.json());
   const done = await submit('add', { a: 2, b: 3 });
   const polled = await api('GET', `${RUNTIMES}/adder-runtime/job`, undefined, { 'module-auth-token': 'module-token-never-shown' });
   expect((await polled.json()).computeModuleJobV1.jobId).toBe(done.id);
-  await fetch(`${emulator.url}${RUNTIMES}/adder-runtime/results/${done.id}`, { method: 'POST', headers: { 'module-auth-token': 'module-token-never-shown', 'content-type': 'application/octet-stream' }, body: new Uint8Array([0xde, 0xad, 0xbe, 0xef]) });
+  await fetch(`${emulator.url}${RUNTIMES}/adder-runtime/results/${done.id}`, {
+    method: 'POST',
+    headers: { 'module-auth-token': 'module-token-never-shown', 'content-type': 'application/octet-stream' },
+    body: new Uint8Array([0xde, 0xad, 0xbe, 0xef]),
+  });
   await submit('slow', { n: 1 });
   // A refusal for the journal: a token asked with a wrong client secret.
-  await fetch(`${emulator.url}/idp/api/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=pipeline&client_secret=wrong' });
+  await fetch(`${emulator.url}/idp/api/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials&client_id=pipeline&client_secret=wrong',
+  });
 
   context = await launch({ viewport: { width: 1280, height: 1400 } });
   page = await context.newPage();
@@ -108,7 +128,8 @@ describeInBrowser('dashboard in a real browser', () => {
 
     // Never a secret anywhere in the page.
     const html = await page.content();
-    for (const secret of ['pipeline-secret-never-shown', 'module-token-never-shown', 'weather-secret-never-shown', aliceToken]) expect(html).not.toContain(secret);
+    for (const secret of ['pipeline-secret-never-shown', 'module-token-never-shown', 'weather-secret-never-shown', aliceToken])
+      expect(html).not.toContain(secret);
     expect(problems).toEqual([]);
 
     const dir = await artefactDir();

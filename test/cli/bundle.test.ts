@@ -22,8 +22,13 @@ describe('bundled build', () => {
     child.kill('SIGTERM'); // pending log lines are written at exit (src/log-sink.ts)
     const { code, stdout } = await done;
     expect(code).toBe(0);
-    const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^Server listening at http:\/\/127\.0\.0\.1:\d+$/), 'platform error', 'shutting down']));
+    const lines = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.msg)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Server listening at http:\/\/127\.0\.0\.1:\d+$/), 'platform error', 'shutting down']),
+    );
     expect(lines.find((l) => l.msg === 'platform error')).toMatchObject({ level: 30, errorInstanceId, errorName: 'InvalidArgument' });
   });
 

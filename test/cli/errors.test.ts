@@ -110,7 +110,10 @@ describe('control routes off loopback', () => {
   it('no warning with a control_token, nor on loopback', async () => {
     const file = join(tmp(), 'seed.yaml');
     writeFileSync(file, 'platform:\n  control_token: a-control-token\n');
-    for (const args of [['--host', '0.0.0.0', '--config', file], ['--host', '127.0.0.1']]) {
+    for (const args of [
+      ['--host', '0.0.0.0', '--config', file],
+      ['--host', '127.0.0.1'],
+    ]) {
       const child = spawnCli([...args, '--port', '0', '--log-level', 'warn']);
       const done = collect(child);
       await waitForLine(child, /listening on/);

@@ -80,9 +80,27 @@ describe('run-module', () => {
         }
         process.exit(9);
       })();`;
-    const tokenRes = await fetch(`${emulator.url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin' }) });
+    const tokenRes = await fetch(`${emulator.url}/_emulate/platform/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin' }),
+    });
     const { access_token } = (await tokenRes.json()) as { access_token: string };
-    const child = spawnCli(['run-module', '--runtime', 'rt-bound', '--url', emulator.url, '--deployed-app', 'ri.app.cli', '--branch', 'dev', '--', process.execPath, '-e', script]);
+    const child = spawnCli([
+      'run-module',
+      '--runtime',
+      'rt-bound',
+      '--url',
+      emulator.url,
+      '--deployed-app',
+      'ri.app.cli',
+      '--branch',
+      'dev',
+      '--',
+      process.execPath,
+      '-e',
+      script,
+    ]);
     const done = collect(child);
     // The session exists once run-module has printed its start line; then submit for the bound app.
     await new Promise<void>((resolve) => child.stderr!.on('data', (d) => String(d).includes('starting') && resolve()));
@@ -106,7 +124,11 @@ describe('run-module', () => {
       console.log(JSON.stringify({ env, ca: file(env.CONNECTIONS_TO_OTHER_PODS_CA_PATH), discovery: file(env.FOUNDRY_SERVICE_DISCOVERY_V2) }));`;
     const result = await runCli(['run-module', '--runtime', 'rt-cli', '--url', emulator.url, '--', process.execPath, '-e', report]);
     expect(result.code).toBe(0);
-    const seen = JSON.parse(result.stdout.trim()) as { env: Record<string, string | undefined>; ca: { path: string; mode: string; text: string }; discovery: { path: string; mode: string; text: string } };
+    const seen = JSON.parse(result.stdout.trim()) as {
+      env: Record<string, string | undefined>;
+      ca: { path: string; mode: string; text: string };
+      discovery: { path: string; mode: string; text: string };
+    };
     const pod = await emulator.server.podListener();
     expect(seen.env).toMatchObject({
       RUNTIME_HOST: '127.0.0.1',

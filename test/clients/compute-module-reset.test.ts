@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 
 async function token(): Promise<string> {
-  const res = await fetch(`${live.emulator.url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin' }) });
+  const res = await fetch(`${live.emulator.url}/_emulate/platform/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin' }),
+  });
   return ((await res.json()) as { access_token: string }).access_token;
 }
 

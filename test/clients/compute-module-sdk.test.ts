@@ -19,7 +19,8 @@ const call = (method: string, path: string, body?: unknown) =>
     headers: { authorization: `Bearer ${live.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-const execute = (queryType: string, query: unknown) => call('POST', '/compute-modules/jobs/execute', { deployedAppRid: APP_RID, deployedAppBranch: 'master', queryType, query });
+const execute = (queryType: string, query: unknown) =>
+  call('POST', '/compute-modules/jobs/execute', { deployedAppRid: APP_RID, deployedAppBranch: 'master', queryType, query });
 
 describe('the runtime SDK against the emulator', () => {
   it('posts its function schemas, converted from TypeBox', async () => {
@@ -44,7 +45,12 @@ describe('the runtime SDK against the emulator', () => {
   });
 
   it('an async submit reaches succeeded and its result v2 matches', async () => {
-    const submitted = await call('POST', '/deployed-apps/jobs', { deployedAppRid: APP_RID, deployedAppBranch: 'master', queryType: 'add', query: { a: 40, b: 2 } });
+    const submitted = await call('POST', '/deployed-apps/jobs', {
+      deployedAppRid: APP_RID,
+      deployedAppBranch: 'master',
+      queryType: 'add',
+      query: { a: 40, b: 2 },
+    });
     const job = (await submitted.json()) as { id: string; status: { type: string } };
     const answered = live.answered((method, url) => method === 'POST' && url.endsWith(`/results/${job.id}`));
     expect(['queued', 'inProgress', 'succeeded']).toContain(job.status.type);

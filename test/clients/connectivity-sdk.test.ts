@@ -30,7 +30,9 @@ function createRequest(scheme: 'HTTP' | 'HTTPS' = 'HTTPS'): CreateConnectionRequ
     worker: { type: 'foundryWorker', networkEgressPolicyRids: [] },
     configuration: {
       type: 'rest',
-      domains: [{ host: 'api.partner.example', port: 443, scheme, auth: { type: 'bearerToken', bearerToken: { type: 'asPlaintextValue', value: SECRETS[0]! } } }],
+      domains: [
+        { host: 'api.partner.example', port: 443, scheme, auth: { type: 'bearerToken', bearerToken: { type: 'asPlaintextValue', value: SECRETS[0]! } } },
+      ],
       additionalSecrets: { type: 'asSecretsWithPlaintextValues', secrets: { clientSecret: SECRETS[1]!, webhookKey: SECRETS[2]! } },
     },
   };
@@ -57,7 +59,12 @@ describe('platform SDK: connectivity', () => {
     expect(configuration.type).toBe('rest');
     if (configuration.type !== 'rest') throw new Error('not rest');
     expect(configuration.domains).toEqual([
-      { host: 'api.partner.example', port: 443, scheme: 'HTTPS', auth: { type: 'bearerToken', bearerToken: { type: 'asSecretName', value: 'domains[0].auth.bearerToken' } } },
+      {
+        host: 'api.partner.example',
+        port: 443,
+        scheme: 'HTTPS',
+        auth: { type: 'bearerToken', bearerToken: { type: 'asSecretName', value: 'domains[0].auth.bearerToken' } },
+      },
     ]);
     expect(configuration.additionalSecrets).toEqual({ type: 'asSecretsNames', secretNames: ['clientSecret', 'webhookKey'] });
 
@@ -110,14 +117,20 @@ describe('platform SDK: connectivity', () => {
 
   it('surfaces validation and scope errors with the SDK error names', async () => {
     const { client: c } = await client([READ, WRITE]);
-    await expect(Connections.create(c, createRequest('HTTP'), { preview: true })).rejects.toMatchObject({ statusCode: 400, errorName: 'DomainMustUseHttpsWithAuthentication' });
+    await expect(Connections.create(c, createRequest('HTTP'), { preview: true })).rejects.toMatchObject({
+      statusCode: 400,
+      errorName: 'DomainMustUseHttpsWithAuthentication',
+    });
     await expect(Connections.create(c, { ...request, worker: { type: 'unknownWorker' } }, { preview: true })).rejects.toMatchObject({
       statusCode: 400,
       errorName: 'UnknownWorkerCannotBeUsedForCreatingOrUpdatingConnections',
     });
 
     const { client: readOnly } = await client([READ]);
-    await expect(Connections.create(readOnly, request, { preview: true })).rejects.toMatchObject({ statusCode: 403, errorName: 'CreateConnectionPermissionDenied' });
+    await expect(Connections.create(readOnly, request, { preview: true })).rejects.toMatchObject({
+      statusCode: 403,
+      errorName: 'CreateConnectionPermissionDenied',
+    });
     await expect(Connections.updateSecrets(readOnly, 'ri.magritte..source.seeded', { secrets: { a: 'b' } })).rejects.toMatchObject({
       statusCode: 403,
       errorName: 'UpdateSecretsForConnectionPermissionDenied',

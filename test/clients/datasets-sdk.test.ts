@@ -50,7 +50,10 @@ describe('platform SDK: datasets', () => {
     const c = await client();
     await expect(Datasets.get(c, 'ri.foundry.main.dataset.none')).rejects.toMatchObject({ errorName: 'DatasetNotFound', statusCode: 404 });
     const open = await Transactions.create(c, RID, { transactionType: 'APPEND' });
-    await expect(Transactions.create(c, RID, { transactionType: 'APPEND' })).rejects.toMatchObject({ errorName: 'OpenTransactionAlreadyExists', statusCode: 409 });
+    await expect(Transactions.create(c, RID, { transactionType: 'APPEND' })).rejects.toMatchObject({
+      errorName: 'OpenTransactionAlreadyExists',
+      statusCode: 409,
+    });
     await expect(Files.upload(c, RID, 'part-0.csv', new Blob(['x']), { transactionRid: open.rid })).rejects.toMatchObject({ errorName: 'FileAlreadyExists' });
     await Transactions.abort(c, RID, open.rid);
     await expect(Transactions.commit(c, RID, open.rid)).rejects.toMatchObject({ errorName: 'TransactionNotOpen', statusCode: 400 });

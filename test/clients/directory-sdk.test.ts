@@ -21,7 +21,11 @@ async function client(scopes: string[]) {
   return createPlatformClient(emulator.url, async () => token);
 }
 const ALL = ['api:admin-read', 'api:admin-write', 'api:filesystem-read', 'api:filesystem-write'];
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as Record<string, unknown>);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as Record<string, unknown>,
+  );
 
 beforeAll(async () => {
   const extra = Array.from({ length: USERS - 2 }, (_, i) => `    - { username: user${String(i).padStart(2, '0')} }`).join('\n');
@@ -115,7 +119,12 @@ describe('platform SDK: filesystem', () => {
   it('Resources.getByPath, get, getBatch, getByPathBatch and markings', async () => {
     const c = await client(ALL);
     const sales = await Resources.getByPath(c, { path: '/Main/Demo/data/sales' });
-    expect(sales).toMatchObject({ rid: 'ri.foundry.main.dataset.sales', type: 'FOUNDRY_DATASET', trashStatus: 'NOT_TRASHED', projectRid: 'ri.compass.main.folder.proj' });
+    expect(sales).toMatchObject({
+      rid: 'ri.foundry.main.dataset.sales',
+      type: 'FOUNDRY_DATASET',
+      trashStatus: 'NOT_TRASHED',
+      projectRid: 'ri.compass.main.folder.proj',
+    });
     expect(await Resources.get(c, sales.rid)).toEqual(sales);
     expect(Object.keys((await Resources.getBatch(c, [{ resourceRid: sales.rid }])).data)).toEqual([sales.rid]);
     expect((await Resources.getByPathBatch(c, [{ path: '/Main/Demo/data/sales' }])).data).toEqual([sales]);
@@ -145,13 +154,22 @@ describe('platform SDK: filesystem', () => {
     expect(children.data.map((r) => r.displayName)).toEqual(['sales']);
     expect(Object.keys((await Folders.getBatch(c, [{ folderRid: 'ri.compass.main.folder.data' }])).data)).toEqual(['ri.compass.main.folder.data']);
     expect(await Projects.get(c, 'ri.compass.main.folder.proj')).toMatchObject({ displayName: 'Demo', spaceRid: 'ri.compass.main.folder.space-main' });
-    const made = await Projects.create(c, { displayName: 'New', spaceRid: 'ri.compass.main.folder.space-main', roleGrants: {}, defaultRoles: [], organizationRids: [] });
+    const made = await Projects.create(c, {
+      displayName: 'New',
+      spaceRid: 'ri.compass.main.folder.space-main',
+      roleGrants: {},
+      defaultRoles: [],
+      organizationRids: [],
+    });
     expect(made.path).toBe('/Main/New');
     expect((await Spaces.list(c)).data.map((s) => s.displayName)).toEqual(['Main']);
     expect(await Spaces.get(c, 'ri.compass.main.folder.space-main')).toMatchObject({ displayName: 'Main' });
     expect(await failure(Folders.get(c, 'ri.nope'))).toMatchObject({ statusCode: 404, errorName: 'FolderNotFound' });
     expect(await failure(Projects.get(c, 'ri.nope'))).toMatchObject({ statusCode: 404, errorName: 'ProjectNotFound' });
     const readOnly = await client(['api:filesystem-read']);
-    expect(await failure(Resources.deleteResource(readOnly, 'ri.foundry.main.dataset.sales'))).toMatchObject({ statusCode: 403, errorName: 'DeleteResourcePermissionDenied' });
+    expect(await failure(Resources.deleteResource(readOnly, 'ri.foundry.main.dataset.sales'))).toMatchObject({
+      statusCode: 403,
+      errorName: 'DeleteResourcePermissionDenied',
+    });
   });
 });

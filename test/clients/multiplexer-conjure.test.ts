@@ -33,10 +33,26 @@ async function conjureError(promise: Promise<unknown>): Promise<{ status: number
 
 describe('multiplexer through conjure-lite', () => {
   it('executeOnComputeModule and executeOnDeployedApp return the result as a Blob', async () => {
-    const blob = await conjureFetch<Blob>(ctx, '/module-group-multiplexer/compute-modules/jobs/execute', 'POST', request('add', { a: 20, b: 22 }), undefined, undefined, OCTETS);
+    const blob = await conjureFetch<Blob>(
+      ctx,
+      '/module-group-multiplexer/compute-modules/jobs/execute',
+      'POST',
+      request('add', { a: 20, b: 22 }),
+      undefined,
+      undefined,
+      OCTETS,
+    );
     expect(blob).toBeInstanceOf(Blob);
     expect(await blob.text()).toBe('42');
-    const other = await conjureFetch<Blob>(ctx, '/module-group-multiplexer/deployed-apps/jobs/execute', 'POST', request('add', { a: 1, b: 1 }), undefined, undefined, OCTETS);
+    const other = await conjureFetch<Blob>(
+      ctx,
+      '/module-group-multiplexer/deployed-apps/jobs/execute',
+      'POST',
+      request('add', { a: 1, b: 1 }),
+      undefined,
+      undefined,
+      OCTETS,
+    );
     expect(await other.text()).toBe('2');
   });
 
@@ -70,13 +86,26 @@ describe('multiplexer through conjure-lite', () => {
   });
 
   it('getComputeModuleSchemas lists what the module registered', async () => {
-    const schemas = await conjureFetch<Array<{ functionName: string; issues: unknown[] }>>(ctx, '/module-group-multiplexer/schemas', 'GET', undefined, { rid: APP_RID, branch: 'master' });
+    const schemas = await conjureFetch<Array<{ functionName: string; issues: unknown[] }>>(ctx, '/module-group-multiplexer/schemas', 'GET', undefined, {
+      rid: APP_RID,
+      branch: 'master',
+    });
     expect(schemas.map((s) => s.functionName).sort()).toEqual(['add', 'explode', 'greet']);
     expect(schemas.every((s) => Array.isArray(s.issues))).toBe(true);
   });
 
   it('surfaces errors as ConjureError with the OAuth envelope', async () => {
-    const missing = await conjureError(conjureFetch(ctx, '/module-group-multiplexer/compute-modules/jobs/execute', 'POST', { ...request('add', {}), deployedAppRid: 'ri.nope' }, undefined, undefined, OCTETS));
+    const missing = await conjureError(
+      conjureFetch(
+        ctx,
+        '/module-group-multiplexer/compute-modules/jobs/execute',
+        'POST',
+        { ...request('add', {}), deployedAppRid: 'ri.nope' },
+        undefined,
+        undefined,
+        OCTETS,
+      ),
+    );
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'not_found', error_description: expect.stringContaining('ri.nope') });
     const unknownJob = await conjureError(conjureFetch(ctx, '/module-group-multiplexer/jobs/nope/status', 'GET'));

@@ -29,7 +29,12 @@ describe('platform SDK: ontologies', () => {
     const c = await client();
     const list = await OntologiesV2.list(c);
     expect(list.data.map((o) => o.apiName)).toEqual(['ontology-fleet', 'ontology-other']);
-    expect(list.data[0]).toEqual({ apiName: 'ontology-fleet', displayName: 'Fleet', description: 'Vehicles and trips', rid: 'ri.ontology.main.ontology.fleet' });
+    expect(list.data[0]).toEqual({
+      apiName: 'ontology-fleet',
+      displayName: 'Fleet',
+      description: 'Vehicles and trips',
+      rid: 'ri.ontology.main.ontology.fleet',
+    });
     expect(list.data[1]!.description).toBe('');
     expect(await OntologiesV2.get(c, 'ri.ontology.main.ontology.fleet')).toEqual(list.data[0]);
   });
@@ -43,12 +48,17 @@ describe('platform SDK: ontologies', () => {
 
   it('throws PalantirApiError 404 for an unknown rid, query or api name', async () => {
     const c = await client();
-    const unknownRid = (await OntologiesV2.get(c, 'ri.ontology.main.ontology.missing').then(
+    const unknownRid = await OntologiesV2.get(c, 'ri.ontology.main.ontology.missing').then(
       () => ({}) as Record<string, unknown>,
       (e: Record<string, unknown>) => e,
-    ));
+    );
     expect(unknownRid.constructor.name).toBe('PalantirApiError');
-    expect(unknownRid).toMatchObject({ statusCode: 404, errorCode: 'NOT_FOUND', errorName: 'OntologyNotFound', parameters: { ontologyRid: 'ri.ontology.main.ontology.missing' } });
+    expect(unknownRid).toMatchObject({
+      statusCode: 404,
+      errorCode: 'NOT_FOUND',
+      errorName: 'OntologyNotFound',
+      parameters: { ontologyRid: 'ri.ontology.main.ontology.missing' },
+    });
     expect(unknownRid.errorInstanceId).toMatch(/^[0-9a-f-]{36}$/);
     await expect(Queries.execute(c, 'ri.ontology.main.ontology.missing', 'activeVehicles', { parameters: {} })).rejects.toMatchObject({
       statusCode: 404,
@@ -65,6 +75,11 @@ describe('platform SDK: ontologies', () => {
 
   it('surfaces the missing scope as 403 ApiUsageDenied', async () => {
     const c = await client(['api:ontologies-write']);
-    await expect(OntologiesV2.list(c)).rejects.toMatchObject({ statusCode: 403, errorCode: 'PERMISSION_DENIED', errorName: 'ApiUsageDenied', parameters: { missingScope: 'api:ontologies-read' } });
+    await expect(OntologiesV2.list(c)).rejects.toMatchObject({
+      statusCode: 403,
+      errorCode: 'PERMISSION_DENIED',
+      errorName: 'ApiUsageDenied',
+      parameters: { missingScope: 'api:ontologies-read' },
+    });
   });
 });

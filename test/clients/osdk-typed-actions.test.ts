@@ -1,4 +1,4 @@
-// Conformance: the typed client's executeFunction and applyAction against a live server (CONTRACTS §9), and
+// Conformance: the typed client's executeFunction and applyAction against a live server (docs/contracts.md §9), and
 // the typed errors it raises for a bad parameter and a failed validation. Each test that changes objects
 // resets the server to the seed first.
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -37,7 +37,11 @@ describe('typed client: queries', () => {
       .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(PalantirApiError);
     expect(bad).toMatchObject({ statusCode: 400, errorName: 'InvalidParameterValue', parameters: { parameterId: 'name', parameterValue: 5 } });
-    await expect(c(greet).executeFunction({} as { name: string })).rejects.toMatchObject({ statusCode: 400, errorName: 'MissingParameter', parameters: { parameters: ['name'] } });
+    await expect(c(greet).executeFunction({} as { name: string })).rejects.toMatchObject({
+      statusCode: 400,
+      errorName: 'MissingParameter',
+      parameters: { parameters: ['name'] },
+    });
   });
 });
 
@@ -63,7 +67,16 @@ describe('typed client: actions', () => {
     expect((await fay.$link.office.fetchOne()).name).toBe('San Francisco');
 
     const linked = await c(assignMentor).applyAction({ employee: 6, mentor: 1 }, { $returnEdits: true });
-    expect(linked).toMatchObject({ addedLinks: [{ linkTypeApiNameAtoB: 'mentors', linkTypeApiNameBtoA: 'mentees', aSideObject: { primaryKey: 6, objectType: 'Employee' }, bSideObject: { primaryKey: 1, objectType: 'Employee' } }] });
+    expect(linked).toMatchObject({
+      addedLinks: [
+        {
+          linkTypeApiNameAtoB: 'mentors',
+          linkTypeApiNameBtoA: 'mentees',
+          aSideObject: { primaryKey: 6, objectType: 'Employee' },
+          bSideObject: { primaryKey: 1, objectType: 'Employee' },
+        },
+      ],
+    });
     expect((await (await c(Employee).fetchOne(1)).$link.mentees.fetchPage()).data.map((e) => e.employeeId)).toEqual([2, 3, 6]);
 
     await c(moveEmployee).applyAction({ employee: 6, office: 'nyc' });
@@ -77,7 +90,10 @@ describe('typed client: actions', () => {
       .applyAction({ employeeId: 1, fullName: 'Again' })
       .catch((e: unknown) => e);
     expect(taken).toBeInstanceOf(ActionValidationError);
-    expect((taken as ActionValidationError).validation).toMatchObject({ result: 'INVALID', submissionCriteria: [{ result: 'INVALID', configuredFailureMessage: 'Employee 1 already exists' }] });
+    expect((taken as ActionValidationError).validation).toMatchObject({
+      result: 'INVALID',
+      submissionCriteria: [{ result: 'INVALID', configuredFailureMessage: 'Employee 1 already exists' }],
+    });
     expect((await c(Employee).fetchOne(1)).fullName).toBe('Alice Adams');
 
     const nobody = await c(promoteEmployee)
@@ -110,7 +126,12 @@ describe('typed client: actions', () => {
       { employee: 5, newTitle: 'Engineer' },
     ]);
     expect((await c(Employee).where({ title: 'Engineer' }).fetchPage()).data.map((e) => e.employeeId)).toEqual([2, 3, 5]);
-    await expect(c(promoteEmployee).batchApplyAction([{ employee: 4, newTitle: 'x' }, { employee: 99, newTitle: 'y' }])).rejects.toMatchObject({ statusCode: 400, errorName: 'ActionValidationFailed' });
+    await expect(
+      c(promoteEmployee).batchApplyAction([
+        { employee: 4, newTitle: 'x' },
+        { employee: 99, newTitle: 'y' },
+      ]),
+    ).rejects.toMatchObject({ statusCode: 400, errorName: 'ActionValidationFailed' });
     expect((await c(Employee).fetchOne(4)).title).toBe('Senior Analyst');
   });
 });

@@ -214,8 +214,16 @@ export const promoteEmployee: promoteEmployee = { type: 'action', apiName: 'prom
 
 export type hireEmployee = Action<
   'hireEmployee',
-  { readonly employeeId: ActionParam.PrimitiveType<'integer'>; readonly fullName: ActionParam.PrimitiveType<'string'>; readonly office?: ActionParam.ObjectType<Office> },
-  { employeeId: { type: 'integer'; nullable: false }; fullName: { type: 'string'; nullable: false }; office: { type: ActionMetadata.DataType.Object<Office>; nullable: true } }
+  {
+    readonly employeeId: ActionParam.PrimitiveType<'integer'>;
+    readonly fullName: ActionParam.PrimitiveType<'string'>;
+    readonly office?: ActionParam.ObjectType<Office>;
+  },
+  {
+    employeeId: { type: 'integer'; nullable: false };
+    fullName: { type: 'string'; nullable: false };
+    office: { type: ActionMetadata.DataType.Object<Office>; nullable: true };
+  }
 >;
 export const hireEmployee: hireEmployee = { type: 'action', apiName: 'hireEmployee', osdkMetadata };
 

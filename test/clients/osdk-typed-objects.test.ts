@@ -54,7 +54,9 @@ describe('typed client: objects', () => {
     expect((slim as unknown as Record<string, unknown>).salary).toBeUndefined();
     expect(slim.$rid).toMatch(/^ri\.phonograph2-objects\.main\.object\./);
     expect((await c(Office).fetchOne('nyc')).name).toBe('New York');
-    const missing = await c(Employee).fetchOne(99).catch((e: unknown) => e);
+    const missing = await c(Employee)
+      .fetchOne(99)
+      .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(PalantirApiError);
     expect((missing as Error).message).toMatch(/Expected a single result but got 0/);
   });
@@ -98,7 +100,9 @@ describe('typed client: objects', () => {
     const paged: number[] = [];
     let token: string | undefined;
     do {
-      const page = await c(Employee).where({ active: true }).fetchPage({ $orderBy: { fullName: 'desc' }, $pageSize: 1, $nextPageToken: token });
+      const page = await c(Employee)
+        .where({ active: true })
+        .fetchPage({ $orderBy: { fullName: 'desc' }, $pageSize: 1, $nextPageToken: token });
       paged.push(...ids(page));
       token = page.nextPageToken;
     } while (token);
@@ -109,8 +113,15 @@ describe('typed client: objects', () => {
     const { fetch: recording, exchanges } = recordingFetch();
     const c = await client(undefined, recording);
     const page = await c(Employee).fetchPage({ $select: ['fullName', 'title'], $pageSize: 2 });
-    expect(page.data.map((e) => [e.fullName, e.title])).toEqual([['Alice Adams', 'Director'], ['Bob Brown', 'Engineer']]);
-    expect(Object.keys(page.data[0]!).filter((k) => !k.startsWith('$')).sort()).toEqual(['fullName', 'title']);
+    expect(page.data.map((e) => [e.fullName, e.title])).toEqual([
+      ['Alice Adams', 'Director'],
+      ['Bob Brown', 'Engineer'],
+    ]);
+    expect(
+      Object.keys(page.data[0]!)
+        .filter((k) => !k.startsWith('$'))
+        .sort(),
+    ).toEqual(['fullName', 'title']);
     const load = exchanges.find((e) => e.url.includes('/objectSets/loadObjects'))!;
     expect(load.status).toBe(200);
   });
@@ -128,15 +139,43 @@ describe('typed client: objects', () => {
     expect(ids(await c(Office).where({ officeId: 'ldn' }).pivotTo('occupants').pivotTo('mentors').fetchPage())).toEqual([1, 2, 3]);
     const eve = await c(Employee).fetchOne(5);
     await expect(eve.$link.office.fetchOne()).rejects.toBeInstanceOf(PalantirApiError);
-    expect(ids(await c(Employee).where({ officeId: 'nyc' }).union(c(Employee).where({ employeeId: 5 })).fetchPage())).toEqual([1, 2, 5]);
-    expect(ids(await c(Employee).where({ officeId: 'nyc' }).subtract(c(Employee).where({ employeeId: 1 })).fetchPage())).toEqual([2]);
-    expect(ids(await c(Employee).where({ active: true }).intersect(c(Employee).where({ officeId: 'ldn' })).fetchPage())).toEqual([4]);
+    expect(
+      ids(
+        await c(Employee)
+          .where({ officeId: 'nyc' })
+          .union(c(Employee).where({ employeeId: 5 }))
+          .fetchPage(),
+      ),
+    ).toEqual([1, 2, 5]);
+    expect(
+      ids(
+        await c(Employee)
+          .where({ officeId: 'nyc' })
+          .subtract(c(Employee).where({ employeeId: 1 }))
+          .fetchPage(),
+      ),
+    ).toEqual([2]);
+    expect(
+      ids(
+        await c(Employee)
+          .where({ active: true })
+          .intersect(c(Employee).where({ officeId: 'ldn' }))
+          .fetchPage(),
+      ),
+    ).toEqual([4]);
   });
 
   it('aggregate: count, min, max, sum, avg, exactDistinct, with and without groupBy', async () => {
     const c = await client();
     const all = await c(Employee).aggregate({
-      $select: { $count: 'unordered', 'salary:min': 'unordered', 'salary:max': 'unordered', 'salary:sum': 'unordered', 'salary:avg': 'unordered', 'officeId:exactDistinct': 'unordered' },
+      $select: {
+        $count: 'unordered',
+        'salary:min': 'unordered',
+        'salary:max': 'unordered',
+        'salary:sum': 'unordered',
+        'salary:avg': 'unordered',
+        'officeId:exactDistinct': 'unordered',
+      },
     });
     expect(all.$count).toBe(5);
     expect(all.salary).toEqual({ min: 40000, max: 200000, sum: 580000, avg: 116000 });
@@ -146,7 +185,19 @@ describe('typed client: objects', () => {
       ['nyc', 2, 160000],
       ['ldn', 2, 110000],
     ]);
-    const byLevel = await c(Employee).where({ active: true }).aggregate({ $select: { $count: 'unordered', 'level:max': 'unordered' }, $groupBy: { level: { $ranges: [[0, 3], [3, 10]] } } });
+    const byLevel = await c(Employee)
+      .where({ active: true })
+      .aggregate({
+        $select: { $count: 'unordered', 'level:max': 'unordered' },
+        $groupBy: {
+          level: {
+            $ranges: [
+              [0, 3],
+              [3, 10],
+            ],
+          },
+        },
+      });
     expect(byLevel.map((g) => [g.$group.level, g.$count, g.level.max])).toEqual([
       [{ startValue: 3, endValue: 10 }, 2, 7],
       [{ startValue: 0, endValue: 3 }, 2, 2],

@@ -1,6 +1,6 @@
 // Issue 10, compute-module side: HEAD hands out nothing (item 4), ids and module tokens are checked before
 // anything is created (items 6, 12), nothing stored can poison an answer (item 1), errors quote short
-// excerpts only (item 13), and queues and retained results are bounded (item 2, CONTRACTS §8).
+// excerpts only (item 13), and queues and retained results are bounded (item 2, docs/contracts.md §8).
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADDER, MUX, RUNTIME, RUNTIMES, TOKEN, harness, oauthError, type Harness } from './helpers.js';
 import { TEST_STORE } from '../helpers/store.js';
@@ -56,7 +56,12 @@ describe('POST runtimes checks every id and the token before anything is created
       expect(error.error_description.length).toBeLessThan(1000);
       expect(await h.store.computeModules.countRuntimes()).toBe(runtimes);
       expect(await h.store.computeModules.countDeployedApps()).toBe(apps);
-      const submit = await h.app.inject({ method: 'POST', url: `${MUX}/deployed-apps/jobs`, headers: h.auth, payload: { deployedAppRid: 'ri.app.surrogate', queryType: 'q' } });
+      const submit = await h.app.inject({
+        method: 'POST',
+        url: `${MUX}/deployed-apps/jobs`,
+        headers: h.auth,
+        payload: { deployedAppRid: 'ri.app.surrogate', queryType: 'q' },
+      });
       expect(submit.statusCode).toBe(404);
     });
   }
@@ -76,7 +81,17 @@ describe('nothing stored poisons an answer (item 1)', () => {
   it.skipIf(memoryStoreOnly)('a job whose query cannot be serialized fails with a reason; the poll hands out the next job instead of a 500', async () => {
     h = await harness({ pollTimeoutMs: 50 });
     // Straight into the store, as if an earlier version had accepted it; queued before a good job.
-    await h.store.computeModuleJobs.insert({ jobId: 'deep-job', runtimeId: RUNTIME, deployedAppRid: ADDER, branch: 'master', queryType: 'q', query: deep(100_000), state: 'queued', handOuts: 0, submittedAt: h.clock.now() });
+    await h.store.computeModuleJobs.insert({
+      jobId: 'deep-job',
+      runtimeId: RUNTIME,
+      deployedAppRid: ADDER,
+      branch: 'master',
+      queryType: 'q',
+      query: deep(100_000),
+      state: 'queued',
+      handOuts: 0,
+      submittedAt: h.clock.now(),
+    });
     const good = await h.submit();
     const next = await h.poll();
     expect(next.statusCode).toBe(200);
@@ -89,7 +104,17 @@ describe('nothing stored poisons an answer (item 1)', () => {
 
   it.skipIf(memoryStoreOnly)('inspection of a job whose query cannot be serialized answers 200, not 500', async () => {
     h = await harness({ pollTimeoutMs: 50 });
-    await h.store.computeModuleJobs.insert({ jobId: 'deep-job', runtimeId: RUNTIME, deployedAppRid: ADDER, branch: 'master', queryType: 'q', query: deep(100_000), state: 'queued', handOuts: 0, submittedAt: h.clock.now() });
+    await h.store.computeModuleJobs.insert({
+      jobId: 'deep-job',
+      runtimeId: RUNTIME,
+      deployedAppRid: ADDER,
+      branch: 'master',
+      queryType: 'q',
+      query: deep(100_000),
+      state: 'queued',
+      handOuts: 0,
+      submittedAt: h.clock.now(),
+    });
     const res = await h.app.inject({ method: 'GET', url: `${RUNTIMES}/${RUNTIME}/jobs/deep-job` });
     expect(res.statusCode).toBe(200);
     expect(res.json().job.id).toBe('deep-job');
@@ -114,7 +139,12 @@ describe('nothing stored poisons an answer (item 1)', () => {
       payload: `{"deployedAppRid":"${ADDER}","queryType":"q","query":${nested}}`,
     });
     oauthError(submit, 400, 'invalid_request');
-    const schemas = await h.app.inject({ method: 'POST', url: `${RUNTIMES}/${RUNTIME}/schemas`, headers: { 'module-auth-token': TOKEN, 'content-type': 'application/json' }, payload: `[${nested}]` });
+    const schemas = await h.app.inject({
+      method: 'POST',
+      url: `${RUNTIMES}/${RUNTIME}/schemas`,
+      headers: { 'module-auth-token': TOKEN, 'content-type': 'application/json' },
+      payload: `[${nested}]`,
+    });
     oauthError(schemas, 400, 'invalid_request');
   });
 });
@@ -143,9 +173,21 @@ describe('bounded queues and retained results (item 2)', () => {
     expect(oauthError(third, 429, 'queue_full').error_description).toContain('max_queued_jobs');
     oauthError(await h.execute(), 429, 'queue_full');
     // Another runtime's queue is its own.
-    expect((await h.app.inject({ method: 'POST', url: `${MUX}/deployed-apps/jobs`, headers: h.auth, payload: { deployedAppRid: ADDER, deployedAppBranch: 'feature', queryType: 'q' } })).statusCode).toBe(200);
+    expect(
+      (
+        await h.app.inject({
+          method: 'POST',
+          url: `${MUX}/deployed-apps/jobs`,
+          headers: h.auth,
+          payload: { deployedAppRid: ADDER, deployedAppBranch: 'feature', queryType: 'q' },
+        })
+      ).statusCode,
+    ).toBe(200);
     await h.poll();
-    expect((await h.app.inject({ method: 'POST', url: `${MUX}/deployed-apps/jobs`, headers: h.auth, payload: { deployedAppRid: ADDER, queryType: 'q' } })).statusCode).toBe(200);
+    expect(
+      (await h.app.inject({ method: 'POST', url: `${MUX}/deployed-apps/jobs`, headers: h.auth, payload: { deployedAppRid: ADDER, queryType: 'q' } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('past max_retained_result_bytes the oldest finished jobs are forgotten first', async () => {

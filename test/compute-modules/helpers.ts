@@ -86,7 +86,12 @@ export async function harness(o: SeedOptions = {}): Promise<Harness> {
     },
     execute: (body = jobBody) => app.inject({ method: 'POST', url: `${MUX}/compute-modules/jobs/execute`, headers: auth, payload: body }),
     postResult: (jobId, payload, headers = { 'content-type': 'application/octet-stream' }, runtimeId = RUNTIME) =>
-      app.inject({ method: 'POST', url: `${RUNTIMES}/${runtimeId}/results/${jobId}`, headers: { 'module-auth-token': runtimeId === RUNTIME ? TOKEN : 'module-token-2', ...headers }, payload }),
+      app.inject({
+        method: 'POST',
+        url: `${RUNTIMES}/${runtimeId}/results/${jobId}`,
+        headers: { 'module-auth-token': runtimeId === RUNTIME ? TOKEN : 'module-token-2', ...headers },
+        payload,
+      }),
     async status(jobId) {
       return (await app.inject({ method: 'GET', url: `${MUX}/jobs/${jobId}/status`, headers: auth })).json();
     },

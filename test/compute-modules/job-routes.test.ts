@@ -1,4 +1,4 @@
-// Job routes in process: every success and error shape (CONTRACTS §6).
+// Job routes in process: every success and error shape (docs/contracts.md §6).
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADDER, MUX, harness, oauthError, type Harness } from './helpers.js';
 
@@ -22,7 +22,12 @@ describe('authentication', () => {
       ['GET', `/schemas?rid=${ADDER}`],
     ];
     for (const [method, path] of routes) {
-      const res = await h.app.inject({ method, url: `${MUX}${path}`, headers: { authorization: 'Bearer nope' }, payload: method === 'GET' ? undefined : { id: 'x' } });
+      const res = await h.app.inject({
+        method,
+        url: `${MUX}${path}`,
+        headers: { authorization: 'Bearer nope' },
+        payload: method === 'GET' ? undefined : { id: 'x' },
+      });
       expect(res.statusCode, `${method} ${path}`).toBe(401);
       expect(res.json()).toEqual({ message: 'Requires authentication' });
     }
@@ -35,7 +40,12 @@ describe('submit and follow a job', () => {
     const res = await h.app.inject({ method: 'POST', url: `${MUX}/deployed-apps/jobs`, headers: h.auth, payload: body });
     expect(res.statusCode).toBe(200);
     const job = res.json();
-    expect(job).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), moduleId: null, nodeId: null, status: { type: 'queued', queued: { queueInfo: 'NORMAL_OPERATION' } } });
+    expect(job).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      moduleId: null,
+      nodeId: null,
+      status: { type: 'queued', queued: { queueInfo: 'NORMAL_OPERATION' } },
+    });
 
     oauthError(await h.resultV2(job.id), 409, 'job_not_ready');
     await h.poll();
@@ -127,7 +137,10 @@ describe('cancel', () => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     const status = await h.status(job.id);
-    expect(status).toMatchObject({ type: 'canceled', canceled: { exception: { errorType: { code: 'CONFLICT', name: 'ComputeModules:JobCanceled' }, message: 'The job was canceled.', args: [] } } });
+    expect(status).toMatchObject({
+      type: 'canceled',
+      canceled: { exception: { errorType: { code: 'CONFLICT', name: 'ComputeModules:JobCanceled' }, message: 'The job was canceled.', args: [] } },
+    });
     expect((await h.poll()).statusCode).toBe(204);
     expect(oauthError(await h.resultV2(job.id), 409, 'job_canceled').error_description).toContain(job.id);
     const byId = await h.app.inject({ method: 'GET', url: `${MUX}/jobs/${job.id}/result`, headers: h.auth });

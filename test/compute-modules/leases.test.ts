@@ -1,4 +1,4 @@
-// Leases (issue 10, item 5; CONTRACTS §6): a handed-out job is never stranded. The jobs of a module that has
+// Leases (issue 10, item 5; docs/contracts.md §6): a handed-out job is never stranded. The jobs of a module that has
 // gone (no poll in flight and none begun for module_gone_ms) come back to the queue, counting the hand-out;
 // after three the job fails with a reason. Time is the injected clock: tests move it, they do not sleep.
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -62,11 +62,9 @@ describe('the jobs of a module that has gone come back', () => {
     expect((await h.inspect(jobId)).job.handOuts).toBe(3);
   });
 
-  it('when the poller abandoned its request after the answer was written (the issue\'s 180 of 500)', async () => {
+  it("when the poller abandoned its request after the answer was written (the issue's 180 of 500)", async () => {
     h = await harness({ moduleGoneMs: 1_000, pollTimeoutMs: 50 });
-    const written = new Promise<void>((resolve) =>
-      h.app.server.on('request', (_req, res: ServerResponse) => res.once('finish', () => resolve())),
-    );
+    const written = new Promise<void>((resolve) => h.app.server.on('request', (_req, res: ServerResponse) => res.once('finish', () => resolve())));
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     const job = await h.submit();
     const socket = connect((h.app.server.address() as AddressInfo).port, '127.0.0.1');

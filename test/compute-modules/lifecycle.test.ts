@@ -1,4 +1,4 @@
-// Each transition of the job lifecycle (CONTRACTS §6), in process.
+// Each transition of the job lifecycle (docs/contracts.md §6), in process.
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MUX, RUNTIME, TOKEN, harness, oauthError, type Harness } from './helpers.js';
@@ -35,7 +35,11 @@ describe('job lifecycle', () => {
     expect(res.json()).toEqual({});
     expect((await h.status(job.id)).type).toBe('canceled');
     expect((await h.inspect(job.id)).job.result).toBeNull();
-    const lines = logged.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = logged
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((l) => l.msg === 'result for a job no longer in progress discarded')).toEqual([expect.objectContaining({ jobId: job.id })]);
     expect(logged.join('')).not.toContain(TOKEN); // the module's credential never reaches the log
   });
@@ -73,7 +77,12 @@ describe('job lifecycle', () => {
       expect((await h.status(jobId)).type).toBe(handOut < 3 ? 'queued' : 'failed');
     }
     const status = await h.status(jobId);
-    expect(status).toMatchObject({ type: 'failed', failed: { exception: { errorType: { code: 'INTERNAL', name: 'ComputeModules:JobFailed' }, message: 'The job was handed out 3 times without an answer.' } } });
+    expect(status).toMatchObject({
+      type: 'failed',
+      failed: {
+        exception: { errorType: { code: 'INTERNAL', name: 'ComputeModules:JobFailed' }, message: 'The job was handed out 3 times without an answer.' },
+      },
+    });
     expect(status.failed).toEqual(await h.status(jobId).then((s) => s.failed)); // a stable errorInstanceId
     oauthError(await pending, 409, 'job_failed');
     expect(oauthError(await h.resultV2(jobId), 409, 'job_failed').error_description).toContain('handed out 3 times');

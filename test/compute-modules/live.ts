@@ -59,7 +59,17 @@ export async function startLiveModule(pollTimeoutMs = 500, { atRunTime = false }
 
   const schemasPosted = answered((method, url) => method === 'POST' && url.endsWith(`/${RUNTIME_ID}/schemas`));
   const app = atRunTime ? ['--deployed-app', APP_RID] : [];
-  const child = spawnCli(['run-module', '--runtime', RUNTIME_ID, ...app, '--url', emulator.url, '--', process.execPath, 'test/fixtures/compute-module/adder.mjs']);
+  const child = spawnCli([
+    'run-module',
+    '--runtime',
+    RUNTIME_ID,
+    ...app,
+    '--url',
+    emulator.url,
+    '--',
+    process.execPath,
+    'test/fixtures/compute-module/adder.mjs',
+  ]);
   const exited = collect(child, 120_000);
   await Promise.race([schemasPosted, exited.then((r) => Promise.reject(new Error(`module exited early: ${JSON.stringify(r)}`)))]);
 

@@ -10,7 +10,12 @@ function setUp(goneMs = 1_000) {
   vi.useFakeTimers();
   const clock = new ManualClock();
   const gone: Array<[string, number]> = [];
-  const liveness = new ModuleLiveness(clock, goneMs, async (runtimeId, lastSeen) => void gone.push([runtimeId, lastSeen]), () => undefined);
+  const liveness = new ModuleLiveness(
+    clock,
+    goneMs,
+    async (runtimeId, lastSeen) => void gone.push([runtimeId, lastSeen]),
+    () => undefined,
+  );
   return { clock, gone, liveness };
 }
 

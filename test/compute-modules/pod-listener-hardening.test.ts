@@ -1,5 +1,5 @@
-// The in-pod runtime listener (CONTRACTS §10) gets the same hardening as the public runtime routes (issue 10:
-// CONTRACTS §1, §6, §8), because it serves them with the same handlers, hooks and server options: over real
+// The in-pod runtime listener (docs/contracts.md §10) gets the same hardening as the public runtime routes (issue 10:
+// docs/contracts.md §1, §6, §8), because it serves them with the same handlers, hooks and server options: over real
 // TLS sockets trusting the CA the session hands out.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { request as httpsRequest } from 'node:https';
@@ -37,7 +37,11 @@ beforeAll(async () => {
       },
     },
   });
-  const res = await fetch(`${emulator.url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin' }) });
+  const res = await fetch(`${emulator.url}/_emulate/platform/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin' }),
+  });
   adminToken = ((await res.json()) as { access_token: string }).access_token;
   const listener = await emulator.server.podListener();
   port = listener.port;
@@ -46,7 +50,11 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 async function openSession(runtimeId: string): Promise<Session> {
-  const res = await fetch(`${emulator.url}${RUNTIMES}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runtimeId, deployedAppRid: `ri.app.${runtimeId}` }) });
+  const res = await fetch(`${emulator.url}${RUNTIMES}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ runtimeId, deployedAppRid: `ri.app.${runtimeId}` }),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as Session;
 }
@@ -132,8 +140,9 @@ describe('pod listener, hardened like the public runtime routes', () => {
       expectOAuth({ status: res.status, body: await res.text() }, 400, 'invalid_request');
     }
     expectOAuth(await pod('GET', `${RUNTIMES}/no-such-runtime/job`, { token: session.moduleAuthToken }), 404, 'not_found'); // well-shaped, unknown
-    // CONTRACTS §6: a missing or wrong token is 401, its shape notwithstanding (a seeded token rotated away is short).
-    for (const token of ['short', 'x'.repeat(513), 'with a space in it!!', 'y'.repeat(32)]) expectOAuth(await poll(session, token), 401, 'invalid_module_auth_token');
+    // docs/contracts.md §6: a missing or wrong token is 401, its shape notwithstanding (a seeded token rotated away is short).
+    for (const token of ['short', 'x'.repeat(513), 'with a space in it!!', 'y'.repeat(32)])
+      expectOAuth(await poll(session, token), 401, 'invalid_module_auth_token');
     expect((await poll(session)).status).toBe(204);
     // A seeded runtime's token is not held to the shape: it is the runtime's token, so it is accepted.
     expect((await poll({ runtimeId: 'rt-seeded', moduleAuthToken: 'short-token', podRuntime: session.podRuntime })).status).toBe(204);
@@ -168,7 +177,9 @@ describe('pod listener, hardened like the public runtime routes', () => {
     const session = await openSession('rt-podh-slow');
     const started = Date.now();
     const answer = await rawTls(async (write) => {
-      write(`POST ${RUNTIMES}/${session.runtimeId}/schemas HTTP/1.1\r\nHost: 127.0.0.1\r\nModule-Auth-Token: ${session.moduleAuthToken}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n[`);
+      write(
+        `POST ${RUNTIMES}/${session.runtimeId}/schemas HTTP/1.1\r\nHost: 127.0.0.1\r\nModule-Auth-Token: ${session.moduleAuthToken}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n[`,
+      );
       for (let i = 0; i < 100; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         write(' ');

@@ -1,4 +1,4 @@
-// The in-pod runtime listener (CONTRACTS §10) on real sockets: HTTPS with the CA the session hands out, the
+// The in-pod runtime listener (docs/contracts.md §10) on real sockets: HTTPS with the CA the session hands out, the
 // runtime routes as the in-pod runtime answers them, and one store and job service with the public port.
 // The real Python runtime SDK goes through it in test/clients/python/test_compute_module.py.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,13 +19,21 @@ let emulator: Emulator;
 let adminToken: string;
 beforeAll(async () => {
   emulator = await startEmulator({ seed: { platform: { compute_modules: { poll_timeout_ms: 200 } } } });
-  const res = await fetch(`${emulator.url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin' }) });
+  const res = await fetch(`${emulator.url}/_emulate/platform/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin' }),
+  });
   adminToken = ((await res.json()) as { access_token: string }).access_token;
 });
 afterAll(() => emulator.close());
 
 async function openSession(runtimeId: string, deployedAppRid: string): Promise<Session> {
-  const res = await fetch(`${emulator.url}${RUNTIMES}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runtimeId, deployedAppRid }) });
+  const res = await fetch(`${emulator.url}${RUNTIMES}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ runtimeId, deployedAppRid }),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as Session;
 }
@@ -37,14 +45,27 @@ interface PodAnswer {
 }
 
 /** One request to the pod listener, trusting only `ca` (none: the system's roots, which do not know ours). */
-function pod(session: Session, method: string, path: string, options: { token?: string; body?: Buffer | string; contentType?: string; ca?: string | null; agent?: Agent } = {}): Promise<PodAnswer> {
+function pod(
+  session: Session,
+  method: string,
+  path: string,
+  options: { token?: string; body?: Buffer | string; contentType?: string; ca?: string | null; agent?: Agent } = {},
+): Promise<PodAnswer> {
   const headers: Record<string, string> = {};
   if (options.token !== undefined) headers['module-auth-token'] = options.token;
   if (options.contentType) headers['content-type'] = options.contentType;
   if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: session.podRuntime.host, port: session.podRuntime.port, method, path, headers, agent: options.agent ?? false, ...(options.ca === null ? {} : { ca: options.ca ?? session.podRuntime.caCertificate }) },
+      {
+        host: session.podRuntime.host,
+        port: session.podRuntime.port,
+        method,
+        path,
+        headers,
+        agent: options.agent ?? false,
+        ...(options.ca === null ? {} : { ca: options.ca ?? session.podRuntime.caCertificate }),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -80,7 +101,9 @@ describe('pod listener', () => {
     expect(session.podRuntime.restartNotificationUri).toBe(`${listener.url}${RUNTIMES}/rt-pod-tls/restart`);
     const trusted = await pod(session, 'GET', pathOf(session.getJobUri), { token: session.moduleAuthToken });
     expect(trusted.status).toBe(204);
-    await expect(pod(session, 'GET', pathOf(session.getJobUri), { token: session.moduleAuthToken, ca: null })).rejects.toThrow(/self.signed|unable to (get|verify)/i);
+    await expect(pod(session, 'GET', pathOf(session.getJobUri), { token: session.moduleAuthToken, ca: null })).rejects.toThrow(
+      /self.signed|unable to (get|verify)/i,
+    );
   });
 
   it('starts with the app on a configured port, so that a module given only that port finds it', async () => {
@@ -90,13 +113,19 @@ describe('pod listener', () => {
         probe.close(() => resolve(port));
       });
     });
-    const fixed = await startEmulator({ seed: { platform: { compute_modules: { pod_listener_port: port, runtimes: [{ runtime_id: 'rt-fixed', module_auth_token: 'fixed-token-0123456789' }] } } } });
+    const fixed = await startEmulator({
+      seed: { platform: { compute_modules: { pod_listener_port: port, runtimes: [{ runtime_id: 'rt-fixed', module_auth_token: 'fixed-token-0123456789' }] } } },
+    });
     try {
       // Listening before anything asked for it.
       await new Promise<void>((resolve, reject) => {
         const socket = connect(port, '127.0.0.1', () => socket.end(resolve)).on('error', reject);
       });
-      const session = { podRuntime: { host: '127.0.0.1', port, restartNotificationUri: '', caCertificate: (await fixed.server.podListener()).caCertificate }, moduleAuthToken: 'fixed-token-0123456789', getJobUri: '' };
+      const session = {
+        podRuntime: { host: '127.0.0.1', port, restartNotificationUri: '', caCertificate: (await fixed.server.podListener()).caCertificate },
+        moduleAuthToken: 'fixed-token-0123456789',
+        getJobUri: '',
+      };
       const restart = await pod(session, 'POST', `${RUNTIMES}/rt-fixed/restart`, { token: session.moduleAuthToken });
       expect({ status: restart.status, body: restart.body.toString() }).toEqual({ status: 200, body: '[]' });
     } finally {
@@ -128,7 +157,11 @@ describe('pod listener', () => {
     expect(polled.status).toBe(200);
     const job = JSON.parse(polled.body.toString()) as { computeModuleJobV1: { jobId: string; queryType: string; query: unknown } };
     expect(job.computeModuleJobV1).toMatchObject({ queryType: 'add', query: { a: 1, b: 2 } });
-    const posted = await pod(session, 'POST', `${RUNTIMES}/rt-pod-jobs/results/${job.computeModuleJobV1.jobId}`, { token: session.moduleAuthToken, body: '3', contentType: 'application/octet-stream' });
+    const posted = await pod(session, 'POST', `${RUNTIMES}/rt-pod-jobs/results/${job.computeModuleJobV1.jobId}`, {
+      token: session.moduleAuthToken,
+      body: '3',
+      contentType: 'application/octet-stream',
+    });
     expect({ status: posted.status, body: posted.body.length }).toEqual({ status: 204, body: 0 });
     const answered = await execute;
     expect(answered.status).toBe(200);
@@ -141,11 +174,19 @@ describe('pod listener', () => {
   it('stores schemas with 204', async () => {
     const session = await openSession('rt-pod-schemas', 'ri.app.pod-schemas');
     const schemas = [{ functionName: 'add', inputs: [], output: { type: 'single', single: { dataType: { type: 'integer', integer: {} } } } }];
-    const res = await pod(session, 'POST', `${RUNTIMES}/rt-pod-schemas/schemas`, { token: session.moduleAuthToken, body: JSON.stringify(schemas), contentType: 'application/json' });
+    const res = await pod(session, 'POST', `${RUNTIMES}/rt-pod-schemas/schemas`, {
+      token: session.moduleAuthToken,
+      body: JSON.stringify(schemas),
+      contentType: 'application/json',
+    });
     expect(res.status).toBe(204);
     const stored = await fetch(`${emulator.url}${MUX}/schemas?rid=ri.app.pod-schemas`, { headers: { authorization: `Bearer ${adminToken}` } });
     expect(((await stored.json()) as Array<{ functionName: string }>).map((s) => s.functionName)).toEqual(['add']);
-    const bad = await pod(session, 'POST', `${RUNTIMES}/rt-pod-schemas/schemas`, { token: session.moduleAuthToken, body: '{"not":"a list"}', contentType: 'application/json' });
+    const bad = await pod(session, 'POST', `${RUNTIMES}/rt-pod-schemas/schemas`, {
+      token: session.moduleAuthToken,
+      body: '{"not":"a list"}',
+      contentType: 'application/json',
+    });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body.toString()).error).toBe('invalid_request');
   });

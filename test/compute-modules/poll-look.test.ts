@@ -31,7 +31,10 @@ describe('a poll looks at the queue before it waits', () => {
     h = await harness({ pollTimeoutMs: 60_000 });
     const job = await h.submit();
     const waitingDuringLook: number[] = [];
-    duringClaim(() => true, async () => void waitingDuringLook.push((await h.inspect(job.id)).runtime.waitingPolls));
+    duringClaim(
+      () => true,
+      async () => void waitingDuringLook.push((await h.inspect(job.id)).runtime.waitingPolls),
+    );
     const poll = await h.poll();
     expect(poll.json().computeModuleJobV1.jobId).toBe(job.id);
     expect(waitingDuringLook).toEqual([0]);
@@ -41,7 +44,10 @@ describe('a poll looks at the queue before it waits', () => {
     // Hold 2 s: a lost wake-up would end the poll by its hold, 204, instead of handing out the job.
     h = await harness({ pollTimeoutMs: 2_000 });
     let late: { id: string } | undefined;
-    duringClaim((found) => found === undefined, async () => void (late = await h.submit()));
+    duringClaim(
+      (found) => found === undefined,
+      async () => void (late = await h.submit()),
+    );
     const poll = await h.poll();
     expect(poll.statusCode).toBe(200);
     expect(poll.json().computeModuleJobV1.jobId).toBe(late!.id);
@@ -54,7 +60,10 @@ describe('a poll looks at the queue before it waits', () => {
     const job = await h.submit();
     await h.poll(); // handed out: the reset will put it back
     let token = '';
-    duringClaim((found) => found === undefined, async () => void (token = (await h.openSession({ runtimeId: RUNTIME })).json().moduleAuthToken));
+    duringClaim(
+      (found) => found === undefined,
+      async () => void (token = (await h.openSession({ runtimeId: RUNTIME })).json().moduleAuthToken),
+    );
     expect((await h.poll()).statusCode).toBe(204);
     expect((await h.status(job.id)).type).toBe('queued');
     const next = await h.poll(token);
@@ -66,7 +75,10 @@ describe('a poll looks at the queue before it waits', () => {
     h = await harness({ pollTimeoutMs: 60_000 });
     const job = await h.submit();
     let token = '';
-    duringClaim((found) => found !== undefined, async () => void (token = (await h.openSession({ runtimeId: RUNTIME })).json().moduleAuthToken));
+    duringClaim(
+      (found) => found !== undefined,
+      async () => void (token = (await h.openSession({ runtimeId: RUNTIME })).json().moduleAuthToken),
+    );
     expect((await h.poll()).statusCode).toBe(204);
     expect((await h.status(job.id)).type).toBe('queued');
     const next = await h.poll(token);

@@ -25,7 +25,9 @@ describe('a reset', () => {
     h = await harness({ pollTimeoutMs: 50, moduleGoneMs: 60_000 });
     expect((await h.openSession({ runtimeId: DYN, deployedAppRid: DYN_APP, moduleAuthToken: DYN_TOKEN })).statusCode).toBe(200);
     const schemas = [{ functionName: 'add', inputs: [], output: { type: 'single' } }];
-    expect((await h.app.inject({ method: 'POST', url: `${RUNTIMES}/${DYN}/schemas`, headers: { 'module-auth-token': DYN_TOKEN }, payload: schemas })).statusCode).toBe(200);
+    expect(
+      (await h.app.inject({ method: 'POST', url: `${RUNTIMES}/${DYN}/schemas`, headers: { 'module-auth-token': DYN_TOKEN }, payload: schemas })).statusCode,
+    ).toBe(200);
     const before = await h.submit({ deployedAppRid: DYN_APP, queryType: 'add', query: {} });
     expect((await h.poll(DYN_TOKEN, DYN)).json().computeModuleJobV1.jobId).toBe(before.id); // connected
 

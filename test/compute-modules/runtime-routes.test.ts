@@ -1,4 +1,4 @@
-// Runtime routes in process: every success and error shape (CONTRACTS §6).
+// Runtime routes in process: every success and error shape (docs/contracts.md §6).
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADDER, MUX, RUNTIME, RUNTIMES, TOKEN, harness, oauthError, type Harness } from './helpers.js';
 
@@ -116,7 +116,11 @@ describe('GET job: the long-poll', () => {
 describe('POST schemas', () => {
   it('stores the array the module posts; the multiplexer lists it', async () => {
     h = await harness();
-    const schema = { functionName: 'add', inputs: [{ name: 'a', required: true, dataType: { type: 'integer', integer: {} }, constraints: [] }], output: { type: 'single', single: { dataType: { type: 'integer', integer: {} } } } };
+    const schema = {
+      functionName: 'add',
+      inputs: [{ name: 'a', required: true, dataType: { type: 'integer', integer: {} }, constraints: [] }],
+      output: { type: 'single', single: { dataType: { type: 'integer', integer: {} } } },
+    };
     const res = await h.app.inject({ method: 'POST', url: `${RUNTIMES}/${RUNTIME}/schemas`, headers: { 'module-auth-token': TOKEN }, payload: [schema] });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({});
@@ -176,7 +180,12 @@ describe('POST results', () => {
     expect((await h.resultV2(job.id)).rawPayload.equals(big)).toBe(true);
     // ... while the JSON routes beside it keep the 1 MiB limit.
     const schemas = JSON.stringify([{ functionName: 'x'.repeat(2 * 1024 * 1024) }]);
-    const res = await h.app.inject({ method: 'POST', url: `${RUNTIMES}/${RUNTIME}/schemas`, headers: { 'module-auth-token': TOKEN, 'content-type': 'application/json' }, payload: schemas });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `${RUNTIMES}/${RUNTIME}/schemas`,
+      headers: { 'module-auth-token': TOKEN, 'content-type': 'application/json' },
+      payload: schemas,
+    });
     oauthError(res, 413, 'invalid_request');
   });
 
@@ -202,7 +211,15 @@ describe('GET jobs/{jobId}: inspection', () => {
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(['job', 'runtime', 'schemas']);
     expect(body.runtime).toMatchObject({ runtimeId: RUNTIME, waitingPolls: 0 });
-    expect(body.job).toMatchObject({ id: job.id, state: 'succeeded', status: { type: 'succeeded' }, queryType: 'add', query: { a: 2, b: 3 }, handOuts: 1, result: { bytes: 1, contentType: 'application/octet-stream' } });
+    expect(body.job).toMatchObject({
+      id: job.id,
+      state: 'succeeded',
+      status: { type: 'succeeded' },
+      queryType: 'add',
+      query: { a: 2, b: 3 },
+      handOuts: 1,
+      result: { bytes: 1, contentType: 'application/octet-stream' },
+    });
     expect(res.body).not.toContain(TOKEN);
   });
 

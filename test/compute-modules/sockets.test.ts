@@ -91,7 +91,13 @@ describe('a synchronous execute whose client disconnects', () => {
   it('stops waiting; its job stays and can still be answered and fetched', async () => {
     h = await harness({ pollTimeoutMs: 60_000, executeTimeoutMs: 60_000 });
     const { port, serverSockets } = await listen();
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: `${MUX}/compute-modules/jobs/execute`, headers: { ...h.auth, 'content-type': 'application/json' } });
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: `${MUX}/compute-modules/jobs/execute`,
+      headers: { ...h.auth, 'content-type': 'application/json' },
+    });
     req.on('error', () => undefined);
     req.end(JSON.stringify({ deployedAppRid: ADDER, queryType: 'add', query: { a: 1, b: 1 } }));
     const poll = await h.poll(); // held until the execute's job is queued: then the execute is waiting
@@ -113,7 +119,13 @@ describe('a chunked result body', () => {
     await h.poll();
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, method: 'POST', path: `${RUNTIMES}/${RUNTIME}/results/${job.id}`, headers: { 'module-auth-token': TOKEN, 'content-type': 'application/octet-stream' } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `${RUNTIMES}/${RUNTIME}/results/${job.id}`,
+          headers: { 'module-auth-token': TOKEN, 'content-type': 'application/octet-stream' },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode!));

@@ -1,4 +1,4 @@
-// A queued job wakes one waiting poll, not all of them (issue 10, item 8; CONTRACTS §6). Counted through the
+// A queued job wakes one waiting poll, not all of them (issue 10, item 8; docs/contracts.md §6). Counted through the
 // store: every woken poll looks at the queue (claimNext) once.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JobService } from '../../src/services/compute-modules/jobs.js';
@@ -47,7 +47,16 @@ describe('one queued job, one woken poll', () => {
     const store = createMemoryStore();
     await store.computeModules.insertRuntime({ runtimeId: 'rt', moduleAuthToken: 'token-0123456789' });
     await store.computeModules.insertDeployedApp({ deployedAppRid: 'ri.app', runtimeId: 'rt', branch: 'master', active: true });
-    const settings = { pollTimeoutMs: 60_000, executeTimeoutMs: 60_000, retainedJobs: 10, maxResultBytes: 1024, moduleGoneMs: 30_000, maxQueuedJobs: 10, maxRetainedResultBytes: 1024, podListenerPort: 0 };
+    const settings = {
+      pollTimeoutMs: 60_000,
+      executeTimeoutMs: 60_000,
+      retainedJobs: 10,
+      maxResultBytes: 1024,
+      moduleGoneMs: 30_000,
+      maxQueuedJobs: 10,
+      maxRetainedResultBytes: 1024,
+      podListenerPort: 0,
+    };
     const jobs = new JobService({ store, clock, settings });
     const [left, stays] = [new AbortController(), new AbortController()];
     const first = jobs.poll('rt', left.signal);

@@ -82,7 +82,12 @@ describe('query execute: parameters named with a line break', () => {
     });
     try {
       const token = bearer(await mintToken(app.app, 'alice', ['api:ontologies-read']));
-      const res = await app.app.inject({ method: 'POST', url: '/api/v2/ontologies/o/queries/q/execute', payload: { parameters: { 'a\nb': 5 } }, headers: token });
+      const res = await app.app.inject({
+        method: 'POST',
+        url: '/api/v2/ontologies/o/queries/q/execute',
+        payload: { parameters: { 'a\nb': 5 } },
+        headers: token,
+      });
       expect(res.statusCode).toBe(200);
     } finally {
       await app.app.close();

@@ -34,7 +34,12 @@ async function create(body: unknown = createRequest()) {
 const READ_FORM = {
   type: 'rest',
   domains: [
-    { host: 'api.weather.example', port: 443, scheme: 'HTTPS', auth: { type: 'bearerToken', bearerToken: { type: 'asSecretName', value: 'domains[0].auth.bearerToken' } } },
+    {
+      host: 'api.weather.example',
+      port: 443,
+      scheme: 'HTTPS',
+      auth: { type: 'bearerToken', bearerToken: { type: 'asSecretName', value: 'domains[0].auth.bearerToken' } },
+    },
     {
       host: 'keys.example',
       auth: { type: 'apiKey', location: { type: 'header', headerName: 'X-Api-Key' }, apiKey: { type: 'asSecretName', value: 'domains[1].auth.apiKey' } },
@@ -94,32 +99,74 @@ describe('POST /api/v2/connectivity/connections', () => {
     ['a blank display name', createRequest({ displayName: '  ' }), 'PropertyCannotBeBlank', { propertyName: 'displayName' }],
     ['the unknown worker', createRequest({ worker: { type: 'unknownWorker' } }), 'UnknownWorkerCannotBeUsedForCreatingOrUpdatingConnections', {}],
     ['a worker of no known type', createRequest({ worker: { type: 'cloud' } }), 'InvalidArgument', { field: 'worker.type' }],
-    ['mistyped egress policies', createRequest({ worker: { type: 'foundryWorker', networkEgressPolicyRids: 'x' } }), 'InvalidArgument', { field: 'worker.networkEgressPolicyRids' }],
+    [
+      'mistyped egress policies',
+      createRequest({ worker: { type: 'foundryWorker', networkEgressPolicyRids: 'x' } }),
+      'InvalidArgument',
+      { field: 'worker.networkEgressPolicyRids' },
+    ],
     ['a non-REST connection', createRequest({ configuration: { type: 's3', url: 's3://b' } }), 'ConnectionTypeNotSupported', { connectionType: 's3' }],
     ['a configuration without type', createRequest({ configuration: { domains: [] } }), 'InvalidArgument', { field: 'configuration.type' }],
     ['missing domains', withConfiguration((c) => delete c.domains), 'InvalidArgument', { field: 'configuration.domains' }],
     ['no domain', withConfiguration((c) => (c.domains = [])), 'PropertyCannotBeEmpty', { propertyName: 'configuration.domains' }],
     ['a mistyped port', withConfiguration((c) => (c.domains = [{ host: 'a', port: '443' }])), 'InvalidArgument', { field: 'configuration.domains[0].port' }],
-    ['an out-of-range port', withConfiguration((c) => (c.domains = [{ host: 'a', port: 70000 }])), 'InvalidArgument', { field: 'configuration.domains[0].port' }],
-    ['an unknown scheme', withConfiguration((c) => (c.domains = [{ host: 'a', scheme: 'ftp' }])), 'InvalidArgument', { field: 'configuration.domains[0].scheme' }],
-    ['a host with a protocol', withConfiguration((c) => (c.domains = [{ host: 'https://a.example' }])), 'HostNameCannotHaveProtocolOrPort', { hostName: 'https://a.example' }],
-    ['a host with a port', withConfiguration((c) => (c.domains = [{ host: 'a.example:8443' }])), 'HostNameCannotHaveProtocolOrPort', { hostName: 'a.example:8443' }],
+    [
+      'an out-of-range port',
+      withConfiguration((c) => (c.domains = [{ host: 'a', port: 70000 }])),
+      'InvalidArgument',
+      { field: 'configuration.domains[0].port' },
+    ],
+    [
+      'an unknown scheme',
+      withConfiguration((c) => (c.domains = [{ host: 'a', scheme: 'ftp' }])),
+      'InvalidArgument',
+      { field: 'configuration.domains[0].scheme' },
+    ],
+    [
+      'a host with a protocol',
+      withConfiguration((c) => (c.domains = [{ host: 'https://a.example' }])),
+      'HostNameCannotHaveProtocolOrPort',
+      { hostName: 'https://a.example' },
+    ],
+    [
+      'a host with a port',
+      withConfiguration((c) => (c.domains = [{ host: 'a.example:8443' }])),
+      'HostNameCannotHaveProtocolOrPort',
+      { hostName: 'a.example:8443' },
+    ],
     [
       'a host with credentials in it, not echoing them',
       withConfiguration((c) => (c.domains = [{ host: `https://svc:${SECRET.password}@a.example` }])),
       'HostNameCannotHaveProtocolOrPort',
       { hostName: 'https://a.example' },
     ],
-    ['a host with a user name', withConfiguration((c) => (c.domains = [{ host: `svc:${SECRET.password}@a.example` }])), 'HostNameCannotHaveProtocolOrPort', { hostName: 'a.example' }],
+    [
+      'a host with a user name',
+      withConfiguration((c) => (c.domains = [{ host: `svc:${SECRET.password}@a.example` }])),
+      'HostNameCannotHaveProtocolOrPort',
+      { hostName: 'a.example' },
+    ],
     ['a blank host', withConfiguration((c) => (c.domains = [{ host: '' }])), 'PropertyCannotBeBlank', { propertyName: 'configuration.domains[0].host' }],
     [
       'auth over HTTP',
-      withConfiguration((c) => (c.domains = [{ host: 'a', scheme: 'HTTP', auth: { type: 'bearerToken', bearerToken: { type: 'asPlaintextValue', value: SECRET.bearer } } }])),
+      withConfiguration(
+        (c) => (c.domains = [{ host: 'a', scheme: 'HTTP', auth: { type: 'bearerToken', bearerToken: { type: 'asPlaintextValue', value: SECRET.bearer } } }]),
+      ),
       'DomainMustUseHttpsWithAuthentication',
       {},
     ],
-    ['oauth2 over HTTP', withConfiguration((c) => (c.domains = [{ host: 'a', scheme: 'HTTP', auth: { type: 'oauth2' } }])), 'DomainMustUseHttpsWithAuthentication', {}],
-    ['an unknown auth type', withConfiguration((c) => (c.domains = [{ host: 'a', auth: { type: 'kerberos' } }])), 'InvalidArgument', { field: 'configuration.domains[0].auth.type' }],
+    [
+      'oauth2 over HTTP',
+      withConfiguration((c) => (c.domains = [{ host: 'a', scheme: 'HTTP', auth: { type: 'oauth2' } }])),
+      'DomainMustUseHttpsWithAuthentication',
+      {},
+    ],
+    [
+      'an unknown auth type',
+      withConfiguration((c) => (c.domains = [{ host: 'a', auth: { type: 'kerberos' } }])),
+      'InvalidArgument',
+      { field: 'configuration.domains[0].auth.type' },
+    ],
     [
       'a secret given by name on create',
       withConfiguration((c) => (c.domains = [{ host: 'a', auth: { type: 'bearerToken', bearerToken: { type: 'asSecretName', value: 'x' } } }])),
@@ -153,12 +200,18 @@ describe('POST /api/v2/connectivity/connections', () => {
     [
       'an API key location of no known type',
       withConfiguration(
-        (c) => (c.domains = [{ host: 'a', auth: { type: 'apiKey', location: { type: 'cookie' }, apiKey: { type: 'asPlaintextValue', value: SECRET.apiKey } } }]),
+        (c) =>
+          (c.domains = [{ host: 'a', auth: { type: 'apiKey', location: { type: 'cookie' }, apiKey: { type: 'asPlaintextValue', value: SECRET.apiKey } } }]),
       ),
       'InvalidArgument',
       { field: 'configuration.domains[0].auth.location.type' },
     ],
-    ['additional secrets given by name', withConfiguration((c) => (c.additionalSecrets = { type: 'asSecretsNames', secretNames: ['a'] })), 'AdditionalSecretsMustBeSpecifiedAsPlaintextValueMap', {}],
+    [
+      'additional secrets given by name',
+      withConfiguration((c) => (c.additionalSecrets = { type: 'asSecretsNames', secretNames: ['a'] })),
+      'AdditionalSecretsMustBeSpecifiedAsPlaintextValueMap',
+      {},
+    ],
     [
       'an additional secret that is not a string',
       withConfiguration((c) => (c.additionalSecrets = { type: 'asSecretsWithPlaintextValues', secrets: { token: 42 } })),
@@ -329,7 +382,14 @@ describe('connectivity scopes', () => {
   const routes = [
     { name: 'create', method: 'POST', url: BASE, scope: WRITE, payload: createRequest(), errorName: 'CreateConnectionPermissionDenied', parameters: {} },
     { name: 'get', method: 'GET', url: `${BASE}/${seeded}`, scope: READ, errorName: 'ApiUsageDenied', parameters: { missingScope: READ } },
-    { name: 'getConfiguration', method: 'GET', url: `${BASE}/${seeded}/getConfiguration`, scope: READ, errorName: 'GetConfigurationPermissionDenied', parameters: { connectionRid: seeded } },
+    {
+      name: 'getConfiguration',
+      method: 'GET',
+      url: `${BASE}/${seeded}/getConfiguration`,
+      scope: READ,
+      errorName: 'GetConfigurationPermissionDenied',
+      parameters: { connectionRid: seeded },
+    },
     {
       name: 'updateSecrets',
       method: 'POST',

@@ -43,9 +43,18 @@ describe('connection secrets and the log', () => {
       await post(secretsUrl, `secrets=${SECRET.rotated}`, { ...headers, 'content-type': 'application/x-www-form-urlencoded' }),
       await post(`${BASE}/ri.nope/updateSecrets`, { secrets: { a: SECRET.rotated } }),
       await post(secretsUrl, { secrets: { a: SECRET.rotated } }, { ...bearer(await mintToken(app, 'alice', [READ])), 'content-type': 'application/json' }),
-      await post(BASE, withConfiguration((c) => (c.additionalSecrets = { type: 'asSecretsWithPlaintextValues', secrets: { ok: SECRET.extraA, bad: 1 } }))),
-      await post(BASE, withConfiguration((c) => ((c.domains as Array<Record<string, unknown>>)[0]!.scheme = 'HTTP'))),
-      await post(BASE, withConfiguration((c) => (c.type = 'snowflake'))),
+      await post(
+        BASE,
+        withConfiguration((c) => (c.additionalSecrets = { type: 'asSecretsWithPlaintextValues', secrets: { ok: SECRET.extraA, bad: 1 } })),
+      ),
+      await post(
+        BASE,
+        withConfiguration((c) => ((c.domains as Array<Record<string, unknown>>)[0]!.scheme = 'HTTP')),
+      ),
+      await post(
+        BASE,
+        withConfiguration((c) => (c.type = 'snowflake')),
+      ),
       await post(BASE, { ...createRequest(), displayName: 42 }),
     ];
     expect(responses.map((r) => r.statusCode)).toEqual([200, 204, 200, 200, 400, 400, 400, 400, 413, 400, 404, 403, 400, 400, 400, 400]);

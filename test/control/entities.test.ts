@@ -1,4 +1,4 @@
-// Runtime changes without a restart (CONTRACTS §7): users, OAuth clients, connections, query results.
+// Runtime changes without a restart (docs/contracts.md §7): users, OAuth clients, connections, query results.
 import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, mintToken } from '../helpers/app.js';
 import { TOKEN, basic, postForm } from '../oauth/flow.js';
@@ -8,7 +8,10 @@ describe('runtime control of entities', () => {
     const { app } = await buildTestApp();
     const created = await app.inject({ method: 'PUT', url: '/_emulate/platform/users/bob', payload: { display_name: 'Bob', email: 'bob@example.test' } });
     expect(created.statusCode).toBe(200);
-    expect(created.json()).toMatchObject({ created: true, user: { username: 'bob', display_name: 'Bob', email: 'bob@example.test', active: true, principal_type: 'human' } });
+    expect(created.json()).toMatchObject({
+      created: true,
+      user: { username: 'bob', display_name: 'Bob', email: 'bob@example.test', active: true, principal_type: 'human' },
+    });
     const token = await mintToken(app, 'bob', ['api:admin-read']);
     const updated = await app.inject({ method: 'PUT', url: '/_emulate/platform/users/bob', payload: { display_name: 'Robert', email: 'bob@example.test' } });
     expect(updated.json()).toMatchObject({ created: false, user: { display_name: 'Robert' } });
@@ -41,7 +44,11 @@ describe('runtime control of entities', () => {
     });
     const ok = await postForm(app, TOKEN, { grant_type: 'client_credentials', scope: 'api:admin-read' }, basic('svc', 'svc-secret-xyz'));
     expect(ok.statusCode).toBe(200);
-    await app.inject({ method: 'PUT', url: '/_emulate/platform/oauth-clients/svc', payload: { client_secret: 'rotated-secret', grant_types: ['client_credentials'] } });
+    await app.inject({
+      method: 'PUT',
+      url: '/_emulate/platform/oauth-clients/svc',
+      payload: { client_secret: 'rotated-secret', grant_types: ['client_credentials'] },
+    });
     expect((await postForm(app, TOKEN, { grant_type: 'client_credentials' }, basic('svc', 'svc-secret-xyz'))).statusCode).toBe(401);
     expect((await postForm(app, TOKEN, { grant_type: 'client_credentials', scope: 'anything' }, basic('svc', 'rotated-secret'))).statusCode).toBe(200);
   });
@@ -52,7 +59,12 @@ describe('runtime control of entities', () => {
     const res = await app.inject({
       method: 'PUT',
       url: `/_emulate/platform/connections/${rid}`,
-      payload: { display_name: 'Weather', parent_folder_rid: 'ri.compass.main.folder.x', domains: [{ host: 'api.weather.test' }], secrets: { apiKey: 'conn-secret-123' } },
+      payload: {
+        display_name: 'Weather',
+        parent_folder_rid: 'ri.compass.main.folder.x',
+        domains: [{ host: 'api.weather.test' }],
+        secrets: { apiKey: 'conn-secret-123' },
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('conn-secret-123');
@@ -60,8 +72,15 @@ describe('runtime control of entities', () => {
     const token = await mintToken(app, 'admin', ['api:connectivity-connection-read']);
     const config = await app.inject({ url: `/api/v2/connectivity/connections/${rid}/getConfiguration?preview=true`, headers: bearer(token) });
     expect(config.json()).toMatchObject({ type: 'rest', domains: [{ host: 'api.weather.test' }], additionalSecrets: { secretNames: ['apiKey'] } });
-    const renamed = await app.inject({ method: 'PUT', url: `/_emulate/platform/connections/${rid}`, payload: { display_name: 'Weather 2', parent_folder_rid: 'ri.compass.main.folder.x' } });
-    expect(renamed.json()).toMatchObject({ created: false, connection: { display_name: 'Weather 2', domains: [{ host: 'api.weather.test' }], secret_names: ['apiKey'] } });
+    const renamed = await app.inject({
+      method: 'PUT',
+      url: `/_emulate/platform/connections/${rid}`,
+      payload: { display_name: 'Weather 2', parent_folder_rid: 'ri.compass.main.folder.x' },
+    });
+    expect(renamed.json()).toMatchObject({
+      created: false,
+      connection: { display_name: 'Weather 2', domains: [{ host: 'api.weather.test' }], secret_names: ['apiKey'] },
+    });
   });
 
   it('sets a query result that the next execution answers, and names the ontologies when one is unknown', async () => {

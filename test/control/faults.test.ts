@@ -1,12 +1,13 @@
-// One-shot faults (CONTRACTS §7): armed for a method and path pattern, for N requests, then gone.
+// One-shot faults (docs/contracts.md §7): armed for a method and path pattern, for N requests, then gone.
 import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.js';
 import { FORM, TOKEN } from '../oauth/flow.js';
 
-const arm = (app: Awaited<ReturnType<typeof buildTestApp>>['app'], body: object) => app.inject({ method: 'POST', url: '/_emulate/platform/faults', payload: body });
+const arm = (app: Awaited<ReturnType<typeof buildTestApp>>['app'], body: object) =>
+  app.inject({ method: 'POST', url: '/_emulate/platform/faults', payload: body });
 
 describe('faults', () => {
-  it('answers the armed status for N matching requests in the route family\'s envelope, then serves normally', async () => {
+  it("answers the armed status for N matching requests in the route family's envelope, then serves normally", async () => {
     const { app } = await buildTestApp();
     const token = await mintToken(app, 'admin', ['api:admin-read']);
     const armed = await arm(app, { method: 'GET', path: '/api/v2/admin/**', status: 503, times: 2 });
@@ -22,7 +23,9 @@ describe('faults', () => {
     expect((await app.inject({ url: '/_emulate/platform/faults' })).json()).toEqual({ faults: [] });
     const journal = app.journal.list({ path: url });
     expect(journal.map((e) => e.status)).toEqual([200, 503, 503]);
-    expect(journal[1]!.reason).toMatch(/^Injected fault #\d+ \(GET \/api\/v2\/admin\/\*\*, armed through \/_emulate\/platform\/faults\): answered 503; 0 more to come\.$/);
+    expect(journal[1]!.reason).toMatch(
+      /^Injected fault #\d+ \(GET \/api\/v2\/admin\/\*\*, armed through \/_emulate\/platform\/faults\): answered 503; 0 more to come\.$/,
+    );
   });
 
   it('sends the armed body and headers; an OAuth route gets the OAuth envelope by default', async () => {

@@ -1,4 +1,4 @@
-// The CLI's --export-on-exit writes the state on SIGTERM; --import starts from it (CONTRACTS §7).
+// The CLI's --export-on-exit writes the state on SIGTERM; --import starts from it (docs/contracts.md §7).
 import { parseTestSeed } from '../helpers/seed.js';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,11 @@ describe('--export-on-exit and --import', () => {
     const first = spawnCli(['--config', config, '--port', '0', '--log-level', 'warn', '--export-on-exit', saved]);
     const firstDone = collect(first);
     const url = urlOf(await waitForLine(first, /listening on/));
-    const put = await fetch(`${url}/_emulate/platform/users/dave`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"display_name":"Dave"}' });
+    const put = await fetch(`${url}/_emulate/platform/users/dave`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"display_name":"Dave"}',
+    });
     expect(put.status).toBe(200);
     first.kill('SIGTERM');
     expect((await firstDone).code).toBe(0);
@@ -33,7 +37,11 @@ describe('--export-on-exit and --import', () => {
     const line = await waitForLine(second, /listening on/);
     expect(line).toContain('3 users');
     const url2 = urlOf(line);
-    const mint = await fetch(`${url2}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"dave"}' });
+    const mint = await fetch(`${url2}/_emulate/platform/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"username":"dave"}',
+    });
     const { access_token } = (await mint.json()) as { access_token: string };
     const me = await fetch(`${url2}/idp/api/me`, { headers: { authorization: `Bearer ${access_token}` } });
     expect(await me.json()).toMatchObject({ username: 'dave', displayName: 'Dave' });

@@ -1,4 +1,4 @@
-// Runtime control of ontology objects (CONTRACTS §7): upsert by primary key and delete, checked as the seed
+// Runtime control of ontology objects (docs/contracts.md §7): upsert by primary key and delete, checked as the seed
 // checks objects, errors in the platform envelope naming the field; the typed routes see the change; a reset
 // goes back to the seed. Also setQueryResult on a typed query with cases (it sets the default result) and on
 // a query not seeded, and the startEmulator() helpers.
@@ -87,13 +87,19 @@ describe('PUT and DELETE /_emulate/platform/ontologies/{ontology}/objects/{type}
 
     const referenced = await app.inject({ method: 'DELETE', url: `${OBJECTS}/Office/ldn` });
     expect(referenced.statusCode).toBe(409);
-    expect(referenced.json()).toMatchObject({ errorCode: 'CONFLICT', errorName: 'ObjectReferenced', parameters: { objectType: 'Office', primaryKey: 'ldn', referencedBy: ['Employee 3.officeId', 'Employee 4.officeId'] } });
+    expect(referenced.json()).toMatchObject({
+      errorCode: 'CONFLICT',
+      errorName: 'ObjectReferenced',
+      parameters: { objectType: 'Office', primaryKey: 'ldn', referencedBy: ['Employee 3.officeId', 'Employee 4.officeId'] },
+    });
     expect((await read('objects/Office/ldn')).statusCode).toBe(200);
     const missing = await app.inject({ method: 'DELETE', url: `${OBJECTS}/Employee/99` });
     expect(missing.json()).toMatchObject({ errorName: 'ObjectNotFound', parameters: { objectType: 'Employee', primaryKey: 99 } });
     const journal = (await app.inject({ url: '/_emulate/platform/journal?refusals=true' })).json().entries as Array<{ reason: string }>;
     expect(journal[0]!.reason).toBe('No Employee has the primary key "99" in ontology acme.');
-    expect(journal[1]!.reason).toMatch(/^Office ldn is named by the foreign key of Employee 3\.officeId, Employee 4\.officeId; change or delete those objects first\.$/);
+    expect(journal[1]!.reason).toMatch(
+      /^Office ldn is named by the foreign key of Employee 3\.officeId, Employee 4\.officeId; change or delete those objects first\.$/,
+    );
   });
 
   it('a reset returns the objects to the seed', async () => {

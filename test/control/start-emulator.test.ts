@@ -11,7 +11,9 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-const SEED = { platform: { users: [{ username: 'alice' }], ontologies: [{ api_name: 'shop', display_name: 'Shop', queries: [{ api_name: 'count', result: 0 }] }] } };
+const SEED = {
+  platform: { users: [{ username: 'alice' }], ontologies: [{ api_name: 'shop', display_name: 'Shop', queries: [{ api_name: 'count', result: 0 }] }] },
+};
 
 describe('startEmulator helpers', () => {
   it('listens on a free port even when the config file names one', async () => {
@@ -32,7 +34,13 @@ describe('startEmulator helpers', () => {
     expect(Date.parse(now)).toBeGreaterThan(Date.now() + 3500_000);
     expect((await get()).status).toBe(401);
     const [latest] = emulator.journal({ refusals: true });
-    expect(latest).toMatchObject({ method: 'GET', path: '/api/v2/admin/users/getCurrent', status: 401, errorCode: 'unauthenticated', reason: expect.stringContaining('expired') });
+    expect(latest).toMatchObject({
+      method: 'GET',
+      path: '/api/v2/admin/users/getCurrent',
+      status: 401,
+      errorCode: 'unauthenticated',
+      reason: expect.stringContaining('expired'),
+    });
     await expect(emulator.mintToken('nobody')).rejects.toBeInstanceOf(EmulatorControlError);
   });
 

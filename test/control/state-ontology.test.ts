@@ -1,4 +1,4 @@
-// State export of ontologies (CONTRACTS §7, §9): object types, objects as actions and the control routes left
+// State export of ontologies (docs/contracts.md §7, §9): object types, objects as actions and the control routes left
 // them, links (foreign keys and pairs), typed queries and action types round-trip through a second app to an
 // equal export, and the typed routes of both apps answer the same objects, links and query results.
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { ACME_SEED } from '../ontologies/fixture.js';
 
 import { captureLog } from '../journal/helpers.js';
 
-// CONTRACTS §9's example as it is written there, plus `title: string` on Employee: the example's action sets
+// docs/contracts.md §9's example as it is written there, plus `title: string` on Employee: the example's action sets
 // `title`, which the example's Employee does not declare, and the loader (rightly) refuses that.
 const CONTRACT_SEED = `
 platform:
@@ -98,12 +98,21 @@ async function observed(app: FastifyInstance, token: string) {
     const links = (await get(`/api/v2/ontologies/acme/objectTypes/${apiName}/outgoingLinkTypes`)).data as Array<{ apiName: string }>;
     for (const o of objects) {
       for (const l of links) {
-        const linked = (await get(`/api/v2/ontologies/acme/objects/${apiName}/${String(o.__primaryKey)}/links/${l.apiName}`)).data as Array<{ __primaryKey: unknown }>;
+        const linked = (await get(`/api/v2/ontologies/acme/objects/${apiName}/${String(o.__primaryKey)}/links/${l.apiName}`)).data as Array<{
+          __primaryKey: unknown;
+        }>;
         out[`${apiName} ${String(o.__primaryKey)} ${l.apiName}`] = linked.map((t) => String(t.__primaryKey)).sort();
       }
     }
   }
-  for (const [query, parameters] of [['greet', { name: 'Zoe' }], ['greet', { name: 'Ann' }], ['greet', { name: 'Zoe', times: 2 }], ['headcount', { office: 'nyc' }], ['untyped', {}], ['later', {}]] as const) {
+  for (const [query, parameters] of [
+    ['greet', { name: 'Zoe' }],
+    ['greet', { name: 'Ann' }],
+    ['greet', { name: 'Zoe', times: 2 }],
+    ['headcount', { office: 'nyc' }],
+    ['untyped', {}],
+    ['later', {}],
+  ] as const) {
     const res = await app.inject({ method: 'POST', url: `/api/v2/ontologies/acme/queries/${query}/execute`, headers: bearer(token), payload: { parameters } });
     out[`${query} ${JSON.stringify(parameters)}`] = [res.statusCode, res.json()];
   }
@@ -118,7 +127,7 @@ async function roundTrip(first: { platform: Record<string, unknown> }) {
 }
 
 describe('state export of ontologies', () => {
-  it('CONTRACTS §9 example: an action modifies an object; export, second app, export again are equal', async () => {
+  it('docs/contracts.md §9 example: an action modifies an object; export, second app, export again are equal', async () => {
     const { app } = await buildTestApp({ seed: CONTRACT_SEED });
     const token = await mintToken(app, 'dev', SCOPES);
     await apply(app, token, 'promoteEmployee', { employee: 1, newTitle: 'Director' });
@@ -138,7 +147,14 @@ describe('state export of ontologies', () => {
     ]);
     expect(employee.properties).toMatchObject({ employeeId: 'integer', skills: { type: 'array', subType: 'string' } });
     expect(acme.queries).toEqual([
-      { api_name: 'greet', version: '1.0.0', parameters: { name: 'string' }, output: 'string', cases: [{ when: { name: 'Zoe' }, result: { value: 'hello Zoe' } }], result: { value: 'hello, stranger' } },
+      {
+        api_name: 'greet',
+        version: '1.0.0',
+        parameters: { name: 'string' },
+        output: 'string',
+        cases: [{ when: { name: 'Zoe' }, result: { value: 'hello Zoe' } }],
+        result: { value: 'hello, stranger' },
+      },
     ]);
     expect(acme.action_types).toEqual([
       expect.objectContaining({
@@ -172,8 +188,13 @@ describe('state export of ontologies', () => {
 
     const first = await exportJson(app);
     const acme = (first.platform.ontologies as Array<Record<string, unknown>>)[0]!;
-    const mentors = ((acme.object_types as Array<{ links: Array<{ api_name: string; pairs?: unknown }> }>)[0]!.links).find((l) => l.api_name === 'mentors');
-    expect(mentors?.pairs).toEqual([[2, 1], [3, 1], [3, 2], [6, 2]]); // [4, 3] left out: Employee 4 is gone
+    const mentors = (acme.object_types as Array<{ links: Array<{ api_name: string; pairs?: unknown }> }>)[0]!.links.find((l) => l.api_name === 'mentors');
+    expect(mentors?.pairs).toEqual([
+      [2, 1],
+      [3, 1],
+      [3, 2],
+      [6, 2],
+    ]); // [4, 3] left out: Employee 4 is gone
     const employees = (acme.objects as Record<string, Array<Record<string, unknown>>>).Employee!;
     expect(employees.map((e) => e.employeeId)).toEqual([1, 2, 3, 6]);
 
@@ -225,7 +246,13 @@ platform:
 `),
     );
     const merged = mergeTestSeeds(base, imported);
-    expect(merged.ontologies.map((o: { api_name: string; display_name: string; queries: Array<{ api_name: string }> }) => [o.api_name, o.display_name, o.queries.map((q: { api_name: string }) => q.api_name)])).toEqual([
+    expect(
+      merged.ontologies.map((o: { api_name: string; display_name: string; queries: Array<{ api_name: string }> }) => [
+        o.api_name,
+        o.display_name,
+        o.queries.map((q: { api_name: string }) => q.api_name),
+      ]),
+    ).toEqual([
       ['acme', 'New', ['b']],
       ['renamed', 'Renamed', []],
       ['kept', 'Kept', []],

@@ -16,8 +16,25 @@ const SEED = {
       { client_id: 'svc', client_secret: 'svc-secret-value', grant_types: ['client_credentials'] },
     ],
     enrollment: { rid: 'ri.enrollment..enrollment.e1', name: 'Test Enrollment' },
-    connections: [{ rid: 'ri.magritte..source.c1', display_name: 'Weather', parent_folder_rid: 'ri.compass.main.folder.f', domains: [{ host: 'api.test', port: 8443, scheme: 'HTTPS' }] }],
-    ontologies: [{ api_name: 'shop', display_name: 'Shop', description: 'A shop', queries: [{ api_name: 'count', result: { n: 1 } }, { api_name: 'nothing', result: null }] }],
+    connections: [
+      {
+        rid: 'ri.magritte..source.c1',
+        display_name: 'Weather',
+        parent_folder_rid: 'ri.compass.main.folder.f',
+        domains: [{ host: 'api.test', port: 8443, scheme: 'HTTPS' }],
+      },
+    ],
+    ontologies: [
+      {
+        api_name: 'shop',
+        display_name: 'Shop',
+        description: 'A shop',
+        queries: [
+          { api_name: 'count', result: { n: 1 } },
+          { api_name: 'nothing', result: null },
+        ],
+      },
+    ],
     compute_modules: {
       runtimes: [{ runtime_id: 'rt-1', module_auth_token: 'module-token-0123456789' }],
       deployed_apps: [{ deployed_app_rid: 'ri.foundry.main.deployed-app.a1', runtime_id: 'rt-1', display_name: 'App' }],
@@ -37,13 +54,24 @@ describe('state export', () => {
     const { app } = await buildTestApp({ seed: SEED });
     await app.inject({ method: 'PUT', url: '/_emulate/platform/users/carol', payload: { display_name: 'Carol' } });
     await app.inject({ method: 'POST', url: '/_emulate/platform/users/alice/deactivate' });
-    await app.inject({ method: 'PUT', url: '/_emulate/platform/oauth-clients/late', payload: { client_secret: 'late-secret', redirect_uris: ['http://127.0.0.1/cb'] } });
+    await app.inject({
+      method: 'PUT',
+      url: '/_emulate/platform/oauth-clients/late',
+      payload: { client_secret: 'late-secret', redirect_uris: ['http://127.0.0.1/cb'] },
+    });
     await app.inject({ method: 'PUT', url: '/_emulate/platform/ontologies/shop/queries/count', payload: { result: [1, 2, 3] } });
-    await app.inject({ method: 'POST', url: '/_emulate/platform/compute-modules/runtimes', payload: { runtimeId: 'rt-2', moduleAuthToken: 'module-token-abcdefghij' } });
+    await app.inject({
+      method: 'POST',
+      url: '/_emulate/platform/compute-modules/runtimes',
+      payload: { runtimeId: 'rt-2', moduleAuthToken: 'module-token-abcdefghij' },
+    });
 
     const first = await exportJson(app);
     expect(first.platform).toMatchObject({
-      users: expect.arrayContaining([expect.objectContaining({ username: 'alice', active: false }), expect.objectContaining({ username: 'carol', display_name: 'Carol' })]),
+      users: expect.arrayContaining([
+        expect.objectContaining({ username: 'alice', active: false }),
+        expect.objectContaining({ username: 'carol', display_name: 'Carol' }),
+      ]),
       oauth_clients: expect.arrayContaining([expect.objectContaining({ client_id: 'late', client_secret: 'late-secret' })]),
       enrollment: { rid: 'ri.enrollment..enrollment.e1', name: 'Test Enrollment' },
       compute_modules: { runtimes: expect.arrayContaining([{ runtime_id: 'rt-2', module_auth_token: 'module-token-abcdefghij' }]) },
@@ -79,7 +107,9 @@ describe('state export', () => {
   it('refuses to import an export whose secrets were left out, naming each, unless told', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const yaml = (await app.inject({ url: '/_emulate/platform/state?format=yaml' })).body;
-    expect(() => parseTestSeed(yaml)).toThrow(/left out 2 secrets \(platform\.oauth_clients\[1\]\.client_secret, platform\.compute_modules\.runtimes\[0\]\.module_auth_token\)/);
+    expect(() => parseTestSeed(yaml)).toThrow(
+      /left out 2 secrets \(platform\.oauth_clients\[1\]\.client_secret, platform\.compute_modules\.runtimes\[0\]\.module_auth_token\)/,
+    );
     const json = (await app.inject({ url: '/_emulate/platform/state' })).body;
     expect(() => parseTestSeed(json)).toThrow(/--allow-missing-secrets/);
     const accepted = parseSeed(json, 'export.json', CODECS, { allowMissingSecrets: true }) as TestSeed;
@@ -88,7 +118,11 @@ describe('state export', () => {
 
   it('never exports a connection secret value', async () => {
     const { app } = await buildTestApp({ seed: SEED });
-    await app.inject({ method: 'PUT', url: '/_emulate/platform/connections/ri.magritte..source.c1', payload: { display_name: 'W', parent_folder_rid: 'ri.f', secrets: { k: 'conn-secret-value-987' } } });
+    await app.inject({
+      method: 'PUT',
+      url: '/_emulate/platform/connections/ri.magritte..source.c1',
+      payload: { display_name: 'W', parent_folder_rid: 'ri.f', secrets: { k: 'conn-secret-value-987' } },
+    });
     const res = await app.inject({ url: '/_emulate/platform/state' });
     expect(res.body).not.toContain('conn-secret-value-987');
   });

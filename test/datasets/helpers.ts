@@ -11,7 +11,11 @@ export async function datasetsApp(seed: Record<string, unknown> = {}): Promise<T
 
 export async function json(t: TestApp & { auth: Record<string, string> }, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
   const res = await t.app.inject({ method, url, headers: t.auth, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-  return { status: res.statusCode, body: res.body.length > 0 && res.headers['content-type']?.toString().includes('json') ? (res.json() as Record<string, unknown>) : {}, raw: res };
+  return {
+    status: res.statusCode,
+    body: res.body.length > 0 && res.headers['content-type']?.toString().includes('json') ? (res.json() as Record<string, unknown>) : {},
+    raw: res,
+  };
 }
 
 export async function uploadFile(t: TestApp & { auth: Record<string, string> }, rid: string, path: string, content: string | Buffer, query = '') {

@@ -27,7 +27,8 @@ platform:
 });
 afterAll(() => emulator?.close());
 
-const api = (path: string, init: RequestInit = {}) => fetch(`${emulator.url}/api${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${emulator.url}/api${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
 const filesOf = async () => ((await (await api(`/v2/datasets/${RID}/files`)).json()) as { data: Array<{ path: string }> }).data.map((f) => f.path);
 
 const statuses = async () => ((await (await api(`/v2/datasets/${RID}/transactions`)).json()) as { data: Array<{ status: string }> }).data.map((t) => t.status);
@@ -36,7 +37,10 @@ const statuses = async () => ((await (await api(`/v2/datasets/${RID}/transaction
 function chunkedUpload(path: string, total: number, destroyAfter?: number): Promise<number | 'cut'> {
   return new Promise((resolve) => {
     const url = new URL(`${emulator.url}/api/v2/datasets/${RID}/files/${path}/upload`);
-    const req = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' } });
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' },
+    });
     req.on('response', (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
@@ -62,7 +66,11 @@ function chunkedUpload(path: string, total: number, destroyAfter?: number): Prom
 
 describe('uploads on a live server', () => {
   it('refuse a declared Content-Length over the cap with 413 before reading it', async () => {
-    const res = await api(`/v2/datasets/${RID}/files/big.bin/upload`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.alloc(CAP + 1) });
+    const res = await api(`/v2/datasets/${RID}/files/big.bin/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Buffer.alloc(CAP + 1),
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { errorCode: string }).errorCode).toBe('REQUEST_ENTITY_TOO_LARGE');
     expect(await filesOf()).toEqual(['seed.csv']);
@@ -70,7 +78,11 @@ describe('uploads on a live server', () => {
 
   it('take a body larger than the 1 MiB JSON limit, up to the cap, with or without Content-Length', async () => {
     const body = Buffer.alloc(CAP - 1, 0x62);
-    const declared = await api(`/v2/datasets/${RID}/files/big.bin/upload?transactionType=UPDATE`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body });
+    const declared = await api(`/v2/datasets/${RID}/files/big.bin/upload?transactionType=UPDATE`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body,
+    });
     expect(declared.status).toBe(200);
     expect(((await declared.json()) as { sizeBytes: string }).sizeBytes).toBe(String(CAP - 1));
     const back = await api(`/v2/datasets/${RID}/files/big.bin/content`);
@@ -103,9 +115,18 @@ describe('uploads on a live server', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(await statuses()).not.toContain('OPEN');
-    const open = (await (await api(`/v2/datasets/${RID}/transactions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionType: 'UPDATE' }) })).json()) as { rid: string };
+    const open = (await (
+      await api(`/v2/datasets/${RID}/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ transactionType: 'UPDATE' }),
+      })
+    ).json()) as { rid: string };
     const inTx = await new Promise<string>((resolve) => {
-      const req = http.request(new URL(`${emulator.url}/api/v2/datasets/${RID}/files/half2.bin/upload?transactionRid=${open.rid}`), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'transfer-encoding': 'chunked' } });
+      const req = http.request(new URL(`${emulator.url}/api/v2/datasets/${RID}/files/half2.bin/upload?transactionRid=${open.rid}`), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'transfer-encoding': 'chunked' },
+      });
       req.on('error', () => resolve('cut'));
       req.write(Buffer.alloc(128 * 1024));
       setTimeout(() => {
@@ -122,10 +143,20 @@ describe('uploads on a live server', () => {
   it('serve the v1 routes modules and older scripts call', async () => {
     const got = await api(`/v1/datasets/${RID}`);
     expect(await got.json()).toEqual({ rid: RID, name: 'uploads', parentFolderRid: 'ri.compass.main.folder.root' });
-    const up = await api(`/v1/datasets/${RID}/files:upload?filePath=${encodeURIComponent('v1/part.csv')}&transactionType=APPEND`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: 'a\n2\n' });
+    const up = await api(`/v1/datasets/${RID}/files:upload?filePath=${encodeURIComponent('v1/part.csv')}&transactionType=APPEND`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'a\n2\n',
+    });
     expect(up.status).toBe(200);
     expect(await up.json()).toMatchObject({ path: 'v1/part.csv', sizeBytes: '4' });
-    const open = (await (await api(`/v2/datasets/${RID}/transactions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionType: 'APPEND' }) })).json()) as { rid: string };
+    const open = (await (
+      await api(`/v2/datasets/${RID}/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ transactionType: 'APPEND' }),
+      })
+    ).json()) as { rid: string };
     const put = await api(`/v1/datasets/${RID}/transactions/${open.rid}/files/v1/put.csv`, { method: 'PUT', body: 'a\n3\n' });
     expect(put.status).toBe(200);
     await api(`/v2/datasets/${RID}/transactions/${open.rid}/commit`, { method: 'POST' });

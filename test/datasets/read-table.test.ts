@@ -16,7 +16,13 @@ const seed = {
       rid: RID,
       name: 'readings',
       schema: { sensor: 'string', value: 'double', count: 'long', ok: 'boolean', day: 'date', at: 'timestamp', tags: 'array<string>' },
-      files: [{ path: 'part-0.csv', content: 'sensor,value,count,ok,day,at,tags\na,1.5,10,true,2026-01-01,2026-01-01T00:00:00Z,"[""x""]"\nb,,20,false,2026-01-02,2026-01-02T12:30:00Z,[]\n' }],
+      files: [
+        {
+          path: 'part-0.csv',
+          content:
+            'sensor,value,count,ok,day,at,tags\na,1.5,10,true,2026-01-01,2026-01-01T00:00:00Z,"[""x""]"\nb,,20,false,2026-01-02,2026-01-02T12:30:00Z,[]\n',
+        },
+      ],
     },
   ],
 };
@@ -34,7 +40,9 @@ describe('readTable', () => {
     t = await datasetsApp(seed);
     const all = await read('format=CSV');
     expect(all.statusCode).toBe(200);
-    expect(all.body).toBe('sensor,value,count,ok,day,at,tags\na,1.5,10,true,2026-01-01,2026-01-01T00:00:00.000Z,"[""x""]"\nb,,20,false,2026-01-02,2026-01-02T12:30:00.000Z,[]\n');
+    expect(all.body).toBe(
+      'sensor,value,count,ok,day,at,tags\na,1.5,10,true,2026-01-01,2026-01-01T00:00:00.000Z,"[""x""]"\nb,,20,false,2026-01-02,2026-01-02T12:30:00.000Z,[]\n',
+    );
     const some = await read('format=CSV&columns=value&columns=sensor&rowLimit=1');
     expect(some.body).toBe('value,sensor\n1.5,a\n');
   });
@@ -62,8 +70,14 @@ describe('readTable', () => {
 
   it('reads the view at a past transaction and across a transaction range', async () => {
     t = await datasetsApp(seed);
-    const first = ((await json(t, 'GET', `/api/v2/datasets/${RID}/branches/master`)).body.transactionRid as string);
-    const appended = await uploadFile(t, RID, 'part-1.csv', 'sensor,value,count,ok,day,at,tags\nc,3,30,true,2026-01-03,2026-01-03T00:00:00Z,[]\n', '?transactionType=APPEND');
+    const first = (await json(t, 'GET', `/api/v2/datasets/${RID}/branches/master`)).body.transactionRid as string;
+    const appended = await uploadFile(
+      t,
+      RID,
+      'part-1.csv',
+      'sensor,value,count,ok,day,at,tags\nc,3,30,true,2026-01-03,2026-01-03T00:00:00Z,[]\n',
+      '?transactionType=APPEND',
+    );
     expect((await read('format=CSV&columns=sensor')).body).toBe('sensor\na\nb\nc\n');
     expect((await read(`format=CSV&columns=sensor&endTransactionRid=${first}`)).body).toBe('sensor\na\nb\n');
     const tx = appended.body.transactionRid as string;
@@ -74,7 +88,14 @@ describe('readTable', () => {
     t = await datasetsApp(seed);
     const dir = await mkdtemp(join(tmpdir(), 'ds-'));
     try {
-      const schema = new ParquetSchema({ sensor: { type: 'UTF8' }, value: { type: 'DOUBLE', optional: true }, count: { type: 'INT64' }, ok: { type: 'BOOLEAN' }, day: { type: 'DATE' }, at: { type: 'TIMESTAMP_MILLIS' } });
+      const schema = new ParquetSchema({
+        sensor: { type: 'UTF8' },
+        value: { type: 'DOUBLE', optional: true },
+        count: { type: 'INT64' },
+        ok: { type: 'BOOLEAN' },
+        day: { type: 'DATE' },
+        at: { type: 'TIMESTAMP_MILLIS' },
+      });
       const writer = await ParquetWriter.openFile(schema, join(dir, 'p.parquet'));
       await writer.appendRow({ sensor: 'p', value: 2.25, count: 7n, ok: true, day: new Date('2026-02-01'), at: new Date('2026-02-01T01:02:03Z') });
       await writer.close();
@@ -86,12 +107,20 @@ describe('readTable', () => {
     // `tags` is not in the Parquet file: read the columns it has.
     const res = await read('format=CSV&columns=sensor&columns=value&columns=count&columns=day&columns=at');
     expect(res.statusCode).toBe(200);
-    expect(res.body).toBe('sensor,value,count,day,at\na,1.5,10,2026-01-01,2026-01-01T00:00:00.000Z\nb,,20,2026-01-02,2026-01-02T12:30:00.000Z\np,2.25,7,2026-02-01,2026-02-01T01:02:03.000Z\n');
+    expect(res.body).toBe(
+      'sensor,value,count,day,at\na,1.5,10,2026-01-01,2026-01-01T00:00:00.000Z\nb,,20,2026-01-02,2026-01-02T12:30:00.000Z\np,2.25,7,2026-02-01,2026-02-01T01:02:03.000Z\n',
+    );
   });
 
   it('refuses a malformed row naming the file and line, a dataset without a schema, an unknown column and a schema the file does not fit', async () => {
     t = await datasetsApp(seed);
-    await uploadFile(t, RID, 'bad.csv', 'sensor,value,count,ok,day,at,tags\nz,notanumber,1,true,2026-01-01,2026-01-01T00:00:00Z,[]\n', '?transactionType=APPEND');
+    await uploadFile(
+      t,
+      RID,
+      'bad.csv',
+      'sensor,value,count,ok,day,at,tags\nz,notanumber,1,true,2026-01-01,2026-01-01T00:00:00Z,[]\n',
+      '?transactionType=APPEND',
+    );
     const bad = await read('format=ARROW');
     expect(bad.statusCode).toBe(400);
     const error = platformError(bad.json());
@@ -127,7 +156,11 @@ describe('readTable', () => {
     t = await datasetsApp(seed);
     const res = await json(t, 'GET', `/api/v2/datasets/${RID}/getSchema`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ branchName: 'master', endTransactionRid: expect.stringMatching(/^ri\.foundry\.main\.transaction\./), versionId: expect.any(String) });
+    expect(res.body).toMatchObject({
+      branchName: 'master',
+      endTransactionRid: expect.stringMatching(/^ri\.foundry\.main\.transaction\./),
+      versionId: expect.any(String),
+    });
     expect((res.body.schema as { fieldSchemaList: unknown[] }).fieldSchemaList[0]).toEqual({ type: 'STRING', name: 'sensor', nullable: true });
     const batch = await json(t, 'POST', '/api/v2/datasets/getSchemaBatch', [{ datasetRid: RID }, { datasetRid: 'ri.foundry.main.dataset.none' }]);
     expect(Object.keys(batch.body.data as object)).toEqual([RID]);

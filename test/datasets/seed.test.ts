@@ -39,7 +39,11 @@ describe('datasets seed', () => {
     const bad = {
       platform: {
         datasets: [
-          { name: 'x', schema: { a: 'strnig' }, files: [{ path: '../x.csv', content: '' }, { path: 'a//b', content: '' }, { path: 'c.csv' }, { path: 'd.csv', from: '/nonexistent/d.csv' }] },
+          {
+            name: 'x',
+            schema: { a: 'strnig' },
+            files: [{ path: '../x.csv', content: '' }, { path: 'a//b', content: '' }, { path: 'c.csv' }, { path: 'd.csv', from: '/nonexistent/d.csv' }],
+          },
         ],
       },
     };
@@ -59,7 +63,14 @@ describe('datasets seed', () => {
     expect(t.summary.counts).toContainEqual({ one: 'dataset', many: 'datasets', count: 2 });
     const doc = (await t.app.inject({ url: '/_emulate/platform/state' })).json() as { platform: { datasets: unknown[] } };
     expect(doc.platform.datasets).toEqual([
-      { rid: 'ri.foundry.main.dataset.a', name: 'a', parent_folder_rid: 'ri.compass.main.folder.root', branches: ['master', 'dev'], schema: { k: 'string', n: 'long', tags: 'array<integer>' }, files: [...seed.platform.datasets[0]!.files!.slice().reverse()] },
+      {
+        rid: 'ri.foundry.main.dataset.a',
+        name: 'a',
+        parent_folder_rid: 'ri.compass.main.folder.root',
+        branches: ['master', 'dev'],
+        schema: { k: 'string', n: 'long', tags: 'array<integer>' },
+        files: [...seed.platform.datasets[0]!.files!.slice().reverse()],
+      },
       { rid: 'ri.foundry.main.dataset.empty', name: 'empty', parent_folder_rid: 'ri.compass.main.folder.root', branches: ['master'], files: [] },
     ]);
     await t.app.close();
@@ -73,11 +84,16 @@ describe('datasets seed', () => {
     try {
       await mkdir(join(dir, 'data'));
       await writeFile(join(dir, 'data', 'part.csv'), 'k\nfrom-file\n');
-      await writeFile(join(dir, 'seed.yaml'), 'platform:\n  users: [{ username: dev }]\n  datasets:\n    - { rid: ri.foundry.main.dataset.f, name: f, schema: { k: string }, files: [{ path: part.csv, from: ./data/part.csv }] }\n');
+      await writeFile(
+        join(dir, 'seed.yaml'),
+        'platform:\n  users: [{ username: dev }]\n  datasets:\n    - { rid: ri.foundry.main.dataset.f, name: f, schema: { k: string }, files: [{ path: part.csv, from: ./data/part.csv }] }\n',
+      );
       const emulator = await startEmulator({ config: join(dir, 'seed.yaml'), store: testStoreSpec() });
       try {
         const token = await controlToken(emulator.url, 'dev', [READ]);
-        const res = await fetch(`${emulator.url}/api/v2/datasets/ri.foundry.main.dataset.f/readTable?format=CSV`, { headers: { authorization: `Bearer ${token}` } });
+        const res = await fetch(`${emulator.url}/api/v2/datasets/ri.foundry.main.dataset.f/readTable?format=CSV`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(await res.text()).toBe('k\nfrom-file\n');
       } finally {
         await emulator.close();

@@ -17,7 +17,8 @@ async function created() {
   return res.body.rid as string;
 }
 
-const paths = async (rid: string, query = '') => ((await json(t!, 'GET', `/api/v2/datasets/${rid}/files${query}`)).body.data as Array<{ path: string }>).map((f) => f.path);
+const paths = async (rid: string, query = '') =>
+  ((await json(t!, 'GET', `/api/v2/datasets/${rid}/files${query}`)).body.data as Array<{ path: string }>).map((f) => f.path);
 
 describe('datasets', () => {
   it('are created with a master branch and read back; an unknown one is DatasetNotFound', async () => {
@@ -84,7 +85,10 @@ describe('transactions', () => {
     expect(await paths(rid)).toEqual(['a.csv']);
     // The first SNAPSHOT's view is still there.
     expect(await paths(rid, `?endTransactionRid=${first.body.transactionRid as string}`)).toEqual(['a.csv']);
-    const old = await t!.app.inject({ url: `/api/v2/datasets/${rid}/files/a.csv/content?endTransactionRid=${first.body.transactionRid as string}`, headers: t!.auth });
+    const old = await t!.app.inject({
+      url: `/api/v2/datasets/${rid}/files/a.csv/content?endTransactionRid=${first.body.transactionRid as string}`,
+      headers: t!.auth,
+    });
     expect(old.body).toBe('v\n1\n');
 
     await uploadFile(t!, rid, 'z.csv', 'v\n5\n', '?transactionType=SNAPSHOT');
@@ -132,7 +136,12 @@ describe('paths', () => {
     const plain = await t!.app.inject({ url: `/api/v2/datasets/${rid}/files/dir/sub/a%20b.csv/content`, headers: t!.auth });
     expect(plain.body).toBe('v\n1\n');
     for (const bad of ['..%2Fetc', 'a%2F..%2Fb', 'a%2F%2Fb', '']) {
-      const res = await t!.app.inject({ method: 'POST', url: `/api/v2/datasets/${rid}/files/${bad}/upload`, headers: { ...t!.auth, 'content-type': 'application/octet-stream' }, payload: 'x' });
+      const res = await t!.app.inject({
+        method: 'POST',
+        url: `/api/v2/datasets/${rid}/files/${bad}/upload`,
+        headers: { ...t!.auth, 'content-type': 'application/octet-stream' },
+        payload: 'x',
+      });
       expect(res.statusCode, bad).toBe(400);
     }
   });

@@ -67,7 +67,9 @@ describe('filesystem resources', () => {
     const { get, post } = await setup();
     expect((await get('/api/v2/filesystem/resources/ri.foundry.main.dataset.sales/markings')).json()).toEqual({ data: ['pii', 'secret'] });
     expect((await get('/api/v2/filesystem/resources/ri.foundry.main.dataset.raw/markings')).json()).toEqual({ data: ['secret'] });
-    expect((await post('/api/v2/filesystem/resources/ri.foundry.main.dataset.raw/addMarkings', { markingIds: ['nope'] })).json()).toMatchObject({ errorName: 'MarkingNotFound' });
+    expect((await post('/api/v2/filesystem/resources/ri.foundry.main.dataset.raw/addMarkings', { markingIds: ['nope'] })).json()).toMatchObject({
+      errorName: 'MarkingNotFound',
+    });
     expect((await post('/api/v2/filesystem/resources/ri.foundry.main.dataset.raw/addMarkings', { markingIds: ['pii'] })).statusCode).toBe(204);
     expect((await get('/api/v2/filesystem/resources/ri.foundry.main.dataset.raw/markings')).json()).toEqual({ data: ['pii', 'secret'] });
     expect((await post('/api/v2/filesystem/resources/ri.foundry.main.dataset.raw/removeMarkings', { markingIds: ['pii'] })).statusCode).toBe(204);
@@ -82,7 +84,10 @@ describe('filesystem resources', () => {
     expect((await get(byPath('/Main/Demo/data/sales'))).statusCode).toBe(404);
     expect((await get('/api/v2/filesystem/folders/ri.compass.main.folder.proj/children')).json().data).toEqual([]);
     const notDirect = await post('/api/v2/filesystem/resources/ri.foundry.main.dataset.sales/restore');
-    expect(platformError(notDirect.json())).toMatchObject({ errorName: 'ResourceNotDirectlyTrashed', parameters: { resourceRid: 'ri.foundry.main.dataset.sales' } });
+    expect(platformError(notDirect.json())).toMatchObject({
+      errorName: 'ResourceNotDirectlyTrashed',
+      parameters: { resourceRid: 'ri.foundry.main.dataset.sales' },
+    });
     expect((await post('/api/v2/filesystem/resources/ri.compass.main.folder.data/restore')).statusCode).toBe(204);
     expect((await get(byPath('/Main/Demo/data/deep/raw'))).json().trashStatus).toBe('NOT_TRASHED');
     expect((await post('/api/v2/filesystem/resources/ri.compass.main.folder.data/restore')).json().errorName).toBe('ResourceNotTrashed');
@@ -100,11 +105,16 @@ describe('filesystem resources', () => {
 
   it('refuses to trash a space, and 403s without the write scope', async () => {
     const { app, post } = await setup();
-    expect((await post('/api/v2/filesystem/resources/ri.compass.main.folder.space-main', undefined, 'DELETE')).json().errorName).toBe('TrashingSpaceNotSupported');
+    expect((await post('/api/v2/filesystem/resources/ri.compass.main.folder.space-main', undefined, 'DELETE')).json().errorName).toBe(
+      'TrashingSpaceNotSupported',
+    );
     const readOnly = await mintToken(app, 'alice', ['api:filesystem-read']);
     const res = await app.inject({ method: 'DELETE', url: '/api/v2/filesystem/resources/ri.foundry.main.dataset.sales', headers: bearer(readOnly) });
     expect(res.statusCode).toBe(403);
-    expect(platformError(res.json())).toMatchObject({ errorName: 'DeleteResourcePermissionDenied', parameters: { resourceRid: 'ri.foundry.main.dataset.sales' } });
+    expect(platformError(res.json())).toMatchObject({
+      errorName: 'DeleteResourcePermissionDenied',
+      parameters: { resourceRid: 'ri.foundry.main.dataset.sales' },
+    });
   });
 });
 
@@ -113,12 +123,23 @@ describe('filesystem folders, projects and spaces', () => {
     const { get, post } = await setup();
     const made = await post('/api/v2/filesystem/folders', { parentFolderRid: 'ri.compass.main.folder.data', displayName: 'new' });
     expect(made.statusCode).toBe(200);
-    expect(made.json()).toMatchObject({ displayName: 'new', path: '/Main/Demo/data/new', type: 'FOLDER', projectRid: 'ri.compass.main.folder.proj', parentFolderRid: 'ri.compass.main.folder.data' });
+    expect(made.json()).toMatchObject({
+      displayName: 'new',
+      path: '/Main/Demo/data/new',
+      type: 'FOLDER',
+      projectRid: 'ri.compass.main.folder.proj',
+      parentFolderRid: 'ri.compass.main.folder.data',
+    });
     const taken = await post('/api/v2/filesystem/folders', { parentFolderRid: 'ri.compass.main.folder.data', displayName: 'sales' });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toMatchObject({ errorName: 'ResourceNameAlreadyExists', parameters: { displayName: 'sales' } });
-    expect((await post('/api/v2/filesystem/folders', { parentFolderRid: 'ri.compass.main.folder.space-main', displayName: 'x' })).json().errorName).toBe('CreateFolderOutsideProjectNotSupported');
-    expect((await post('/api/v2/filesystem/folders', { parentFolderRid: 'ri.none', displayName: 'x' })).json()).toMatchObject({ errorName: 'FolderNotFound', parameters: { folderRid: 'ri.none' } });
+    expect((await post('/api/v2/filesystem/folders', { parentFolderRid: 'ri.compass.main.folder.space-main', displayName: 'x' })).json().errorName).toBe(
+      'CreateFolderOutsideProjectNotSupported',
+    );
+    expect((await post('/api/v2/filesystem/folders', { parentFolderRid: 'ri.none', displayName: 'x' })).json()).toMatchObject({
+      errorName: 'FolderNotFound',
+      parameters: { folderRid: 'ri.none' },
+    });
     const first = (await get('/api/v2/filesystem/folders/ri.compass.main.folder.data/children?pageSize=2')).json();
     expect(first.data.map((r: { displayName: string }) => r.displayName)).toEqual(['deep', 'new']);
     const second = (await get(`/api/v2/filesystem/folders/ri.compass.main.folder.data/children?pageSize=2&pageToken=${first.nextPageToken}`)).json();
@@ -129,7 +150,11 @@ describe('filesystem folders, projects and spaces', () => {
 
   it('gets folders, projects and spaces; creates a project', async () => {
     const { get, post } = await setup();
-    expect((await get('/api/v2/filesystem/folders/ri.compass.main.folder.proj')).json()).toMatchObject({ type: 'PROJECT', path: '/Main/Demo', spaceRid: 'ri.compass.main.folder.space-main' });
+    expect((await get('/api/v2/filesystem/folders/ri.compass.main.folder.proj')).json()).toMatchObject({
+      type: 'PROJECT',
+      path: '/Main/Demo',
+      spaceRid: 'ri.compass.main.folder.space-main',
+    });
     expect((await get('/api/v2/filesystem/projects/ri.compass.main.folder.proj')).json()).toMatchObject({ displayName: 'Demo', trashStatus: 'NOT_TRASHED' });
     expect((await get('/api/v2/filesystem/projects/ri.compass.main.folder.data')).json().errorName).toBe('ProjectNotFound');
     expect((await get('/api/v2/filesystem/spaces')).json().data.map((s: { displayName: string }) => s.displayName)).toEqual(['Default', 'Main']);
@@ -150,7 +175,13 @@ describe('filesystem folders, projects and spaces', () => {
     const { app, post } = await setup();
     await post('/api/v2/filesystem/resources/ri.compass.main.folder.deep', undefined, 'DELETE');
     const listing = (await app.inject({ url: '/_emulate/platform/filesystem/tree?q=/main/' })).json();
-    expect(listing.items.map((r: { path: string }) => r.path)).toEqual(['/Main/Demo', '/Main/Demo/data', '/Main/Demo/data/deep', '/Main/Demo/data/deep/raw', '/Main/Demo/data/sales']);
+    expect(listing.items.map((r: { path: string }) => r.path)).toEqual([
+      '/Main/Demo',
+      '/Main/Demo/data',
+      '/Main/Demo/data/deep',
+      '/Main/Demo/data/deep/raw',
+      '/Main/Demo/data/sales',
+    ]);
     expect(listing.items[2]).toMatchObject({ kind: 'FOLDER', trashStatus: 'DIRECTLY_TRASHED', markings: 'secret' });
     expect(listing.items[3]).toMatchObject({ trashStatus: 'ANCESTOR_TRASHED' });
   });

@@ -53,11 +53,21 @@ platform:
         functions: { namespace: ${app.namespace}, ontologies: [acme], timeout_ms: ${app.timeoutMs ?? 10000} }
 ${app.extra ?? ''}`;
 
-export async function startFunctions(options: { seed: string; runtime: string; command: string[]; expectSchemas: number; env?: NodeJS.ProcessEnv }): Promise<LiveFunctions> {
+export async function startFunctions(options: {
+  seed: string;
+  runtime: string;
+  command: string[];
+  expectSchemas: number;
+  env?: NodeJS.ProcessEnv;
+}): Promise<LiveFunctions> {
   const emulator = await startEmulator({ store: testStoreSpec(), seed: options.seed });
   const url = emulator.url;
   const token = async (scopes = ['api:ontologies-read']) => {
-    const res = await fetch(`${url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'dev', scopes }) });
+    const res = await fetch(`${url}/_emulate/platform/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'dev', scopes }),
+    });
     return ((await res.json()) as { access_token: string }).access_token;
   };
   const child = spawnCli(['run-module', '--runtime', options.runtime, '--url', url, '--', ...options.command], { env: { ...process.env, ...options.env } });
@@ -69,9 +79,12 @@ export async function startFunctions(options: { seed: string; runtime: string; c
     const bearer = await token();
     for (let i = 0; i < 600; i++) {
       if (gone) throw new Error(`module exited: ${JSON.stringify(gone).slice(0, 2000)}`);
-      const res = await fetch(`${url}/analytics-backend-multiplexer/api/module-group-multiplexer/schemas?rid=${encodeURIComponent(seedRid(options.seed))}&branch=master`, {
-        headers: { authorization: `Bearer ${bearer}` },
-      });
+      const res = await fetch(
+        `${url}/analytics-backend-multiplexer/api/module-group-multiplexer/schemas?rid=${encodeURIComponent(seedRid(options.seed))}&branch=master`,
+        {
+          headers: { authorization: `Bearer ${bearer}` },
+        },
+      );
       const list = res.status === 200 ? ((await res.json()) as Array<{ functionName: string }>) : [];
       if (list.length >= count) return list;
       await new Promise((r) => setTimeout(r, 50));

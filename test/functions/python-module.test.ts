@@ -13,7 +13,12 @@ const Q = (name: string) => `com.pyacme.computemodules.${name}`;
 describe.skipIf(!hasPython())('a Python module serves functions', () => {
   let live: LiveFunctions;
   beforeAll(async () => {
-    live = await startFunctions({ seed: seedFor(APP), runtime: APP.runtime, command: [PYTHON, 'test/clients/python/modules/functions_app.py'], expectSchemas: 4 });
+    live = await startFunctions({
+      seed: seedFor(APP),
+      runtime: APP.runtime,
+      command: [PYTHON, 'test/clients/python/modules/functions_app.py'],
+      expectSchemas: 4,
+    });
   }, 120_000);
   afterAll(async () => {
     await live?.stop();
@@ -22,7 +27,11 @@ describe.skipIf(!hasPython())('a Python module serves functions', () => {
     const token = await live.token();
     return createPlatformClient(live.url, async () => token);
   };
-  const failure = (p: Promise<unknown>) => p.then(() => ({}) as Record<string, unknown>, (e: Record<string, unknown>) => e);
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => ({}) as Record<string, unknown>,
+      (e: Record<string, unknown>) => e,
+    );
 
   it('maps dates, sets, maps and optionals from the schema it posts', async () => {
     const q = await QueryTypes.get(await platform(), 'acme', Q('summarize'));
@@ -45,7 +54,12 @@ describe.skipIf(!hasPython())('a Python module serves functions', () => {
     });
     expect(summary).toEqual({ value: { title: 'Q3', day_after: '2024-02-29', total: 13.5, distinct: ['a', 'b'] } });
     const counts = await Queries.execute(c, 'acme', Q('count_words'), { parameters: { words: ['a', 'b', 'a'] } });
-    expect(counts).toEqual({ value: [{ key: 'a', value: 2 }, { key: 'b', value: 1 }] });
+    expect(counts).toEqual({
+      value: [
+        { key: 'a', value: 2 },
+        { key: 'b', value: 1 },
+      ],
+    });
   });
 
   it("a function that raises is QueryRuntimeError with the module's message and traceback", async () => {
@@ -55,7 +69,9 @@ describe.skipIf(!hasPython())('a Python module serves functions', () => {
   });
 
   it('a bad date is refused before the module sees it', async () => {
-    const e = await failure(Queries.execute(await platform(), 'acme', Q('summarize'), { parameters: { title: 't', day: '2024-13-01', amounts: [], labels: [], weights: [] } }));
+    const e = await failure(
+      Queries.execute(await platform(), 'acme', Q('summarize'), { parameters: { title: 't', day: '2024-13-01', amounts: [], labels: [], weights: [] } }),
+    );
     expect(e).toMatchObject({ statusCode: 400, errorName: 'InvalidParameterValue', parameters: { parameterId: 'day' } });
   });
 });

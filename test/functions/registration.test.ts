@@ -41,13 +41,29 @@ async function start(functions: string, extra?: string) {
 const post = (app: TestApp['app'], schemas: unknown[]) =>
   app.inject({ method: 'POST', url: '/_emulate/platform/compute-modules/runtimes/rt/schemas', headers: { 'module-auth-token': TOKEN }, payload: schemas });
 const queryNames = async (app: TestApp['app'], token: string, ontology = 'acme') =>
-  ((await app.inject({ url: `/api/v2/ontologies/${ontology}/queryTypes`, headers: bearer(token) })).json() as { data: Array<{ apiName: string }> }).data.map((q) => q.apiName);
+  ((await app.inject({ url: `/api/v2/ontologies/${ontology}/queryTypes`, headers: bearer(token) })).json() as { data: Array<{ apiName: string }> }).data.map(
+    (q) => q.apiName,
+  );
 
 describe('registration', () => {
   it('posted schemas become query types; posted again they are replaced; reset removes them', async () => {
     const { app, token } = await start('{ namespace: acme, ontologies: [acme] }');
     expect(await queryNames(app, token)).toEqual([]);
-    expect((await post(app, [schema('add', [['a', INT], ['b', INT]], INT), schema('hello', [['name', STR, false]], STR)])).statusCode).toBe(200);
+    expect(
+      (
+        await post(app, [
+          schema(
+            'add',
+            [
+              ['a', INT],
+              ['b', INT],
+            ],
+            INT,
+          ),
+          schema('hello', [['name', STR, false]], STR),
+        ])
+      ).statusCode,
+    ).toBe(200);
     expect(await queryNames(app, token)).toEqual(['com.acme.computemodules.add', 'com.acme.computemodules.hello']);
     expect(await queryNames(app, token, 'other')).toEqual([]);
     const hello = (await app.inject({ url: '/api/v2/ontologies/acme/queryTypes/com.acme.computemodules.hello', headers: bearer(token) })).json();
@@ -67,7 +83,18 @@ describe('registration', () => {
 
   it('an unknown or odd schema type is listed as unsupported, never a 500', async () => {
     const { app, token } = await start('{ namespace: acme }');
-    await post(app, [schema('odd', [['blob', { type: 'binary', binary: {} }], ['weird', 'not-a-type']], { type: 'somethingNew' }), { functionName: 'bad name!' }, { inputs: 'none' }]);
+    await post(app, [
+      schema(
+        'odd',
+        [
+          ['blob', { type: 'binary', binary: {} }],
+          ['weird', 'not-a-type'],
+        ],
+        { type: 'somethingNew' },
+      ),
+      { functionName: 'bad name!' },
+      { inputs: 'none' },
+    ]);
     const odd = (await app.inject({ url: '/api/v2/ontologies/acme/queryTypes/com.acme.computemodules.odd', headers: bearer(token) })).json();
     expect(odd.parameters.blob.dataType).toEqual({ type: 'unsupported', unsupportedType: 'binary' });
     expect(odd.output).toEqual({ type: 'unsupported', unsupportedType: 'somethingNew' });
@@ -79,7 +106,12 @@ describe('execution without a module', () => {
   it('no module polling: the call waits for functions.timeout_ms, then QueryTimeExceededLimit, and the job is canceled', async () => {
     const { app, token } = await start('{ namespace: acme, timeout_ms: 150 }');
     await post(app, [schema('add', [['a', INT]], INT)]);
-    const res = await app.inject({ method: 'POST', url: '/api/v2/ontologies/acme/queries/com.acme.computemodules.add/execute', headers: bearer(token), payload: { parameters: { a: 1 } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v2/ontologies/acme/queries/com.acme.computemodules.add/execute',
+      headers: bearer(token),
+      payload: { parameters: { a: 1 } },
+    });
     expect(res.statusCode).toBe(500);
     expect(platformError(res.json())).toMatchObject({ errorCode: 'TIMEOUT', errorName: 'QueryTimeExceededLimit' });
     const jobs = await t!.store.computeModuleJobs.listByRuntime('rt', 10);
@@ -110,7 +142,12 @@ describe('execution without a module', () => {
     const token = await mintToken(t.app, 'dev', ['api:functions-execute']);
     const got = (await t.app.inject({ url: '/api/v2/functions/queries/greet', headers: bearer(token) })).json();
     expect(got.parameters).toEqual({ name: { dataType: { type: 'string' }, required: true } });
-    const run = await t.app.inject({ method: 'POST', url: '/api/v2/functions/queries/greet/execute', headers: bearer(token), payload: { parameters: { name: 'x' } } });
+    const run = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/functions/queries/greet/execute',
+      headers: bearer(token),
+      payload: { parameters: { name: 'x' } },
+    });
     expect(run.json()).toEqual({ value: 'hi' });
     const byRid = await t.app.inject({ url: `/api/v2/functions/queries/getByRid?rid=${encodeURIComponent(got.rid)}`, headers: bearer(token) });
     expect(byRid.json()).toEqual(got);
@@ -121,7 +158,9 @@ describe('the seed', () => {
   const codecs = seedCodecsOf(SERVICES);
   it('names an unknown ontology and an app that is not seeded, by path', () => {
     const doc = parse(seed('{ namespace: acme, ontologies: [nope] }', '  functions: { apps: [{ deployed_app_rid: ri.app.missing, namespace: x }] }'));
-    expect(() => validateSeed(doc, '<inline>', codecs)).toThrow(/deployed_apps\[0\]\.functions\.ontologies\[0\]: no seeded ontology has the api name "nope"[\s\S]*platform\.functions\.apps\[0\]\.deployed_app_rid: no seeded deployed app "ri\.app\.missing"/);
+    expect(() => validateSeed(doc, '<inline>', codecs)).toThrow(
+      /deployed_apps\[0\]\.functions\.ontologies\[0\]: no seeded ontology has the api name "nope"[\s\S]*platform\.functions\.apps\[0\]\.deployed_app_rid: no seeded deployed app "ri\.app\.missing"/,
+    );
     expect(() => validateSeed(parse(seed('{ namespace: "a.b" }')), '<inline>', codecs)).toThrow(/functions\/namespace|functions\.namespace/);
   });
 

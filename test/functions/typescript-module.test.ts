@@ -15,7 +15,12 @@ const FUNCTIONS = ['add', 'badEdits', 'die', 'explode', 'liar', 'profile', 'relo
 
 let live: LiveFunctions;
 beforeAll(async () => {
-  live = await startFunctions({ seed: seedFor(APP), runtime: APP.runtime, command: [process.execPath, 'test/fixtures/compute-module/functions.mjs'], expectSchemas: FUNCTIONS.length });
+  live = await startFunctions({
+    seed: seedFor(APP),
+    runtime: APP.runtime,
+    command: [process.execPath, 'test/fixtures/compute-module/functions.mjs'],
+    expectSchemas: FUNCTIONS.length,
+  });
 }, 120_000);
 afterAll(async () => {
   await live?.stop();
@@ -25,7 +30,11 @@ const platform = async (scopes?: string[]) => {
   const token = await live.token(scopes);
   return createPlatformClient(live.url, async () => token);
 };
-const failure = (p: Promise<unknown>) => p.then(() => ({}) as Record<string, unknown>, (e: Record<string, unknown>) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => ({}) as Record<string, unknown>,
+    (e: Record<string, unknown>) => e,
+  );
 
 describe('registration', () => {
   it('each posted function is a query type of the listed ontology, parameters and output mapped', async () => {
@@ -82,14 +91,23 @@ describe('execution', () => {
     expect(await FunctionQueries.getByRid(c, { rid: add.rid })).toEqual(add);
     expect(await FunctionQueries.execute(c, Q('add'), { parameters: { a: 1, b: 1 } })).toEqual({ value: 2 });
     expect(await FunctionQueries.execute(c, Q('add'), { parameters: { a: 1, b: 1 }, version: '0.0.0' })).toEqual({ value: 2 });
-    expect(await failure(FunctionQueries.execute(c, Q('nope'), { parameters: {} }))).toMatchObject({ statusCode: 404, errorName: 'QueryNotFound', parameters: { queryApiName: Q('nope') } });
-    expect(await failure(FunctionQueries.getByRid(c, { rid: 'ri.function-registry.main.function.x' }))).toMatchObject({ statusCode: 404, errorName: 'FunctionNotFound' });
+    expect(await failure(FunctionQueries.execute(c, Q('nope'), { parameters: {} }))).toMatchObject({
+      statusCode: 404,
+      errorName: 'QueryNotFound',
+      parameters: { queryApiName: Q('nope') },
+    });
+    expect(await failure(FunctionQueries.getByRid(c, { rid: 'ri.function-registry.main.function.x' }))).toMatchObject({
+      statusCode: 404,
+      errorName: 'FunctionNotFound',
+    });
   });
 
   it('the typed client executeFunction calls it', async () => {
     const token = await live.token();
     const client = createClient(live.url, 'ri.ontology.main.ontology.acme', async () => token);
-    const add = { type: 'query', apiName: Q('add'), version: '0.0.0', osdkMetadata: { extraUserAgent: '' } } as unknown as QueryDefinition<(q: { a: number; b: number }) => Promise<number>>;
+    const add = { type: 'query', apiName: Q('add'), version: '0.0.0', osdkMetadata: { extraUserAgent: '' } } as unknown as QueryDefinition<
+      (q: { a: number; b: number }) => Promise<number>
+    >;
     expect(await client(add).executeFunction({ a: 20, b: 22 })).toBe(42);
   });
 
@@ -106,7 +124,10 @@ describe('function-backed actions', () => {
 
   it('VALIDATE_ONLY runs nothing and answers valid', async () => {
     const c = await platform(WRITE);
-    const res = await Actions.apply(c, 'acme', 'relocateEmployee', { parameters: { employee: 1, office: 'ldn' }, options: { mode: 'VALIDATE_ONLY', returnEdits: 'ALL' } });
+    const res = await Actions.apply(c, 'acme', 'relocateEmployee', {
+      parameters: { employee: 1, office: 'ldn' },
+      options: { mode: 'VALIDATE_ONLY', returnEdits: 'ALL' },
+    });
     expect(res.validation).toMatchObject({ result: 'VALID' });
     expect(res.edits).toBeUndefined();
     expect((await employee()).officeId).toBe('nyc');
@@ -141,9 +162,19 @@ describe('bad input and failures', () => {
       errorName: 'InvalidParameterValue',
       parameters: { parameterId: 'a', parameterDataType: { type: 'integer' }, parameterValue: 'two' },
     });
-    expect(await failure(Queries.execute(c, 'acme', Q('add'), { parameters: { a: 1, b: 2, c: 3 } }))).toMatchObject({ statusCode: 400, errorName: 'UnknownParameter' });
-    expect(await failure(Queries.execute(c, 'acme', Q('add'), { parameters: { a: 1 } }))).toMatchObject({ statusCode: 400, errorName: 'MissingParameter', parameters: { parameters: ['b'] } });
-    expect(await failure(Queries.execute(c, 'acme', Q('profile'), { parameters: { name: 'x', tags: ['a', 3], score: 1 } }))).toMatchObject({ errorName: 'InvalidParameterValue', parameters: { parameterId: 'tags' } });
+    expect(await failure(Queries.execute(c, 'acme', Q('add'), { parameters: { a: 1, b: 2, c: 3 } }))).toMatchObject({
+      statusCode: 400,
+      errorName: 'UnknownParameter',
+    });
+    expect(await failure(Queries.execute(c, 'acme', Q('add'), { parameters: { a: 1 } }))).toMatchObject({
+      statusCode: 400,
+      errorName: 'MissingParameter',
+      parameters: { parameters: ['b'] },
+    });
+    expect(await failure(Queries.execute(c, 'acme', Q('profile'), { parameters: { name: 'x', tags: ['a', 3], score: 1 } }))).toMatchObject({
+      errorName: 'InvalidParameterValue',
+      parameters: { parameterId: 'tags' },
+    });
     expect(await failure(Queries.execute(c, 'acme', Q('unknownFunction'), { parameters: {} }))).toMatchObject({ statusCode: 404, errorName: 'QueryNotFound' });
   });
 

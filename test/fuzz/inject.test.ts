@@ -31,7 +31,10 @@ describe('fuzzing every route family through inject', () => {
       fc.asyncProperty(
         method,
         path,
-        headers(() => valid, () => gone),
+        headers(
+          () => valid,
+          () => gone,
+        ),
         body,
         fc.option(contentType, { nil: undefined, freq: 5 }),
         async (m, url, hs, payload, type) => {
@@ -52,12 +55,22 @@ describe('fuzzing every route family through inject', () => {
     expect((await app.inject({ method: 'POST', url: '/_emulate/platform/reset' })).statusCode).toBe(200);
     const token = await mintToken(app, 'admin', ['api:admin-read']);
     expect((await app.inject({ url: '/api/v2/admin/users/getCurrent', headers: bearer(token) })).json().username).toBe('admin');
-    const submitted = await app.inject({ method: 'POST', url: `${MUX}/deployed-apps/jobs`, headers: bearer(token), payload: { deployedAppRid: QUIET_APP, queryType: 'add', query: { a: 1 } } });
+    const submitted = await app.inject({
+      method: 'POST',
+      url: `${MUX}/deployed-apps/jobs`,
+      headers: bearer(token),
+      payload: { deployedAppRid: QUIET_APP, queryType: 'add', query: { a: 1 } },
+    });
     expect(submitted.statusCode).toBe(200);
     const poll = await app.inject({ url: `${RUNTIMES}/${FUZZ_RUNTIME}/job`, headers: { 'module-auth-token': FUZZ_MODULE_TOKEN } });
     const jobId = poll.json().computeModuleJobV1.jobId as string;
     expect(jobId).toBe(submitted.json().id);
-    const posted = await app.inject({ method: 'POST', url: `${RUNTIMES}/${FUZZ_RUNTIME}/results/${jobId}`, headers: { 'module-auth-token': FUZZ_MODULE_TOKEN, 'content-type': 'text/plain' }, payload: '2' });
+    const posted = await app.inject({
+      method: 'POST',
+      url: `${RUNTIMES}/${FUZZ_RUNTIME}/results/${jobId}`,
+      headers: { 'module-auth-token': FUZZ_MODULE_TOKEN, 'content-type': 'text/plain' },
+      payload: '2',
+    });
     expect(posted.statusCode).toBe(200);
     const result = await app.inject({ method: 'PUT', url: `${MUX}/jobs/result/v2`, headers: bearer(token), payload: { id: jobId } });
     expect(result.body).toBe('2');

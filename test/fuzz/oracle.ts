@@ -1,4 +1,4 @@
-// What every answer must be, whatever was asked (CONTRACTS §1): never 5xx, never a framework's body or a stack
+// What every answer must be, whatever was asked (docs/contracts.md §1): never 5xx, never a framework's body or a stack
 // trace, an error in the envelope of its path's family, at most 16 KiB, and no body for HEAD.
 // The family is worked out here on its own (not with the service's errorFamily), so that the two can disagree.
 
@@ -55,7 +55,7 @@ export function checkAnswer(method: string, url: string, answer: Answer): void {
     return fail('a body that is not JSON');
   }
   const keys = Object.keys(json).sort().join(',');
-  // Bearer routes have their own 401 envelopes (CONTRACTS §1), announced by a Bearer challenge.
+  // Bearer routes have their own 401 envelopes (docs/contracts.md §1), announced by a Bearer challenge.
   if (answer.status === 401 && String(answer.headers['www-authenticate'] ?? '').startsWith('Bearer')) {
     if (keys === 'message' || keys === 'error,error_description') return;
     fail('a 401 outside the bearer envelopes');
@@ -66,7 +66,8 @@ export function checkAnswer(method: string, url: string, answer: Answer): void {
     const code = String(json.errorCode);
     if (!(code in PLATFORM_CODES)) fail(`unknown errorCode ${code}`);
     // The HTTP layer's refusals (408, 414, 417, 431) keep their status beside INVALID_ARGUMENT.
-    if (PLATFORM_CODES[code] !== answer.status && !(code === 'INVALID_ARGUMENT' && [408, 414, 417, 431].includes(answer.status))) fail(`errorCode ${code} with status ${answer.status}`);
+    if (PLATFORM_CODES[code] !== answer.status && !(code === 'INVALID_ARGUMENT' && [408, 414, 417, 431].includes(answer.status)))
+      fail(`errorCode ${code} with status ${answer.status}`);
   } else {
     if (keys !== 'error,error_description') fail(`not the OAuth envelope: ${keys}`);
     if (typeof json.error !== 'string' || typeof json.error_description !== 'string') fail('OAuth fields are not strings');

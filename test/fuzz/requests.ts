@@ -40,7 +40,10 @@ export const FUZZ_SEED = {
 };
 
 const segment = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('fuzz-rt', 'x', 'ri.magritte..source.fuzz', 'fuzz-onto', 'q', 'admin', 'alice', 'gone', '00000000-0000-4000-8000-000000000000') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('fuzz-rt', 'x', 'ri.magritte..source.fuzz', 'fuzz-onto', 'q', 'admin', 'alice', 'gone', '00000000-0000-4000-8000-000000000000'),
+  },
   { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme-ascii' }).map(encodeURIComponent) },
   { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 6 }).map(encodeURIComponent) },
   { weight: 1, arbitrary: fc.integer({ min: 90, max: 1200 }).map((n) => 'L'.repeat(n)) },
@@ -95,7 +98,10 @@ const TEMPLATES = [
 
 /** Percent-encodes some ASCII characters of a path (either hex case), as a client or a proxy might. */
 const encodeSome = (path: string, picks: boolean[], lower: boolean) =>
-  [...path].map((c, i) => (c !== '/' && picks[i % picks.length] && c.charCodeAt(0) < 0x80 ? `%${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c)).map((c) => (lower ? c.toLowerCase() : c)).join('');
+  [...path]
+    .map((c, i) => (c !== '/' && picks[i % picks.length] && c.charCodeAt(0) < 0x80 ? `%${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c))
+    .map((c) => (lower ? c.toLowerCase() : c))
+    .join('');
 
 const BAD_ESCAPES = ['%', '%z', '%zz', '%E0%A4', '%C0%AF', '%FF', '%2', '%%', '%u0041'];
 
@@ -103,7 +109,12 @@ const query = fc.oneof(
   fc.constant(''),
   fc.constant('?preview=true'),
   fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 16 }), { maxKeys: 3 }).map((d) => `?${new URLSearchParams(d)}`),
-  fc.constantFrom('?rid=ri.foundry.main.deployed-app.off', '?login_hint=alice&client_id=fuzz-public&response_type=code&redirect_uri=http://127.0.0.1/cb', '?%zz=1', '?a=%'),
+  fc.constantFrom(
+    '?rid=ri.foundry.main.deployed-app.off',
+    '?login_hint=alice&client_id=fuzz-public&response_type=code&redirect_uri=http://127.0.0.1/cb',
+    '?%zz=1',
+    '?a=%',
+  ),
 );
 
 /** A path of some family, sometimes percent-encoded, sometimes with a bad escape or odd slashes, plus a query. */
@@ -134,7 +145,12 @@ export const method = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', '
 const jsonBody = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
   fc.json({ maxDepth: 3 }),
-  fc.record({ username: fc.constantFrom('admin', 'alice', 'gone', 'svc', ''), scopes: fc.array(fc.constantFrom('api:admin-read', 'api:ontologies-read', 'x'), { maxLength: 3 }) }).map((v) => JSON.stringify(v)),
+  fc
+    .record({
+      username: fc.constantFrom('admin', 'alice', 'gone', 'svc', ''),
+      scopes: fc.array(fc.constantFrom('api:admin-read', 'api:ontologies-read', 'x'), { maxLength: 3 }),
+    })
+    .map((v) => JSON.stringify(v)),
   fc
     .record({
       deployedAppRid: fc.oneof(fc.constant(OFF_APP), fc.string({ maxLength: 20 })),
@@ -143,7 +159,9 @@ const jsonBody = fc.oneof(
       query: fc.jsonValue({ maxDepth: 3 }),
     })
     .map((v) => JSON.stringify(v)),
-  fc.record({ runtimeId: fc.string({ maxLength: 20 }), moduleAuthToken: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }) }).map((v) => JSON.stringify(v)),
+  fc
+    .record({ runtimeId: fc.string({ maxLength: 20 }), moduleAuthToken: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }) })
+    .map((v) => JSON.stringify(v)),
   fc.record({ id: fc.string({ maxLength: 40 }) }).map((v) => JSON.stringify(v)),
   fc.record({ secrets: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }) }).map((v) => JSON.stringify(v)),
   fc.record({ parameters: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) }).map((v) => JSON.stringify(v)),
@@ -153,11 +171,33 @@ const jsonBody = fc.oneof(
 
 const formBody = fc
   .dictionary(
-    fc.constantFrom('grant_type', 'client_id', 'client_secret', 'scope', 'code', 'refresh_token', 'token', 'redirect_uri', 'code_verifier', 'request_id', 'username', 'csrf', 'x'),
-    fc.oneof(fc.constantFrom('client_credentials', 'authorization_code', 'refresh_token', CLIENT_ID, CLIENT_SECRET, 'fuzz-public', 'api:admin-read'), fc.string({ maxLength: 80 })),
+    fc.constantFrom(
+      'grant_type',
+      'client_id',
+      'client_secret',
+      'scope',
+      'code',
+      'refresh_token',
+      'token',
+      'redirect_uri',
+      'code_verifier',
+      'request_id',
+      'username',
+      'csrf',
+      'x',
+    ),
+    fc.oneof(
+      fc.constantFrom('client_credentials', 'authorization_code', 'refresh_token', CLIENT_ID, CLIENT_SECRET, 'fuzz-public', 'api:admin-read'),
+      fc.string({ maxLength: 80 }),
+    ),
     { maxKeys: 5 },
   )
-  .chain((d) => fc.oneof(fc.constant(new URLSearchParams(d).toString()), fc.constantFrom('grant_type=%E0%A4%A&scope=%', 'a=1&a=2', '=&&=', `grant_type=${'g'.repeat(5000)}`)));
+  .chain((d) =>
+    fc.oneof(
+      fc.constant(new URLSearchParams(d).toString()),
+      fc.constantFrom('grant_type=%E0%A4%A&scope=%', 'a=1&a=2', '=&&=', `grant_type=${'g'.repeat(5000)}`),
+    ),
+  );
 
 export const body = fc.oneof(
   { weight: 2, arbitrary: fc.constant<string | undefined>(undefined) },
@@ -168,36 +208,62 @@ export const body = fc.oneof(
 );
 
 export const contentType = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8', 'text/plain', 'application/octet-stream') },
-  { weight: 1, arbitrary: fc.constantFrom('multipart/form-data; boundary=x', 'application/JSON', 'application/vnd.api+json', ';;', 'application/json; charset=latin1', '*/*') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/octet-stream',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'multipart/form-data; boundary=x',
+      'application/JSON',
+      'application/vnd.api+json',
+      ';;',
+      'application/json; charset=latin1',
+      '*/*',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 20, unit: 'grapheme-ascii' }) },
 );
 
 /** Authorization and other headers: valid and invalid credentials, and odd ones. */
 export function headers(validBearer: () => string, goneBearer: () => string) {
   const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-  return fc.record(
-    {
-      authorization: fc.oneof(
-        fc.constant('VALID'),
-        fc.constant('GONE'),
-        fc.constantFrom('Bearer ', 'Bearer nope', 'Basic %%%', basic(CLIENT_ID, CLIENT_SECRET), basic(CLIENT_ID, 'wrong'), 'bearer  x y', 'Digest x'),
-        fc.string({ maxLength: 40, unit: 'grapheme-ascii' }),
-      ),
-      'module-auth-token': fc.oneof(fc.constant(FUZZ_MODULE_TOKEN), fc.string({ maxLength: 30, unit: 'grapheme-ascii' })),
-      accept: fc.constantFrom('*/*', 'text/html', 'application/json', 'application/octet-stream', ''),
-      origin: fc.constantFrom('http://localhost:3000', 'https://evil.example', 'null'),
-      cookie: fc.string({ maxLength: 60, unit: 'grapheme-ascii' }),
-      'x-long': fc.integer({ min: 0, max: 8000 }).map((n) => 'v'.repeat(n)),
-      expect: fc.constantFrom('100-continue', 'nothing'),
-    },
-    { requiredKeys: [] },
-  ).map((h) => {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(h)) {
-      if (value === undefined) continue;
-      out[name] = name === 'authorization' && value === 'VALID' ? `Bearer ${validBearer()}` : name === 'authorization' && value === 'GONE' ? `Bearer ${goneBearer()}` : value;
-    }
-    return out;
-  });
+  return fc
+    .record(
+      {
+        authorization: fc.oneof(
+          fc.constant('VALID'),
+          fc.constant('GONE'),
+          fc.constantFrom('Bearer ', 'Bearer nope', 'Basic %%%', basic(CLIENT_ID, CLIENT_SECRET), basic(CLIENT_ID, 'wrong'), 'bearer  x y', 'Digest x'),
+          fc.string({ maxLength: 40, unit: 'grapheme-ascii' }),
+        ),
+        'module-auth-token': fc.oneof(fc.constant(FUZZ_MODULE_TOKEN), fc.string({ maxLength: 30, unit: 'grapheme-ascii' })),
+        accept: fc.constantFrom('*/*', 'text/html', 'application/json', 'application/octet-stream', ''),
+        origin: fc.constantFrom('http://localhost:3000', 'https://evil.example', 'null'),
+        cookie: fc.string({ maxLength: 60, unit: 'grapheme-ascii' }),
+        'x-long': fc.integer({ min: 0, max: 8000 }).map((n) => 'v'.repeat(n)),
+        expect: fc.constantFrom('100-continue', 'nothing'),
+      },
+      { requiredKeys: [] },
+    )
+    .map((h) => {
+      const out: Record<string, string> = {};
+      for (const [name, value] of Object.entries(h)) {
+        if (value === undefined) continue;
+        out[name] =
+          name === 'authorization' && value === 'VALID'
+            ? `Bearer ${validBearer()}`
+            : name === 'authorization' && value === 'GONE'
+              ? `Bearer ${goneBearer()}`
+              : value;
+      }
+      return out;
+    });
 }

@@ -120,7 +120,11 @@ const extraHeaders = fc.array(
   { maxLength: 3 },
 );
 const framing = fc.constantFrom('none', 'none', 'length', 'length', 'chunked', 'bad-chunk', 'length+chunked', 'two-lengths', 'negative-length', 'nan-length');
-const payload = fc.oneof(fc.constant('{"username":"admin"}'), fc.constant('grant_type=client_credentials'), fc.string({ maxLength: 40, unit: 'grapheme-ascii' }));
+const payload = fc.oneof(
+  fc.constant('{"username":"admin"}'),
+  fc.constant('grant_type=client_credentials'),
+  fc.string({ maxLength: 40, unit: 'grapheme-ascii' }),
+);
 
 function frame(kind: string, body: string): { headers: string[]; bytes: string } {
   const n = Buffer.byteLength(body);
@@ -176,7 +180,8 @@ describe('fuzzing the HTTP layer over a real socket', () => {
             // that body then turns out malformed, the server can only close, silently: never answer unasked.
             const malformedBody = ['bad-chunk', 'negative-length', 'nan-length', 'two-lengths', 'length+chunked'].includes(kind);
             if (next === undefined && malformedBody && reader.closed) return;
-            if (next?.status !== 200) throw new Error(`kept alive, but the next request got ${next ? next.status : 'no answer'} after ${JSON.stringify(request.slice(0, 120))}`);
+            if (next?.status !== 200)
+              throw new Error(`kept alive, but the next request got ${next ? next.status : 'no answer'} after ${JSON.stringify(request.slice(0, 120))}`);
           }
         } finally {
           socket.destroy();

@@ -1,5 +1,6 @@
 // Builds the real app in process with a manual clock; tests call it through inject(). The store is the memory
 // store, or a fresh PostgreSQL schema when TEST_STORE is set (test/helpers/store.ts).
+import { afterAll, afterEach, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
 import { buildApp } from '../../src/app.js';
@@ -29,6 +30,23 @@ export interface TestAppOptions extends SettingOverrides {
   services?: readonly ServiceModule[];
 }
 
+// Apps are closed for the test that forgot to: one built inside a test after that test, one built in a
+// beforeAll after the file. Closing twice is harmless (a closed app is simply forgotten here).
+const perTest = new Set<FastifyInstance>();
+const perFile = new Set<FastifyInstance>();
+function track(app: FastifyInstance): void {
+  const set = expect.getState().currentTestName === undefined ? perFile : perTest;
+  set.add(app);
+  app.addHook('onClose', async () => void set.delete(app));
+}
+const closeAll = async (set: Set<FastifyInstance>) => {
+  const apps = [...set];
+  set.clear();
+  await Promise.all(apps.map((app) => app.close().catch(() => undefined)));
+};
+afterEach(() => closeAll(perTest));
+afterAll(() => closeAll(perFile));
+
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const doc = typeof options.seed === 'string' ? parse(options.seed) : (options.seed ?? {});
   const services = options.services ?? SERVICES;
@@ -40,6 +58,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const summary = await applySeed(seed, store, clock, codecs);
   const app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination, services });
   app.addHook('onClose', () => store.close());
+  track(app);
   await app.ready();
   return { app, store, clock, summary };
 }
@@ -54,7 +73,13 @@ export async function mintToken(app: FastifyInstance, username = 'admin', scopes
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Asserts the platform envelope's fixed fields and returns the body. */
-export function platformError(body: unknown): { errorCode: string; errorName: string; errorDescription: string; errorInstanceId: string; parameters: Record<string, unknown> } {
+export function platformError(body: unknown): {
+  errorCode: string;
+  errorName: string;
+  errorDescription: string;
+  errorInstanceId: string;
+  parameters: Record<string, unknown>;
+} {
   const b = body as Record<string, unknown>;
   const keys = Object.keys(b).sort();
   if (keys.join(',') !== 'errorCode,errorDescription,errorInstanceId,errorName,parameters') throw new Error(`not a platform envelope: ${JSON.stringify(body)}`);

@@ -1,4 +1,4 @@
-// CORS (CONTRACTS §11) on the wire: which routes, which origins, preflight, and none of it elsewhere.
+// CORS (docs/contracts.md §11) on the wire: which routes, which origins, preflight, and none of it elsewhere.
 import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, mintToken } from '../helpers/app.js';
 import { originMatcher } from '../../src/http/cors.js';
@@ -54,14 +54,18 @@ describe('CORS routes', () => {
     expect(res.statusCode).toBe(401);
     expect(res.headers['access-control-allow-origin']).toBe(PAGE);
     expect(String(res.headers['access-control-expose-headers'])).toMatch(/www-authenticate/);
-    res = await app.inject({ method: 'POST', url: '/idp/api/oauth2/token', headers: { origin: PAGE }, payload: 'grant_type=nope', });
+    res = await app.inject({ method: 'POST', url: '/idp/api/oauth2/token', headers: { origin: PAGE }, payload: 'grant_type=nope' });
     expect(res.statusCode).toBe(400);
     expect(res.headers['access-control-allow-origin']).toBe(PAGE);
   });
 
   it('puts the origin on the 404 of an unknown /api/v2 path, the same 404 as elsewhere', async () => {
     const { app } = await buildTestApp();
-    for (const [method, url] of [['GET', '/api/v2/nothing/here'], ['POST', '/api/v2/admin/users/getCurrent'], ['DELETE', '/api/v2/x?y=1']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/v2/nothing/here'],
+      ['POST', '/api/v2/admin/users/getCurrent'],
+      ['DELETE', '/api/v2/x?y=1'],
+    ] as const) {
       const res = await app.inject({ method, url, headers: { origin: PAGE } });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.headers['access-control-allow-origin']).toBe(PAGE);
@@ -80,7 +84,11 @@ describe('CORS routes', () => {
     const res = await app.inject({ url: '/api/v2/admin/users/getCurrent', headers: { ...bearer(token), origin: 'https://evil.example' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const pre = await app.inject({ method: 'OPTIONS', url: '/api/v2/admin/users/getCurrent', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    const pre = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/v2/admin/users/getCurrent',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
     expect(pre.statusCode).toBe(204);
     expect(Object.keys(pre.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
   });
@@ -101,7 +109,11 @@ describe('CORS routes', () => {
 
   it('follows cors_origins from the config', async () => {
     const { app } = await buildTestApp({ seed: { platform: { cors_origins: ['https://app.example.com'] } } });
-    let res = await app.inject({ method: 'OPTIONS', url: '/api/v2/admin/users/getCurrent', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' } });
+    let res = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/v2/admin/users/getCurrent',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' },
+    });
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
     res = await app.inject({ method: 'OPTIONS', url: '/api/v2/admin/users/getCurrent', headers: { origin: PAGE, 'access-control-request-method': 'GET' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();

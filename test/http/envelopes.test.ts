@@ -1,4 +1,4 @@
-// CONTRACTS §1: every answer in its family's envelope, the family chosen on the percent-decoded path prefix,
+// docs/contracts.md §1: every answer in its family's envelope, the family chosen on the percent-decoded path prefix,
 // including the HTTP layer's own refusals (issue 10, item 10). Framing, header size and unknown methods need a
 // real socket: test/http/raw-sockets.test.ts.
 import { describe, expect, it } from 'vitest';
@@ -20,15 +20,17 @@ function noFrameworkBody(res: LightMyRequestResponse): void {
 }
 
 describe('unknown paths and wrong methods', () => {
-  it.each(OAUTH_FAMILY.flatMap((prefix) => [
-    ['GET', `${prefix}nothing`],
-    ['DELETE', `${prefix}nothing/deeper`],
-  ]).concat([
-    ['PUT', '/idp/api/oauth2/token'],
-    ['GET', '/idp/api/oauth2/introspect'],
-    ['DELETE', '/idp/api/oauth2/authorize'],
-    ['PATCH', '/_emulate/platform/compute-modules/runtimes'],
-  ]))('%s %s is 404 not_found in the OAuth envelope', async (method, url) => {
+  it.each(
+    OAUTH_FAMILY.flatMap((prefix) => [
+      ['GET', `${prefix}nothing`],
+      ['DELETE', `${prefix}nothing/deeper`],
+    ]).concat([
+      ['PUT', '/idp/api/oauth2/token'],
+      ['GET', '/idp/api/oauth2/introspect'],
+      ['DELETE', '/idp/api/oauth2/authorize'],
+      ['PATCH', '/_emulate/platform/compute-modules/runtimes'],
+    ]),
+  )('%s %s is 404 not_found in the OAuth envelope', async (method, url) => {
     const { app } = await buildTestApp();
     const res = await app.inject({ method: method as 'GET', url });
     expect(res.statusCode).toBe(404);
@@ -45,7 +47,12 @@ describe('unknown paths and wrong methods', () => {
     const json = await app.inject({ method: 'POST', url: '/%69dp/api/oauth2/token', headers: { 'content-type': 'application/json' }, payload: '{}' });
     expect(json.statusCode).toBe(400);
     expect(oauthEnvelope(json).error).toBe('invalid_request');
-    const runtimes = await app.inject({ method: 'POST', url: '/_emulate/platform/compute-modules/runtime%73', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    const runtimes = await app.inject({
+      method: 'POST',
+      url: '/_emulate/platform/compute-modules/runtime%73',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     expect(runtimes.statusCode).toBe(400);
     expect(oauthEnvelope(runtimes).error).toBe('invalid_request');
     const platform = await app.inject({ method: 'GET', url: '/api/v2/%6Eothing' });
@@ -106,7 +113,7 @@ describe("the framework's own refusals", () => {
     expect(platformError(unknown.json()).errorCode).toBe('INVALID_ARGUMENT');
   });
 
-  it('a runtime id of 128 characters (the longest CONTRACTS §6 allows) reaches its route', async () => {
+  it('a runtime id of 128 characters (the longest docs/contracts.md §6 allows) reaches its route', async () => {
     const { app } = await buildTestApp();
     const res = await app.inject({ method: 'GET', url: `/_emulate/platform/compute-modules/runtimes/${'r'.repeat(128)}/job` });
     expect(res.statusCode).not.toBe(414);

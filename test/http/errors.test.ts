@@ -30,7 +30,12 @@ describe('unknown routes and framework errors', () => {
       { payload: 'username=admin', headers: { 'content-type': 'text/plain' }, status: 400, code: 'INVALID_ARGUMENT' },
       { payload: 'null', headers: { 'content-type': 'application/json' }, status: 400, code: 'INVALID_ARGUMENT' },
       { payload: '[]', headers: { 'content-type': 'application/json' }, status: 400, code: 'INVALID_ARGUMENT' },
-      { payload: JSON.stringify({ username: 'x'.repeat(1024 * 1024 + 10) }), headers: { 'content-type': 'application/json' }, status: 413, code: 'REQUEST_ENTITY_TOO_LARGE' },
+      {
+        payload: JSON.stringify({ username: 'x'.repeat(1024 * 1024 + 10) }),
+        headers: { 'content-type': 'application/json' },
+        status: 413,
+        code: 'REQUEST_ENTITY_TOO_LARGE',
+      },
     ];
     for (const c of cases) {
       const res = await app.inject({ method: 'POST', url, payload: c.payload, headers: c.headers });

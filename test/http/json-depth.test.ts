@@ -1,4 +1,4 @@
-// CONTRACTS §1 and §8: a JSON body nested deeper than 64 levels is refused with 400 in the route's envelope,
+// docs/contracts.md §1 and §8: a JSON body nested deeper than 64 levels is refused with 400 in the route's envelope,
 // before anything is stored (issue 10, item 1: a 10,000-level job query was accepted and then poisoned every
 // poll, inspection and schemas read with a 500).
 import { describe, expect, it } from 'vitest';
@@ -62,7 +62,8 @@ describe('JSON nested deeper than 64 levels', () => {
 
   it('is refused on control routes too, and the limit is exactly 64', async () => {
     const h = await harness();
-    const mint = (scopes: string) => h.app.inject({ method: 'POST', url: '/_emulate/platform/tokens', headers: json, payload: `{"username":"admin","scopes":${scopes}}` });
+    const mint = (scopes: string) =>
+      h.app.inject({ method: 'POST', url: '/_emulate/platform/tokens', headers: json, payload: `{"username":"admin","scopes":${scopes}}` });
     // 64 levels in all (the body's object is the first): accepted as far as depth goes (then 400 for its type).
     const at64 = await mint(nestedArrays(63, '"x"'));
     expect(platformError(at64.json()).errorDescription).not.toMatch(DEPTH_MESSAGE);

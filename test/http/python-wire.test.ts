@@ -1,4 +1,4 @@
-// The small wire changes real Python clients need (CONTRACTS §10) and path aliases (CONTRACTS §11), in process.
+// The small wire changes real Python clients need (docs/contracts.md §10) and path aliases (docs/contracts.md §11), in process.
 // The real Python platform SDK goes through the same paths in test/clients/python/test_platform_sdk.py.
 import { describe, expect, it } from 'vitest';
 import { applyTestSeed, validateTestSeed } from '../helpers/seed.js';
@@ -45,9 +45,19 @@ describe('preview in any letter case', () => {
       expect(bad.statusCode).toBe(400);
       expect(platformError(bad.json()).parameters).toMatchObject({ field: 'preview' });
     }
-    const created = await app.inject({ method: 'POST', url: '/api/v2/connectivity/connections?preview=True', headers: bearer(token), payload: createRequest() });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v2/connectivity/connections?preview=True',
+      headers: bearer(token),
+      payload: createRequest(),
+    });
     expect(created.statusCode).toBe(200);
-    const executed = await app.inject({ method: 'POST', url: '/api/v2/ontologies/sales/queries/answer/execute?preview=TRUE', headers: bearer(token), payload: {} });
+    const executed = await app.inject({
+      method: 'POST',
+      url: '/api/v2/ontologies/sales/queries/answer/execute?preview=TRUE',
+      headers: bearer(token),
+      payload: {},
+    });
     expect(executed.json()).toEqual({ value: 42 });
   });
 });
@@ -95,8 +105,12 @@ describe('client credentials with offline_access', () => {
 });
 
 describe('repeated form fields', () => {
-  const form = (body: string, headers: Record<string, string> = {}) =>
-    ({ method: 'POST' as const, url: TOKEN, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: body });
+  const form = (body: string, headers: Record<string, string> = {}) => ({
+    method: 'POST' as const,
+    url: TOKEN,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: body,
+  });
 
   it('joins a repeated scope with spaces, in order', async () => {
     const { app } = await buildTestApp({ seed: SEED });
@@ -117,7 +131,12 @@ describe('repeated form fields', () => {
 describe('path aliases', () => {
   it('serves an aliased path exactly as its target: the token endpoint, its envelope, and a platform route', async () => {
     const { app } = await buildTestApp({ seed: SEED });
-    const viaAlias = await postForm(app, '/multipass/api/oauth2/token', { grant_type: 'client_credentials', scope: 'api:admin-read' }, basic('svc', 'svc-secret'));
+    const viaAlias = await postForm(
+      app,
+      '/multipass/api/oauth2/token',
+      { grant_type: 'client_credentials', scope: 'api:admin-read' },
+      basic('svc', 'svc-secret'),
+    );
     expect(viaAlias.statusCode).toBe(200);
     const token = viaAlias.json().access_token as string;
     const me = await app.inject({ url: '/gateway/v2/admin/users/getCurrent?preview=true', headers: bearer(token) });

@@ -1,4 +1,4 @@
-// CONTRACTS §1: error descriptions quote an input value only when it is short (at most 64 characters, else
+// docs/contracts.md §1: error descriptions quote an input value only when it is short (at most 64 characters, else
 // cut with `…`), never a whole long value (issue 10, item 13).
 import { describe, expect, it } from 'vitest';
 import { quote } from '../../src/errors.js';
@@ -41,7 +41,12 @@ describe('descriptions that quote input', () => {
     expect(res.body.length).toBeLessThan(400);
     expect(oauthError(res, 404, 'not_found').error_description).toContain('…');
     // A known app with a long branch name: the branch is cut too.
-    const branch = await h.app.inject({ method: 'POST', url: `${MUX}/deployed-apps/jobs`, headers: h.auth, payload: { deployedAppRid: ADDER, deployedAppBranch: 'b'.repeat(10_000), queryType: 'add' } });
+    const branch = await h.app.inject({
+      method: 'POST',
+      url: `${MUX}/deployed-apps/jobs`,
+      headers: h.auth,
+      payload: { deployedAppRid: ADDER, deployedAppBranch: 'b'.repeat(10_000), queryType: 'add' },
+    });
     expect(branch.body.length).toBeLessThan(400);
   });
 });

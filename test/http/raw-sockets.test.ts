@@ -62,7 +62,10 @@ describe('refusals of the HTTP layer', () => {
   });
 
   it.each([
-    ['both Content-Length and Transfer-Encoding', 'POST /api/v2/ontologies HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    [
+      'both Content-Length and Transfer-Encoding',
+      'POST /api/v2/ontologies HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
     ['a bad chunk size', 'POST /_emulate/platform/tokens HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
     ['a header without a colon', 'GET /api/v2/ontologies HTTP/1.1\r\nHost: x\r\nnocolon\r\n\r\n'],
     ['not HTTP at all', 'HELLO THERE\r\n\r\n'],
@@ -74,7 +77,10 @@ describe('refusals of the HTTP layer', () => {
   });
 
   it('malformed framing under the compute-module prefix is 400 in the OAuth envelope', async () => {
-    const answer = await rawExchange(port, 'POST /_emulate/platform/compute-modules/runtimes HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab');
+    const answer = await rawExchange(
+      port,
+      'POST /_emulate/platform/compute-modules/runtimes HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+    );
     expectOAuth(answer, 400);
     expectClosedSayingSo(answer);
   });

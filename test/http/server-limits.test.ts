@@ -1,4 +1,4 @@
-// CONTRACTS §8, issue 10 item 3, on real sockets: a body trickled byte by byte and headers that never end are
+// docs/contracts.md §8, issue 10 item 3, on real sockets: a body trickled byte by byte and headers that never end are
 // cut; idle connections close; long-polls and held executes are NOT cut by those timeouts (Node counts them
 // only while a request is being received); the connection cap refuses the excess with one warning.
 import http from 'node:http';
@@ -53,7 +53,10 @@ function trickle(socket: Socket, text: string, everyMs: number): void {
 describe('slow clients', () => {
   it('a body trickled at a byte per 50 ms is cut with 408 in the family envelope and Connection: close', async () => {
     const port = await listen((await buildTestApp({ seed: { platform: { limits: SHORT } } })).app);
-    for (const [path, family] of [['/_emulate/platform/tokens', 'platform'], ['/idp/api/oauth2/token', 'oauth']] as const) {
+    for (const [path, family] of [
+      ['/_emulate/platform/tokens', 'platform'],
+      ['/idp/api/oauth2/token', 'oauth'],
+    ] as const) {
       const { socket, closed } = connection(port);
       socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`);
       trickle(socket, 'x'.repeat(100), 50);
@@ -69,7 +72,9 @@ describe('slow clients', () => {
 
   it('a 408 is the one answer, and the one logged error, of the request it cut', async () => {
     const lines: string[] = [];
-    const port = await listen((await buildTestApp({ seed: { platform: { limits: SHORT } }, logLevel: 'info', logDestination: { write: (l: string) => lines.push(l) } })).app);
+    const port = await listen(
+      (await buildTestApp({ seed: { platform: { limits: SHORT } }, logLevel: 'info', logDestination: { write: (l: string) => lines.push(l) } })).app,
+    );
     const { socket, closed } = connection(port);
     socket.write('POST /_emulate/platform/tokens HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
     const { text } = await closed;
@@ -118,7 +123,12 @@ describe('held requests are not cut by the receive timeouts', () => {
         req.end(body);
       });
     const started = Date.now();
-    const execute = send('POST', `${MUX}/compute-modules/jobs/execute`, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify({ deployedAppRid: ADDER, queryType: 'add', query: { a: 1 } }));
+    const execute = send(
+      'POST',
+      `${MUX}/compute-modules/jobs/execute`,
+      { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      JSON.stringify({ deployedAppRid: ADDER, queryType: 'add', query: { a: 1 } }),
+    );
     // The long-poll on the other runtime has nothing to take: it is held for its whole 1.5 s, then 204.
     const poll = send('GET', '/_emulate/platform/compute-modules/runtimes/rt-2/job', { 'module-auth-token': 'module-token-2' });
     expect((await poll).status).toBe(204);
@@ -127,7 +137,12 @@ describe('held requests are not cut by the receive timeouts', () => {
     const job = await send('GET', '/_emulate/platform/compute-modules/runtimes/rt-1/job', { 'module-auth-token': 'module-token-1' });
     const jobId = JSON.parse(job.body).computeModuleJobV1.jobId as string;
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const posted = await send('POST', `/_emulate/platform/compute-modules/runtimes/rt-1/results/${jobId}`, { 'module-auth-token': 'module-token-1', 'content-type': 'application/octet-stream' }, '42');
+    const posted = await send(
+      'POST',
+      `/_emulate/platform/compute-modules/runtimes/rt-1/results/${jobId}`,
+      { 'module-auth-token': 'module-token-1', 'content-type': 'application/octet-stream' },
+      '42',
+    );
     expect(posted.status).toBe(200);
     expect(await execute).toEqual({ status: 200, body: '42' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
@@ -138,7 +153,13 @@ describe('the connection cap', () => {
   it('refuses connections past limits.max_connections and warns once', async () => {
     const lines: string[] = [];
     const port = await listen(
-      (await buildTestApp({ seed: { platform: { limits: { max_connections: 3 } } }, logLevel: 'warn', logDestination: { write: (l: string) => lines.push(l) } })).app,
+      (
+        await buildTestApp({
+          seed: { platform: { limits: { max_connections: 3 } } },
+          logLevel: 'warn',
+          logDestination: { write: (l: string) => lines.push(l) },
+        })
+      ).app,
     );
     const held = [connection(port), connection(port), connection(port)];
     await Promise.all(held.map(({ socket }) => new Promise((resolve) => socket.once('connect', resolve))));
@@ -159,9 +180,21 @@ describe('the connection cap', () => {
 
 describe('settings', () => {
   it('have defaults a test suite never meets, and take the config keys', () => {
-    expect(resolveSettings(validateTestSeed({}), {}, {}).limits).toEqual({ maxConnections: 10_000, requestTimeoutMs: 60_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 30_000, maxDatasetFileBytes: 1024 * 1024 * 1024 });
+    expect(resolveSettings(validateTestSeed({}), {}, {}).limits).toEqual({
+      maxConnections: 10_000,
+      requestTimeoutMs: 60_000,
+      headersTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 30_000,
+      maxDatasetFileBytes: 1024 * 1024 * 1024,
+    });
     const set = resolveSettings(validateTestSeed({ platform: { limits: { max_connections: 5, ...SHORT } } }), {}, {});
-    expect(set.limits).toEqual({ maxConnections: 5, requestTimeoutMs: 400, headersTimeoutMs: 300, keepAliveTimeoutMs: 300, maxDatasetFileBytes: 1024 * 1024 * 1024 });
+    expect(set.limits).toEqual({
+      maxConnections: 5,
+      requestTimeoutMs: 400,
+      headersTimeoutMs: 300,
+      keepAliveTimeoutMs: 300,
+      maxDatasetFileBytes: 1024 * 1024 * 1024,
+    });
     expect(() => validateTestSeed({ platform: { limits: { request_timeout_ms: 0 } } })).toThrow();
     expect(() => validateTestSeed({ platform: { limits: { max_conections: 5 } } })).toThrow();
   });

@@ -38,7 +38,10 @@ describe('shutdown', () => {
     const { port } = h.app.server.address() as AddressInfo;
     const auth = h.auth.authorization!;
     const body = JSON.stringify({ deployedAppRid: ADDER, queryType: 'add', query: {} });
-    const execute = await opened(port, `POST ${MUX}/compute-modules/jobs/execute HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const execute = await opened(
+      port,
+      `POST ${MUX}/compute-modules/jobs/execute HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     // Half-sent requests: the rest of their headers arrives once the server is closing.
     const oauth = await opened(port, `GET ${MUX}/jobs/no-such-job/status HTTP/1.1\r\nHost: x\r\n`);
     const platform = await opened(port, `GET /api/v2/ontologies HTTP/1.1\r\nHost: x\r\n`);
@@ -58,6 +61,10 @@ describe('shutdown', () => {
     expect(JSON.parse(lateOAuth.body)).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringContaining('shutting down') });
     const latePlatform = parse(await platform.received);
     expect(latePlatform.status).toBe(503);
-    expect(JSON.parse(latePlatform.body)).toMatchObject({ errorCode: 'INTERNAL', errorName: 'ServiceUnavailable', errorDescription: expect.stringContaining('shutting down') });
+    expect(JSON.parse(latePlatform.body)).toMatchObject({
+      errorCode: 'INTERNAL',
+      errorName: 'ServiceUnavailable',
+      errorDescription: expect.stringContaining('shutting down'),
+    });
   });
 });

@@ -1,4 +1,4 @@
-// CONTRACTS §1, issue 10 item 9: a validation failure reports at most 10 problems, its answer is never larger
+// docs/contracts.md §1, issue 10 item 9: a validation failure reports at most 10 problems, its answer is never larger
 // than 16 KiB, and it never echoes every key sent (a 500 KB body got a 6.9 MB answer).
 import { describe, expect, it } from 'vitest';
 import { buildTestApp, platformError } from '../helpers/app.js';

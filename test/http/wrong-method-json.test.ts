@@ -18,7 +18,10 @@ describe('a wrong method with an empty JSON body', () => {
   ])('%s %s answers 404 in the OAuth envelope', async (method, url) => {
     for (const payload of ['', undefined]) {
       const res = await t.app.inject({ method: method as 'PUT', url, headers: { 'content-type': 'application/json' }, payload });
-      expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 404, body: { error: 'not_found', error_description: expect.stringContaining(`No route ${method}`) } });
+      expect({ status: res.statusCode, body: res.json() }).toEqual({
+        status: 404,
+        body: { error: 'not_found', error_description: expect.stringContaining(`No route ${method}`) },
+      });
     }
   });
 
@@ -29,7 +32,12 @@ describe('a wrong method with an empty JSON body', () => {
   });
 
   it('still refuses an empty JSON body on a route that takes one', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${MUX}/deployed-apps/jobs`, headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, payload: '' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${MUX}/deployed-apps/jobs`,
+      headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
+      payload: '',
+    });
     expect(res.statusCode).not.toBe(404);
   });
 });

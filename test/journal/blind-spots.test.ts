@@ -11,17 +11,32 @@ const SEED = {
   platform: {
     users: [{ username: 'reporting-bot', principal_type: 'service', oauth_client_id: 'named' }],
     oauth_clients: [
-      { client_id: 'svc', client_secret: 'svc-secret-value-123', redirect_uris: ['http://localhost:3000/cb'], grant_types: ['client_credentials'], allowed_scopes: ['api:admin-read'] },
-      { client_id: 'named', client_secret: 'named-secret-value-456', redirect_uris: ['http://localhost:3000/cb'], grant_types: ['client_credentials'], allowed_scopes: ['api:admin-read'] },
+      {
+        client_id: 'svc',
+        client_secret: 'svc-secret-value-123',
+        redirect_uris: ['http://localhost:3000/cb'],
+        grant_types: ['client_credentials'],
+        allowed_scopes: ['api:admin-read'],
+      },
+      {
+        client_id: 'named',
+        client_secret: 'named-secret-value-456',
+        redirect_uris: ['http://localhost:3000/cb'],
+        grant_types: ['client_credentials'],
+        allowed_scopes: ['api:admin-read'],
+      },
     ],
   },
 };
 
-describe('the journal names a client_credentials token\'s service user', () => {
+describe("the journal names a client_credentials token's service user", () => {
   it('for the automatic principal and for a seeded service user, on every mint', async () => {
     const t = await buildTestApp({ seed: SEED });
     try {
-      for (const [client, secret, username] of [['svc', 'svc-secret-value-123', 'svc'], ['named', 'named-secret-value-456', 'reporting-bot']] as const) {
+      for (const [client, secret, username] of [
+        ['svc', 'svc-secret-value-123', 'svc'],
+        ['named', 'named-secret-value-456', 'reporting-bot'],
+      ] as const) {
         for (let round = 0; round < 2; round++) {
           const res = await postForm(t.app, TOKEN, { grant_type: 'client_credentials', scope: 'api:admin-read' }, basic(client, secret));
           expect(res.statusCode).toBe(200);
@@ -43,9 +58,17 @@ describe('the in-pod listener is journaled', () => {
   it('records its polls that hand out a job and its refusals, in the public journal', async () => {
     emulator = await startEmulator({ seed: { platform: { compute_modules: { poll_timeout_ms: 200 } } } });
     const RUNTIMES = '/_emulate/platform/compute-modules/runtimes';
-    const opened = await fetch(`${emulator.url}${RUNTIMES}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runtimeId: 'rt-journal-pod', deployedAppRid: 'ri.app.journal-pod' }) });
+    const opened = await fetch(`${emulator.url}${RUNTIMES}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ runtimeId: 'rt-journal-pod', deployedAppRid: 'ri.app.journal-pod' }),
+    });
     const session = (await opened.json()) as { moduleAuthToken: string; getJobUri: string; podRuntime: { host: string; port: number; caCertificate: string } };
-    const tokenRes = await fetch(`${emulator.url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin' }) });
+    const tokenRes = await fetch(`${emulator.url}/_emulate/platform/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin' }),
+    });
     const bearer = ((await tokenRes.json()) as { access_token: string }).access_token;
     const submitted = await fetch(`${emulator.url}/analytics-backend-multiplexer/api/module-group-multiplexer/deployed-apps/jobs`, {
       method: 'POST',
@@ -56,10 +79,20 @@ describe('the in-pod listener is journaled', () => {
     const path = new URL(session.getJobUri).pathname;
     const pod = (token: string) =>
       new Promise<number>((resolve, reject) => {
-        const req = httpsRequest({ host: session.podRuntime.host, port: session.podRuntime.port, path, headers: { 'module-auth-token': token }, ca: session.podRuntime.caCertificate, agent: false }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode!));
-        });
+        const req = httpsRequest(
+          {
+            host: session.podRuntime.host,
+            port: session.podRuntime.port,
+            path,
+            headers: { 'module-auth-token': token },
+            ca: session.podRuntime.caCertificate,
+            agent: false,
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          },
+        );
         req.on('error', reject);
         req.end();
       });

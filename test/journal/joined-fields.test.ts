@@ -26,7 +26,8 @@ describe('values joined with ";" never carry a secret into a refusal', () => {
   it('the fuzzer inputs of issue 25 leave no secret in the answers, the log or the journal', async () => {
     const log = captureLog();
     const { app } = await buildTestApp({ seed: SEED, logLevel: 'debug', logDestination: log });
-    const raw = (payload: string, headers: Record<string, string> = {}) => app.inject({ method: 'POST', url: TOKEN, headers: { ...FORM, ...headers }, payload });
+    const raw = (payload: string, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url: TOKEN, headers: { ...FORM, ...headers }, payload });
     const bodies: string[] = [];
     const answers = [
       await raw(`grant_type=password;username=alice;password=${S.password};client_id=web-app`),
@@ -58,7 +59,10 @@ describe('values joined with ";" never carry a secret into a refusal', () => {
       for (const body of bodies) expect(body.includes(secret), `an answer carries ${secret}`).toBe(false);
     }
     // The refusal still says what was wrong, describing the value it would not quote.
-    const reasons = app.journal.list({ refusals: true }).map((e) => e.reason).join("\n");
+    const reasons = app.journal
+      .list({ refusals: true })
+      .map((e) => e.reason)
+      .join('\n');
     expect(reasons).toMatch(/grant_type of \d+ characters holding "=" and ";"/);
     expect(reasons).toMatch(/client_id of \d+ characters holding "=" and ";"/);
   });
@@ -67,7 +71,12 @@ describe('values joined with ";" never carry a secret into a refusal', () => {
     const { app } = await buildTestApp({ seed: SEED });
     const res = await app.inject({ method: 'POST', url: TOKEN, headers: FORM, payload: 'grant_type=urn:ietf:params:oauth:grant-type:device_code' });
     expect(res.json().error_description).toContain('"urn:ietf:params:oauth:grant-type:device_code"');
-    const unknown = await app.inject({ method: 'POST', url: TOKEN, headers: FORM, payload: 'grant_type=client_credentials&client_id=someone.else@example.test&client_secret=x' });
+    const unknown = await app.inject({
+      method: 'POST',
+      url: TOKEN,
+      headers: FORM,
+      payload: 'grant_type=client_credentials&client_id=someone.else@example.test&client_secret=x',
+    });
     expect(JSON.stringify(app.journal.list({ refusals: true }).at(0))).toContain('someone.else@example.test');
     expect(unknown.statusCode).toBe(401);
   });

@@ -1,4 +1,4 @@
-// The request journal (CONTRACTS §7): what it records, what it leaves out, its filters, its bound, its readers.
+// The request journal (docs/contracts.md §7): what it records, what it leaves out, its filters, its bound, its readers.
 import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, mintToken } from '../helpers/app.js';
 import type { JournalEntry } from '../../src/http/journal/index.js';

@@ -11,7 +11,13 @@ const SEED = {
     users: [{ username: 'alice' }],
     oauth_clients: [
       { client_id: 'web', redirect_uris: ['http://localhost:3000/cb', 'https://app.example/cb'], allowed_scopes: ['api:admin-read', 'offline_access'] },
-      { client_id: 'svc', client_secret: 'svc-secret-value-123', redirect_uris: ['http://localhost:3000/cb'], grant_types: ['client_credentials'], allowed_scopes: ['api:admin-read'] },
+      {
+        client_id: 'svc',
+        client_secret: 'svc-secret-value-123',
+        redirect_uris: ['http://localhost:3000/cb'],
+        grant_types: ['client_credentials'],
+        allowed_scopes: ['api:admin-read'],
+      },
       { client_id: 'conf', client_secret: 'conf-secret-value-456', redirect_uris: ['http://localhost:3000/cb'] },
     ],
   },
@@ -61,10 +67,16 @@ describe('token endpoint refusals carry a reason', () => {
   it('invalid_client: unknown client, wrong secret, missing secret, secret sent to a public client, malformed Basic', async () => {
     const { app } = t;
     expect((await token(app, { grant_type: 'client_credentials', client_id: 'ghost' })).reason).toMatch(/No OAuth client "ghost" is registered/);
-    expect((await token(app, { grant_type: 'client_credentials' }, basic('svc', 'wrong-secret'))).reason).toBe('The secret sent for the client "svc" is not the registered one.');
+    expect((await token(app, { grant_type: 'client_credentials' }, basic('svc', 'wrong-secret'))).reason).toBe(
+      'The secret sent for the client "svc" is not the registered one.',
+    );
     expect((await token(app, { grant_type: 'client_credentials', client_id: 'svc' })).reason).toMatch(/registered with a secret, but the request sent none/);
-    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', client_secret: 'zzz', code: 'c' })).reason).toMatch(/registered without a secret \(public\), but the request sent one/);
-    expect((await token(app, { grant_type: 'client_credentials' }, { authorization: 'Basic !!!' })).reason).toMatch(/does not decode to client_id:client_secret/);
+    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', client_secret: 'zzz', code: 'c' })).reason).toMatch(
+      /registered without a secret \(public\), but the request sent one/,
+    );
+    expect((await token(app, { grant_type: 'client_credentials' }, { authorization: 'Basic !!!' })).reason).toMatch(
+      /does not decode to client_id:client_secret/,
+    );
     expect(last(app).clientId).toBeUndefined();
   });
 
@@ -85,7 +97,9 @@ describe('token endpoint refusals carry a reason', () => {
     const tokens = await postForm(app, TOKEN, { grant_type: 'authorization_code', client_id: 'web', code });
     const refresh = tokens.json().refresh_token as string;
     const wider = await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: refresh, scope: 'offline_access api:admin-read' });
-    expect(wider.reason).toBe(`The refresh asked for "api:admin-read", beyond the original authorization's "offline_access"; a refresh may narrow scopes, never widen them.`);
+    expect(wider.reason).toBe(
+      `The refresh asked for "api:admin-read", beyond the original authorization's "offline_access"; a refresh may narrow scopes, never widen them.`,
+    );
     const outside = await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: refresh, scope: 'api:ontologies-read' });
     expect(outside.reason).toBe('The client is not allowed the scope "api:ontologies-read". The client may ask for "api:admin-read", "offline_access".');
   });
@@ -101,12 +115,16 @@ describe('token endpoint refusals carry a reason', () => {
 
     const late = await codeFor(app, authorize);
     clock.advance(10 * 60 * 1000);
-    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: late })).reason).toMatch(/^The code expired at 2026-.*Z \(codes live 10 minutes\); it is now 2026-.*Z\.$/);
+    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: late })).reason).toMatch(
+      /^The code expired at 2026-.*Z \(codes live 10 minutes\); it is now 2026-.*Z\.$/,
+    );
 
     const other = await codeFor(app, { ...authorize, client_id: 'conf' });
     expect((await token(app, { grant_type: 'authorization_code', code: other }, basic('conf', 'wrong'))).reason).toMatch(/not the registered one/);
     const stolen = await codeFor(app, { ...authorize, client_id: 'conf' });
-    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: stolen })).reason).toBe('The code was issued to the client "conf"; the client "web" presented it.');
+    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: stolen })).reason).toBe(
+      'The code was issued to the client "conf"; the client "web" presented it.',
+    );
 
     const moved = await codeFor(app, authorize);
     expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: moved, redirect_uri: 'https://app.example/cb' })).reason).toBe(
@@ -115,7 +133,9 @@ describe('token endpoint refusals carry a reason', () => {
 
     const gone = await codeFor(app, authorize, 'alice');
     await app.inject({ method: 'POST', url: '/_emulate/platform/users/alice/deactivate' });
-    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: gone })).reason).toBe('The user "alice" who signed in is now deactivated.');
+    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: gone })).reason).toBe(
+      'The user "alice" who signed in is now deactivated.',
+    );
   });
 
   it('invalid_grant for PKCE: mismatch, missing verifier, downgrade (a verifier without a challenge)', async () => {
@@ -127,7 +147,9 @@ describe('token endpoint refusals carry a reason', () => {
       'PKCE: code_verifier does not match the code_challenge. (the authorization request had code_challenge_method S256).',
     );
     const missing = await codeFor(app, withS256);
-    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: missing })).reason).toMatch(/^PKCE: code_verifier is required.*S256\)\.$/);
+    expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: missing })).reason).toMatch(
+      /^PKCE: code_verifier is required.*S256\)\.$/,
+    );
     const downgrade = await codeFor(app, base);
     expect((await token(app, { grant_type: 'authorization_code', client_id: 'web', code: downgrade, code_verifier: VERIFIER })).reason).toBe(
       'PKCE: code_verifier was sent but the authorization request had no code_challenge. (the authorization request had no code_challenge).',
@@ -140,20 +162,28 @@ describe('token endpoint refusals carry a reason', () => {
       const code = await codeFor(app, { client_id: 'web', response_type: 'code', redirect_uri: REDIRECT, scope: 'offline_access' }, username);
       return (await postForm(app, TOKEN, { grant_type: 'authorization_code', client_id: 'web', code })).json().refresh_token as string;
     };
-    expect((await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: 'platform_refresh_nope' })).reason).toMatch(/not one this service issued/);
+    expect((await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: 'platform_refresh_nope' })).reason).toMatch(
+      /not one this service issued/,
+    );
     const used = await fresh();
     expect((await postForm(app, TOKEN, { grant_type: 'refresh_token', client_id: 'web', refresh_token: used })).statusCode).toBe(200);
-    expect((await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: used })).reason).toMatch(/already used once.*revokes the whole authorization/);
+    expect((await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: used })).reason).toMatch(
+      /already used once.*revokes the whole authorization/,
+    );
     const theirs = await fresh();
     expect((await token(app, { grant_type: 'refresh_token', refresh_token: theirs }, basic('conf', 'conf-secret-value-456'))).reason).toBe(
       'The refresh token was issued to the client "web"; the client "conf" presented it.',
     );
     const alices = await fresh('alice');
     await app.inject({ method: 'POST', url: '/_emulate/platform/users/alice/deactivate' });
-    expect((await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: alices })).reason).toBe('The user "alice" of this refresh token is now deactivated.');
+    expect((await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: alices })).reason).toBe(
+      'The user "alice" of this refresh token is now deactivated.',
+    );
     const old = await fresh();
     clock.advance(24 * 3600 * 1000);
-    expect((await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: old })).reason).toMatch(/expired at .* \(refresh tokens live 24 hours\)/);
+    expect((await token(app, { grant_type: 'refresh_token', client_id: 'web', refresh_token: old })).reason).toMatch(
+      /expired at .* \(refresh tokens live 24 hours\)/,
+    );
   });
 });
 
@@ -195,7 +225,12 @@ describe('authorize refusals carry a reason, and the page says how to fix it', (
   });
 
   it('scope not allowed: names it and the allowed ones', async () => {
-    const { body, entry } = await refuse({ client_id: 'web', response_type: 'code', redirect_uri: REDIRECT, scope: 'api:admin-read api:connectivity-connection-write' });
+    const { body, entry } = await refuse({
+      client_id: 'web',
+      response_type: 'code',
+      redirect_uri: REDIRECT,
+      scope: 'api:admin-read api:connectivity-connection-write',
+    });
     expect(entry.errorCode).toBe('invalid_scope');
     expect(entry.reason).toBe(
       'Invalid scope: The client is not allowed the scope "api:connectivity-connection-write". The client "web" may ask for "api:admin-read", "offline_access". Ask only for those, or add the scope to allowed_scopes of this client in the seed.',
@@ -204,9 +239,17 @@ describe('authorize refusals carry a reason, and the page says how to fix it', (
   });
 
   it('bad PKCE method: names the method', async () => {
-    const { entry } = await refuse({ client_id: 'web', response_type: 'code', redirect_uri: REDIRECT, code_challenge: s256(VERIFIER), code_challenge_method: 'S512' });
+    const { entry } = await refuse({
+      client_id: 'web',
+      response_type: 'code',
+      redirect_uri: REDIRECT,
+      code_challenge: s256(VERIFIER),
+      code_challenge_method: 'S512',
+    });
     expect(entry.errorCode).toBe('invalid_pkce_parameters');
-    expect(entry.reason).toBe('PKCE at authorize: code_challenge_method "S512" is not supported; use S256 or plain. (sent code_challenge_method "S512", a code_challenge of 43 characters).');
+    expect(entry.reason).toBe(
+      'PKCE at authorize: code_challenge_method "S512" is not supported; use S256 or plain. (sent code_challenge_method "S512", a code_challenge of 43 characters).',
+    );
   });
 
   it('response_type missing or other than code', async () => {
@@ -222,7 +265,9 @@ describe('authorize refusals carry a reason, and the page says how to fix it', (
   });
 
   it('redacts state and the PKCE challenge stays, the code in the redirect never reaches the journal', async () => {
-    const res = await app.inject({ url: authorizeUrl({ client_id: 'web', response_type: 'code', redirect_uri: REDIRECT, state: 'secret-state', login_hint: 'admin' }) });
+    const res = await app.inject({
+      url: authorizeUrl({ client_id: 'web', response_type: 'code', redirect_uri: REDIRECT, state: 'secret-state', login_hint: 'admin' }),
+    });
     expect(res.statusCode).toBe(302);
     const entry = last(app);
     expect(entry.path).toContain('state=[redacted]');

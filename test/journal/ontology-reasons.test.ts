@@ -10,7 +10,8 @@ import { captureLog } from './helpers.js';
 
 type Entry = { method: string; path: string; status: number; errorCode?: string; reason?: string };
 
-const latest = async (app: FastifyInstance): Promise<Entry> => ((await app.inject({ url: '/_emulate/platform/journal?limit=1' })).json().entries as Entry[])[0]!;
+const latest = async (app: FastifyInstance): Promise<Entry> =>
+  ((await app.inject({ url: '/_emulate/platform/journal?limit=1' })).json().entries as Entry[])[0]!;
 
 describe('ontology refusals in the journal', () => {
   it('each refusal names what was asked for and what there is; the log line says the same', async () => {
@@ -21,10 +22,30 @@ describe('ontology refusals in the journal', () => {
     const O = '/api/v2/ontologies/acme';
     const expectations: Array<[() => Promise<unknown>, number, string, string | RegExp]> = [
       [() => app.inject({ url: `${O}/objects/Employee/99`, headers: bearer(read) }), 404, 'ObjectNotFound', 'No Employee has the primary key "99".'],
-      [() => app.inject({ url: `${O}/objects/Employee/abc`, headers: bearer(read) }), 404, 'ObjectNotFound', '"abc" cannot be a primary key of Employee: employeeId is integer, written as a plain integer.'],
-      [() => app.inject({ url: `${O}/objects/Employe/1`, headers: bearer(read) }), 404, 'ObjectTypeNotFound', 'Ontology acme has no object type "Employe"; its object types are "Employee", "Office".'],
-      [() => app.inject({ url: '/api/v2/ontologies/acmee/objects/Employee/1', headers: bearer(read) }), 404, 'OntologyNotFound', 'No ontology has the api name or rid "acmee"; the ontologies are "acme".'],
-      [() => app.inject({ url: `${O}/objects/Employee/1/links/boss`, headers: bearer(read) }), 404, 'LinkTypeNotFound', 'Employee has no link "boss"; its links are "office", "mentors", "mentees".'],
+      [
+        () => app.inject({ url: `${O}/objects/Employee/abc`, headers: bearer(read) }),
+        404,
+        'ObjectNotFound',
+        '"abc" cannot be a primary key of Employee: employeeId is integer, written as a plain integer.',
+      ],
+      [
+        () => app.inject({ url: `${O}/objects/Employe/1`, headers: bearer(read) }),
+        404,
+        'ObjectTypeNotFound',
+        'Ontology acme has no object type "Employe"; its object types are "Employee", "Office".',
+      ],
+      [
+        () => app.inject({ url: '/api/v2/ontologies/acmee/objects/Employee/1', headers: bearer(read) }),
+        404,
+        'OntologyNotFound',
+        'No ontology has the api name or rid "acmee"; the ontologies are "acme".',
+      ],
+      [
+        () => app.inject({ url: `${O}/objects/Employee/1/links/boss`, headers: bearer(read) }),
+        404,
+        'LinkTypeNotFound',
+        'Employee has no link "boss"; its links are "office", "mentors", "mentees".',
+      ],
       [
         () => app.inject({ method: 'POST', url: `${O}/queries/greet/execute`, headers: bearer(read), payload: { parameters: { name: 7 } } }),
         400,
@@ -38,7 +59,13 @@ describe('ontology refusals in the journal', () => {
         'Query greet declares no parameter "nam"; it declares "name", "times".',
       ],
       [
-        () => app.inject({ method: 'POST', url: `${O}/actions/promoteEmployee/apply`, headers: bearer(write), payload: { parameters: { employee: 1, newTitle: false } } }),
+        () =>
+          app.inject({
+            method: 'POST',
+            url: `${O}/actions/promoteEmployee/apply`,
+            headers: bearer(write),
+            payload: { parameters: { employee: 1, newTitle: false } },
+          }),
         400,
         'InvalidParameterValue',
         'Parameter newTitle of action promoteEmployee must be a string; the request gave "false".',
@@ -73,20 +100,34 @@ describe('ontology refusals in the journal', () => {
             method: 'POST',
             url: `${O}/objectSets/loadObjects`,
             headers: bearer(read),
-            payload: { objectSet: { type: 'filter', objectSet: { type: 'base', objectType: 'Employee' }, where: { type: 'regex', field: 'fullName', value: 'A.*' } } },
+            payload: {
+              objectSet: { type: 'filter', objectSet: { type: 'base', objectType: 'Employee' }, where: { type: 'regex', field: 'fullName', value: 'A.*' } },
+            },
           }),
         400,
         'NotSupportedByEmulator',
         /^The emulator does not evaluate the where clause "regex"; it evaluates and, or, not, eq, in, gt, gte, lt, lte, isNull, startsWith, contains, containsAnyTerm/,
       ],
       [
-        () => app.inject({ method: 'POST', url: `${O}/objectSets/loadObjects`, headers: bearer(read), payload: { objectSet: { type: 'interfaceBase', interfaceType: 'I' } } }),
+        () =>
+          app.inject({
+            method: 'POST',
+            url: `${O}/objectSets/loadObjects`,
+            headers: bearer(read),
+            payload: { objectSet: { type: 'interfaceBase', interfaceType: 'I' } },
+          }),
         400,
         'NotSupportedByEmulator',
         'The emulator does not evaluate the object set type "interfaceBase" (it would rather refuse than answer wrongly); README "Ontology objects, queries and actions" lists what it supports.',
       ],
       [
-        () => app.inject({ method: 'POST', url: `${O}/actions/promoteEmployee/apply`, headers: bearer(read), payload: { parameters: { employee: 1, newTitle: 'A' } } }),
+        () =>
+          app.inject({
+            method: 'POST',
+            url: `${O}/actions/promoteEmployee/apply`,
+            headers: bearer(read),
+            payload: { parameters: { employee: 1, newTitle: 'A' } },
+          }),
         403,
         'ApiUsageDenied',
         'This route needs the scope api:ontologies-write; the token has the scopes api:ontologies-read.',
@@ -107,7 +148,12 @@ describe('ontology refusals in the journal', () => {
   it('an INVALID action validation (a 200) carries the why as a note', async () => {
     const { app } = await buildTestApp({ seed: ACME_SEED });
     const write = await mintToken(app, 'dev', ['api:ontologies-write']);
-    const res = await app.inject({ method: 'POST', url: '/api/v2/ontologies/acme/actions/hireEmployee/apply', headers: bearer(write), payload: { parameters: { employeeId: 1, fullName: 'Again' } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v2/ontologies/acme/actions/hireEmployee/apply',
+      headers: bearer(write),
+      payload: { parameters: { employeeId: 1, fullName: 'Again' } },
+    });
     expect(res.json().validation.result).toBe('INVALID');
     expect(await latest(app)).toMatchObject({ status: 200, reason: 'Action hireEmployee is not valid: Employee 1 already exists; nothing was changed.' });
   });

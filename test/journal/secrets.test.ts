@@ -30,7 +30,10 @@ const SEED = {
       { client_id: 'web', redirect_uris: ['http://localhost:3000/cb'] },
       { client_id: 'conf', client_secret: S.clientSecret, redirect_uris: ['http://localhost:3000/cb'] },
     ],
-    compute_modules: { runtimes: [{ runtime_id: 'rt-1', module_auth_token: S.moduleToken }], deployed_apps: [{ deployed_app_rid: 'ri.app.a', runtime_id: 'rt-1' }] },
+    compute_modules: {
+      runtimes: [{ runtime_id: 'rt-1', module_auth_token: S.moduleToken }],
+      deployed_apps: [{ deployed_app_rid: 'ri.app.a', runtime_id: 'rt-1' }],
+    },
   },
 };
 
@@ -44,7 +47,17 @@ describe('secrets never reach the journal or the log', () => {
     const json = (headers: Record<string, string> = {}) => ({ ...headers, 'content-type': 'application/json' });
 
     // OAuth: the code flow with PKCE and state, the code's replay, refresh, revoke, introspect, client refusals.
-    const page = await app.inject({ url: authorizeUrl({ client_id: 'conf', response_type: 'code', redirect_uri: 'http://localhost:3000/cb', scope: 'offline_access api:admin-read', state: S.state, code_challenge: s256(S.verifier), code_challenge_method: 'S256' }) });
+    const page = await app.inject({
+      url: authorizeUrl({
+        client_id: 'conf',
+        response_type: 'code',
+        redirect_uri: 'http://localhost:3000/cb',
+        scope: 'offline_access api:admin-read',
+        state: S.state,
+        code_challenge: s256(S.verifier),
+        code_challenge_method: 'S256',
+      }),
+    });
     const form = signInForm(page);
     issued.push(form.requestId, form.csrf, form.cookie.split('=')[1]!);
     const callback = await postForm(app, CALLBACK, { request_id: form.requestId, csrf_token: form.csrf, username: 'alice' }, { cookie: form.cookie });
@@ -69,7 +82,11 @@ describe('secrets never reach the journal or the log', () => {
     await app.inject({ url: `${AUTHORIZE}?client_id=conf&response_type=code&code_challenge=${S.verifier}&code_challenge_method=S256&state=${S.state}` });
 
     // Bearer routes: valid, unknown, in a query parameter.
-    const minted = await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', payload: { username: 'alice', scopes: ['api:connectivity-connection-read', 'api:connectivity-connection-write'] } });
+    const minted = await app.inject({
+      method: 'POST',
+      url: '/_emulate/platform/tokens',
+      payload: { username: 'alice', scopes: ['api:connectivity-connection-read', 'api:connectivity-connection-write'] },
+    });
     const token = minted.json().access_token as string;
     issued.push(token);
     await app.inject({ url: '/api/v2/admin/users/getCurrent', headers: { authorization: `Bearer ${access}` } });
@@ -100,10 +117,29 @@ describe('secrets never reach the journal or the log', () => {
     expect(created.statusCode).toBe(200);
     const rid = created.json().rid as string;
     await create([{ host: 'http.test', scheme: 'HTTP', auth: { type: 'bearerToken', bearerToken: plain(S.bearer) } }], { extra: S.extra });
-    await app.inject({ method: 'POST', url: `${base}/${rid}/updateSecrets?preview=true`, headers: json({ authorization: `Bearer ${token}` }), payload: { secrets: { extra: S.rotated } } });
-    await app.inject({ method: 'POST', url: `${base}/${rid}/updateSecrets?preview=true`, headers: json({ authorization: `Bearer ${token}` }), payload: { secrets: { extra: 5, other: S.rotated } } });
-    await app.inject({ method: 'POST', url: `${base}/${rid}/updateSecrets?preview=true`, headers: json({ authorization: `Bearer ${token}` }), payload: `{"secrets": {"a": "${S.rotated}"` });
-    await app.inject({ method: 'PUT', url: `/_emulate/platform/connections/${rid}`, payload: { display_name: 'X', parent_folder_rid: 'ri.f', secrets: { more: S.controlSecret } } });
+    await app.inject({
+      method: 'POST',
+      url: `${base}/${rid}/updateSecrets?preview=true`,
+      headers: json({ authorization: `Bearer ${token}` }),
+      payload: { secrets: { extra: S.rotated } },
+    });
+    await app.inject({
+      method: 'POST',
+      url: `${base}/${rid}/updateSecrets?preview=true`,
+      headers: json({ authorization: `Bearer ${token}` }),
+      payload: { secrets: { extra: 5, other: S.rotated } },
+    });
+    await app.inject({
+      method: 'POST',
+      url: `${base}/${rid}/updateSecrets?preview=true`,
+      headers: json({ authorization: `Bearer ${token}` }),
+      payload: `{"secrets": {"a": "${S.rotated}"`,
+    });
+    await app.inject({
+      method: 'PUT',
+      url: `/_emulate/platform/connections/${rid}`,
+      payload: { display_name: 'X', parent_folder_rid: 'ri.f', secrets: { more: S.controlSecret } },
+    });
     await app.inject({ method: 'PUT', url: `/_emulate/platform/connections/${rid}`, payload: { display_name: 5, secrets: { more: S.controlSecret } } });
 
     // Compute modules: the runtime's token in bodies and headers, right and wrong.

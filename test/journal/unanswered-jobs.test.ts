@@ -9,7 +9,12 @@ describe('jobs no function answers', () => {
   it('a job whose query type the posted schemas do not name: warned, noted in the journal and the inspection', async () => {
     const log = captureLog();
     const h = await harness({ logDestination: log as unknown as NodeJS.WritableStream });
-    const schemas = await h.app.inject({ method: 'POST', url: `${RUNTIMES}/${RUNTIME}/schemas`, headers: { 'module-auth-token': TOKEN }, payload: [{ functionName: 'add' }, { functionName: 'sub' }] });
+    const schemas = await h.app.inject({
+      method: 'POST',
+      url: `${RUNTIMES}/${RUNTIME}/schemas`,
+      headers: { 'module-auth-token': TOKEN },
+      payload: [{ functionName: 'add' }, { functionName: 'sub' }],
+    });
     expect(schemas.statusCode).toBe(200);
     const job = await h.submit({ deployedAppRid: ADDER, deployedAppBranch: 'master', queryType: 'multiply', query: {} });
     const poll = await h.poll();

@@ -30,7 +30,11 @@ describe('authorize: validation errors are an HTML page, never a redirect', () =
     ['missing response_type', { client_id: 'web', redirect_uri: ok.redirect_uri }, /Missing response_type/],
     ['response_type token', { ...ok, response_type: 'token' }, /Unsupported response type/],
     ['client without the code grant', { client_id: 'machine', response_type: 'code', redirect_uri: 'https://m.example.com/cb' }, /Unauthorized client/],
-    ['scope outside allowed_scopes', { client_id: 'single', response_type: 'code', scope: 'api:admin-read api:ontologies-read' }, /Invalid scope[\s\S]*api:ontologies-read/],
+    [
+      'scope outside allowed_scopes',
+      { client_id: 'single', response_type: 'code', scope: 'api:admin-read api:ontologies-read' },
+      /Invalid scope[\s\S]*api:ontologies-read/,
+    ],
     ['malformed scope', { ...ok, scope: 'a"b' }, /Invalid scope/],
     ['unknown PKCE method', { ...ok, code_challenge: s256(VERIFIER), code_challenge_method: 'S512' }, /Invalid PKCE/],
     ['challenge too short', { ...ok, code_challenge: 'abc', code_challenge_method: 'plain' }, /Invalid PKCE/],
@@ -183,14 +187,25 @@ describe('authorize: login_hint', () => {
 describe('authorize: open mode (no clients seeded)', () => {
   it('accepts any client_id with any absolute http(s) redirect URI', async () => {
     const { app } = await buildTestApp();
-    const res = await app.inject({ url: authorizeUrl({ client_id: 'whatever', response_type: 'code', redirect_uri: 'https://anywhere.example/cb', scope: 'custom:thing', login_hint: 'admin' }) });
+    const res = await app.inject({
+      url: authorizeUrl({
+        client_id: 'whatever',
+        response_type: 'code',
+        redirect_uri: 'https://anywhere.example/cb',
+        scope: 'custom:thing',
+        login_hint: 'admin',
+      }),
+    });
     expect(res.statusCode).toBe(302);
   });
 
   it('still requires a redirect URI, and an http(s) one', async () => {
     const { app } = await buildTestApp();
     expectHtmlError(await app.inject({ url: authorizeUrl({ client_id: 'x', response_type: 'code' }) }), /redirect_uri is required/);
-    expectHtmlError(await app.inject({ url: authorizeUrl({ client_id: 'x', response_type: 'code', redirect_uri: 'javascript:alert(1)' }) }), /Invalid redirect URI/);
+    expectHtmlError(
+      await app.inject({ url: authorizeUrl({ client_id: 'x', response_type: 'code', redirect_uri: 'javascript:alert(1)' }) }),
+      /Invalid redirect URI/,
+    );
     expectHtmlError(await app.inject({ url: `${AUTHORIZE}?client_id=x&response_type=code&redirect_uri=relative/cb` }), /Invalid redirect URI/);
   });
 });

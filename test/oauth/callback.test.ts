@@ -55,7 +55,10 @@ describe('authorize callback', () => {
   it('rejects an unknown request id and an incomplete form', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const form = await openPage(app);
-    expectHtmlError(await postForm(app, CALLBACK, { request_id: 'nope', csrf_token: form.csrf, username: 'alice' }, { cookie: form.cookie }), /Sign-in expired/);
+    expectHtmlError(
+      await postForm(app, CALLBACK, { request_id: 'nope', csrf_token: form.csrf, username: 'alice' }, { cookie: form.cookie }),
+      /Sign-in expired/,
+    );
     expectHtmlError(await postForm(app, CALLBACK, { request_id: form.requestId, csrf_token: form.csrf }, { cookie: form.cookie }), /Incomplete sign-in form/);
   });
 

@@ -1,4 +1,4 @@
-// Memory bounded by count (CONTRACTS §8): pending sign-ins and codes forget their oldest past the cap (a half-done
+// Memory bounded by count (docs/contracts.md §8): pending sign-ins and codes forget their oldest past the cap (a half-done
 // sign-in at worst); access and refresh tokens are refused past it (temporarily_unavailable), since evicting one
 // would surprise a caller still holding it. Small caps set in the seed's `limits`.
 import { describe, expect, it } from 'vitest';
@@ -34,11 +34,21 @@ async function signedIn(app: FastifyInstance) {
 describe('limits: config and defaults', () => {
   it('defaults a test suite never meets', () => {
     const { oauthLimits } = resolveSettings(parseTestSeed(''), {}, {});
-    expect(oauthLimits).toEqual({ maxPendingSignIns: 10_000, maxAuthorizationCodes: 10_000, maxAccessTokens: 100_000, maxRefreshTokens: 100_000, maxServicePrincipals: 10_000 });
+    expect(oauthLimits).toEqual({
+      maxPendingSignIns: 10_000,
+      maxAuthorizationCodes: 10_000,
+      maxAccessTokens: 100_000,
+      maxRefreshTokens: 100_000,
+      maxServicePrincipals: 10_000,
+    });
   });
 
   it('reads platform.limits and refuses a cap below 1 or a mistyped key, with its path', () => {
-    const { oauthLimits } = resolveSettings(parseTestSeed(seed('max_pending_sign_ins: 5, max_authorization_codes: 6, max_access_tokens: 7, max_refresh_tokens: 8')), {}, {});
+    const { oauthLimits } = resolveSettings(
+      parseTestSeed(seed('max_pending_sign_ins: 5, max_authorization_codes: 6, max_access_tokens: 7, max_refresh_tokens: 8')),
+      {},
+      {},
+    );
     expect(oauthLimits).toEqual({ maxPendingSignIns: 5, maxAuthorizationCodes: 6, maxAccessTokens: 7, maxRefreshTokens: 8, maxServicePrincipals: 10_000 });
     try {
       parseTestSeed('platform:\n  limits:\n    max_access_tokens: 0\n    max_refresh_token: 5\n');

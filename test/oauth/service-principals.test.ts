@@ -1,4 +1,4 @@
-// Open mode (CONTRACTS §2, §8): client_credentials with a client_id never seen before makes a service principal,
+// Open mode (docs/contracts.md §2, §8): client_credentials with a client_id never seen before makes a service principal,
 // and nothing expires them, so `limits.max_service_principals` bounds them: past it a new client_id is refused
 // (503 temporarily_unavailable) while the ones already made keep working. A refused request creates nothing.
 // Seeded service users and principals of seeded clients never count.

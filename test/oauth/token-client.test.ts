@@ -93,15 +93,24 @@ describe('token endpoint request checks', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'grant_type=client_credentials&client_id=public&client_id=public&scope=a',
     });
-    // `scope` alone may repeat (CONTRACTS §10; test/http/python-wire.test.ts); any other field is refused.
+    // `scope` alone may repeat (docs/contracts.md §10; test/http/python-wire.test.ts); any other field is refused.
     expect(expectOAuthError(repeated, 400, 'invalid_request')).toMatch(/client_id/);
-    expectOAuthError(await app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'client_credentials', client_id: 'public' } }), 400, 'invalid_request');
+    expectOAuthError(
+      await app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'client_credentials', client_id: 'public' } }),
+      400,
+      'invalid_request',
+    );
     expectOAuthError(await app.inject({ method: 'POST', url: TOKEN }), 400, 'invalid_request');
   });
 
   it('a body over 1 MiB is rejected in the OAuth envelope', async () => {
     const { app } = await buildTestApp({ seed: SEED });
-    const res = await app.inject({ method: 'POST', url: TOKEN, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'scope=' + 'a'.repeat(1024 * 1024 + 1) });
+    const res = await app.inject({
+      method: 'POST',
+      url: TOKEN,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'scope=' + 'a'.repeat(1024 * 1024 + 1),
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toBe('invalid_request');
   });
@@ -119,7 +128,12 @@ describe('client_credentials grant', () => {
     expect(Object.keys(me.attributes)).toEqual(['idp:realm']);
     expect(me.email).toBeUndefined();
     // Apart from the seeded human of the same name, and the same principal every time.
-    const human = (await app.inject({ url: '/idp/api/me', headers: bearer((await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', payload: { username: 'ci' } })).json().access_token) })).json();
+    const human = (
+      await app.inject({
+        url: '/idp/api/me',
+        headers: bearer((await app.inject({ method: 'POST', url: '/_emulate/platform/tokens', payload: { username: 'ci' } })).json().access_token),
+      })
+    ).json();
     expect(human.id).not.toBe(me.id);
     const again = (await postForm(app, TOKEN, cc({ scope: 'api:admin-read' }), basic('ci', 's3cret+/ :%'))).json();
     expect((await app.inject({ url: '/api/v2/admin/users/getCurrent', headers: bearer(again.access_token) })).json().id).toBe(me.id);
@@ -132,11 +146,18 @@ describe('client_credentials grant', () => {
     expect(me.json().username).toBe('pipeline-bot');
   });
 
-  it('with no scope field at all, grants every scope of the matrix (CONTRACTS §2, issue 25)', async () => {
+  it('with no scope field at all, grants every scope of the matrix (docs/contracts.md §2, issue 25)', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const body = (await postForm(app, TOKEN, cc(), basic('pipeline', 'p'))).json();
     const granted = (body.scope as string).split(' ');
-    for (const scope of ['api:admin-read', 'api:connectivity-connection-read', 'api:connectivity-connection-write', 'api:ontologies-read', 'api:ontologies-write', 'offline_access']) {
+    for (const scope of [
+      'api:admin-read',
+      'api:connectivity-connection-read',
+      'api:connectivity-connection-write',
+      'api:ontologies-read',
+      'api:ontologies-write',
+      'offline_access',
+    ]) {
       expect(granted).toContain(scope);
     }
     expect(body.refresh_token).toBeUndefined();
@@ -147,7 +168,7 @@ describe('client_credentials grant', () => {
     expect((await postForm(app, TOKEN, cc({ scope: '' }), basic('pipeline', 'p'))).json().scope).toBe(body.scope);
   });
 
-  it("with no scope field at all, a client with allowed_scopes gets exactly those", async () => {
+  it('with no scope field at all, a client with allowed_scopes gets exactly those', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const res = await postForm(app, TOKEN, cc(), basic('limited', 'l'));
     expect(res.json().scope).toBe('api:admin-read');
@@ -164,7 +185,7 @@ describe('client_credentials grant', () => {
     const { app } = await buildTestApp({ seed: SEED });
     await app.inject({ method: 'POST', url: '/_emulate/platform/users/pipeline-bot/deactivate' });
     // invalid_grant, as the other grants answer for a deactivated user; unauthorized_client means only a grant
-    // type outside the client's grant_types (CONTRACTS §2).
+    // type outside the client's grant_types (docs/contracts.md §2).
     expectOAuthError(await postForm(app, TOKEN, cc(), basic('pipeline', 'p')), 400, 'invalid_grant');
   });
 });

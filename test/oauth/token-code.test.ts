@@ -1,4 +1,4 @@
-// grant_type=authorization_code: SPEC §3's code rows, PKCE, replay and redirect_uri (CONTRACTS §2).
+// grant_type=authorization_code: SPEC §3's code rows, PKCE, replay and redirect_uri (docs/contracts.md §2).
 import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp } from '../helpers/app.js';
 import { TOKEN, VERIFIER, basic, codeFor, expectOAuthError, postForm, s256 } from './flow.js';

@@ -1,4 +1,4 @@
-// grant_type=refresh_token: rotation, reuse revoking the family, scope narrowing (CONTRACTS §2).
+// grant_type=refresh_token: rotation, reuse revoking the family, scope narrowing (docs/contracts.md §2).
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { bearer, buildTestApp } from '../helpers/app.js';
@@ -82,7 +82,12 @@ describe('refresh_token grant', () => {
     const { app } = await buildTestApp({ seed: SEED });
     const code = await codeFor(app, { client_id: 'narrow', response_type: 'code', scope: 'offline_access api:admin-read' });
     const tokens = (await postForm(app, TOKEN, { grant_type: 'authorization_code', code, client_id: 'narrow' })).json();
-    const res = await postForm(app, TOKEN, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'narrow', scope: 'api:ontologies-read' });
+    const res = await postForm(app, TOKEN, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: 'narrow',
+      scope: 'api:ontologies-read',
+    });
     expectOAuthError(res, 400, 'invalid_scope');
   });
 

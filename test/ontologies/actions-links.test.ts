@@ -1,4 +1,4 @@
-// Link and unlink edits (CONTRACTS §9): from either side of a foreign-key link and of a many-to-many link; an
+// Link and unlink edits (docs/contracts.md §9): from either side of a foreign-key link and of a many-to-many link; an
 // unlink of objects that are not linked changes nothing; a seed problem list stays short.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { validateTestSeed } from '../helpers/seed.js';
@@ -48,17 +48,32 @@ beforeEach(async () => {
 });
 
 const apply = async (action: string, parameters: Record<string, unknown>) => {
-  const res = await app.inject({ method: 'POST', url: `/api/v2/ontologies/org/actions/${action}/apply`, headers, payload: { parameters, options: { returnEdits: 'ALL_V2_WITH_DELETIONS' } } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/v2/ontologies/org/actions/${action}/apply`,
+    headers,
+    payload: { parameters, options: { returnEdits: 'ALL_V2_WITH_DELETIONS' } },
+  });
   expect(res.statusCode).toBe(200);
   return res.json();
 };
 const linked = async (type: string, pk: string, link: string) =>
-  (await app.inject({ url: `/api/v2/ontologies/org/objects/${type}/${pk}/links/${link}`, headers })).json().data.map((o: { __primaryKey: string }) => o.__primaryKey);
+  (await app.inject({ url: `/api/v2/ontologies/org/objects/${type}/${pk}/links/${link}`, headers }))
+    .json()
+    .data.map((o: { __primaryKey: string }) => o.__primaryKey);
 
 describe('link and unlink edits', () => {
   it('from the side without the foreign key, and unlink only when linked', async () => {
     const joined = await apply('join', { team: 'blue', person: 'bo' });
-    expect(joined.edits.edits).toEqual([{ type: 'addLink', linkTypeApiNameAtoB: 'members', linkTypeApiNameBtoA: 'team', aSideObject: { primaryKey: 'blue', objectType: 'Team' }, bSideObject: { primaryKey: 'bo', objectType: 'Person' } }]);
+    expect(joined.edits.edits).toEqual([
+      {
+        type: 'addLink',
+        linkTypeApiNameAtoB: 'members',
+        linkTypeApiNameBtoA: 'team',
+        aSideObject: { primaryKey: 'blue', objectType: 'Team' },
+        bSideObject: { primaryKey: 'bo', objectType: 'Person' },
+      },
+    ]);
     expect(await linked('Team', 'blue', 'members')).toEqual(['bo']);
     expect(await linked('Person', 'bo', 'team')).toEqual(['blue']);
     await apply('leave', { team: 'blue', person: 'ann' }); // ann is in red: nothing changes
@@ -78,7 +93,13 @@ describe('link and unlink edits', () => {
 
   it('reports at most 100 seed problems', () => {
     const objects = Array.from({ length: 500 }, () => ({ id: 1 }));
-    const doc = { platform: { ontologies: [{ api_name: 'o', display_name: 'O', object_types: [{ api_name: 'T', primary_key: 'id', properties: { id: 'string' } }], objects: { T: objects } }] } };
+    const doc = {
+      platform: {
+        ontologies: [
+          { api_name: 'o', display_name: 'O', object_types: [{ api_name: 'T', primary_key: 'id', properties: { id: 'string' } }], objects: { T: objects } },
+        ],
+      },
+    };
     const err = (() => {
       try {
         validateTestSeed(doc);

@@ -27,7 +27,12 @@ describe('memory ontology objects', () => {
     expect(await store.list('o', 'T')).toBe(before);
     expect(await store.paired('o', 'L', 'a', '1')).toEqual([]);
 
-    expect(await store.applyEdits('o', [{ kind: 'delete', objectType: 'T', primaryKey: 1 }, { kind: 'modify', objectType: 'T', primaryKey: 1, set: {} }])).toMatchObject({ ok: false, problem: 'missing', editIndex: 1 });
+    expect(
+      await store.applyEdits('o', [
+        { kind: 'delete', objectType: 'T', primaryKey: 1 },
+        { kind: 'modify', objectType: 'T', primaryKey: 1, set: {} },
+      ]),
+    ).toMatchObject({ ok: false, problem: 'missing', editIndex: 1 });
     expect(await store.applyEdits('o', [{ kind: 'create', objectType: 'T', primaryKey: 3, values: { id: 3 } }], { dryRun: true })).toEqual({ ok: true });
     expect(await store.get('o', 'T', '3')).toBeUndefined();
 

@@ -30,7 +30,15 @@ describe('a filter on the primary key', () => {
   it('answers `in` from the key index, in store order, without listing the type', async () => {
     const { load, list } = await setUp();
     expect(await load({ type: 'in', field: 'employeeId', value: [4, 2, 99, 2] })).toEqual([2, 4]);
-    expect(await load({ type: 'and', value: [{ type: 'in', field: 'employeeId', value: [5, 1, 3] }, { type: 'eq', field: 'active', value: true }] })).toEqual([1, 5]);
+    expect(
+      await load({
+        type: 'and',
+        value: [
+          { type: 'in', field: 'employeeId', value: [5, 1, 3] },
+          { type: 'eq', field: 'active', value: true },
+        ],
+      }),
+    ).toEqual([1, 5]);
     expect(await load({ type: 'in', field: 'employeeId', value: [] })).toEqual([]);
     expect(await load({ type: 'eq', field: 'employeeId', value: 3 })).toEqual([3]);
     expect(list).not.toHaveBeenCalled();

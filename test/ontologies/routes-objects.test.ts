@@ -1,4 +1,4 @@
-// The object routes over HTTP (CONTRACTS §9): envelopes and SDK error types for bad input, scopes, `preview`
+// The object routes over HTTP (docs/contracts.md §9): envelopes and SDK error types for bad input, scopes, `preview`
 // in any letter case, named refusals of what is not supported, and reset returning objects to the seed.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +15,8 @@ beforeEach(async () => {
 
 const get = (url: string, h = headers) => app.inject({ method: 'GET', url, headers: h });
 const post = (url: string, payload: unknown, h = headers) => app.inject({ method: 'POST', url, headers: h, payload: payload as object });
-const load = (objectSet: unknown, extra: Record<string, unknown> = {}) => post('/api/v2/ontologies/acme/objectSets/loadObjects', { objectSet, select: [], ...extra });
+const load = (objectSet: unknown, extra: Record<string, unknown> = {}) =>
+  post('/api/v2/ontologies/acme/objectSets/loadObjects', { objectSet, select: [], ...extra });
 const base = { type: 'base', objectType: 'Employee' };
 const filter = (where: unknown) => ({ type: 'filter', objectSet: base, where });
 
@@ -76,17 +77,27 @@ describe('ontology objects over HTTP', () => {
     }
     const relevance = await load(base, { orderBy: { orderType: 'relevance', fields: [] } });
     expect(relevance.json().parameters).toEqual({ 'orderBy orderType': 'relevance' });
-    const agg = await post('/api/v2/ontologies/acme/objectSets/aggregate', { objectSet: base, aggregation: [{ type: 'approximatePercentile', field: 'salary', approximatePercentile: 0.5 }], groupBy: [] });
+    const agg = await post('/api/v2/ontologies/acme/objectSets/aggregate', {
+      objectSet: base,
+      aggregation: [{ type: 'approximatePercentile', field: 'salary', approximatePercentile: 0.5 }],
+      groupBy: [],
+    });
     expect(agg.json().parameters).toEqual({ aggregation: 'approximatePercentile' });
   });
 
   it('ill-typed filter values and unknown properties are the SDK errors', async () => {
     const bad = await load(filter({ type: 'gt', field: 'salary', value: 'lots' }));
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ errorName: 'InvalidPropertyFilterValue', parameters: { property: 'salary', propertyFilter: 'gt', propertyFilterValue: 'lots' } });
+    expect(bad.json()).toMatchObject({
+      errorName: 'InvalidPropertyFilterValue',
+      parameters: { property: 'salary', propertyFilter: 'gt', propertyFilterValue: 'lots' },
+    });
     expect((await load(filter({ type: 'eq', field: 'skills', value: 'go' }))).json().errorName).toBe('InvalidPropertyFilterValue');
     expect((await load(filter({ type: 'startsWith', field: 'salary', value: '1' }))).json().errorName).toBe('InvalidPropertyFilterValue');
-    expect((await load(filter({ type: 'eq', field: 'ghost', value: 1 }))).json()).toMatchObject({ errorName: 'PropertiesNotFound', parameters: { objectType: 'Employee', properties: ['ghost'] } });
+    expect((await load(filter({ type: 'eq', field: 'ghost', value: 1 }))).json()).toMatchObject({
+      errorName: 'PropertiesNotFound',
+      parameters: { objectType: 'Employee', properties: ['ghost'] },
+    });
     expect((await load(base, { orderBy: { fields: [{ field: 'skills' }] } })).json().parameters).toEqual({ 'orderBy on a property of type': 'array' });
     expect((await load({ type: 'searchAround', objectSet: base, link: 'boss' })).json().errorName).toBe('LinkTypeNotFound');
     expect((await post('/api/v2/ontologies/acme/objectSets/loadObjects', [1])).statusCode).toBe(400);
@@ -104,12 +115,16 @@ describe('ontology objects over HTTP', () => {
     await post('/api/v2/ontologies/acme/actions/hireEmployee/apply', { parameters: { employeeId: 9, fullName: 'New' } });
     await post('/api/v2/ontologies/acme/actions/assignMentor/apply', { parameters: { employee: 9, mentor: 2 } });
     expect((await get('/api/v2/ontologies/acme/objects/Employee/1')).statusCode).toBe(404);
-    expect((await get('/api/v2/ontologies/acme/objects/Employee/9/links/mentors')).json().data.map((o: { __primaryKey: number }) => o.__primaryKey)).toEqual([2]);
+    expect((await get('/api/v2/ontologies/acme/objects/Employee/9/links/mentors')).json().data.map((o: { __primaryKey: number }) => o.__primaryKey)).toEqual([
+      2,
+    ]);
     expect((await app.inject({ method: 'POST', url: '/_emulate/platform/reset' })).statusCode).toBe(200);
     headers = bearer(await mintToken(app, 'dev', ['api:ontologies-read'])); // reset forgets tokens too
     expect((await get('/api/v2/ontologies/acme/objects/Employee/1')).statusCode).toBe(200);
     expect((await get('/api/v2/ontologies/acme/objects/Employee/9')).statusCode).toBe(404);
-    expect((await get('/api/v2/ontologies/acme/objects/Employee/2/links/mentees')).json().data.map((o: { __primaryKey: number }) => o.__primaryKey)).toEqual([3]);
+    expect((await get('/api/v2/ontologies/acme/objects/Employee/2/links/mentees')).json().data.map((o: { __primaryKey: number }) => o.__primaryKey)).toEqual([
+      3,
+    ]);
   });
 
   it('an action whose edits cannot all apply changes nothing', async () => {
@@ -129,9 +144,15 @@ describe('aggregations over HTTP', () => {
   it('maxGroupCount keeps the largest groups; includeNullValues groups the absent as null; ordered by a date metric', async () => {
     const top = await aggregate({ aggregation: [{ type: 'count', name: 'count' }], groupBy: [{ type: 'exact', field: 'title', maxGroupCount: 1 }] });
     expect(top.json().data).toEqual([{ group: { title: 'Engineer' }, metrics: [{ name: 'count', value: 2 }] }]);
-    const withNull = await aggregate({ aggregation: [{ type: 'count', name: 'count' }], groupBy: [{ type: 'exact', field: 'officeId', includeNullValues: true }] });
+    const withNull = await aggregate({
+      aggregation: [{ type: 'count', name: 'count' }],
+      groupBy: [{ type: 'exact', field: 'officeId', includeNullValues: true }],
+    });
     expect(withNull.json().data.map((d: { group: { officeId: unknown } }) => d.group.officeId)).toEqual(['nyc', 'ldn', null]);
-    const latest = await aggregate({ aggregation: [{ type: 'max', field: 'hiredOn', name: 'latest', direction: 'DESC' }], groupBy: [{ type: 'exact', field: 'title' }] });
+    const latest = await aggregate({
+      aggregation: [{ type: 'max', field: 'hiredOn', name: 'latest', direction: 'DESC' }],
+      groupBy: [{ type: 'exact', field: 'title' }],
+    });
     expect(latest.json().data.map((d: { group: { title: string } }) => d.group.title)).toEqual(['Intern', 'Analyst', 'Engineer', 'Director']);
     expect((await aggregate({ aggregation: [{ type: 'count' }], groupBy: [{ type: 'exact', field: 'title', maxGroupCount: 0 }] })).statusCode).toBe(400);
   });

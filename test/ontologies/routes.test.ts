@@ -123,7 +123,9 @@ describe('POST /api/v2/ontologies/{ontology}/queries/{query}/execute', () => {
     expect(platformError(ontology.json())).toEqual(expect.objectContaining({ errorName: 'OntologyNotFound', parameters: { apiName: 'ontology-nope' } }));
     const byRid = await execute('ri.ontology.main.ontology.nope', 'missing', { parameters: {} });
     expect(byRid.statusCode).toBe(404);
-    expect(platformError(byRid.json())).toEqual(expect.objectContaining({ errorName: 'OntologyNotFound', parameters: { ontologyRid: 'ri.ontology.main.ontology.nope' } }));
+    expect(platformError(byRid.json())).toEqual(
+      expect.objectContaining({ errorName: 'OntologyNotFound', parameters: { ontologyRid: 'ri.ontology.main.ontology.nope' } }),
+    );
     const emptyOntology = await execute(emptyRid, 'topCustomers', { parameters: {} });
     expect(platformError(emptyOntology.json())).toMatchObject({ errorName: 'QueryNotFound' });
   });

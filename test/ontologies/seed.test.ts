@@ -1,4 +1,4 @@
-// The ontology seed (CONTRACTS §9): every problem with its path, unsupported data types refused by name, and
+// The ontology seed (docs/contracts.md §9): every problem with its path, unsupported data types refused by name, and
 // a valid seed compiled into object types, links and objects.
 import { describe, expect, it } from 'vitest';
 import { validateTestSeed } from '../helpers/seed.js';
@@ -31,7 +31,11 @@ describe('ontology seed validation', () => {
 
   it('refuses data types a seed cannot write, naming them and the supported ones', () => {
     const problems = problemsOf({ object_types: [person({ properties: { id: 'integer', pic: 'attachment', v: { type: 'vector' }, x: 'nonsense' } })] });
-    expect(problems).toContainEqual(expect.stringMatching(/^platform\.ontologies\[0\]\.object_types\[0\]\.properties\.pic: data type "attachment" is not supported by the emulator; supported: string, integer/));
+    expect(problems).toContainEqual(
+      expect.stringMatching(
+        /^platform\.ontologies\[0\]\.object_types\[0\]\.properties\.pic: data type "attachment" is not supported by the emulator; supported: string, integer/,
+      ),
+    );
     expect(problems).toContainEqual(expect.stringMatching(/properties\.v: data type "vector" is not supported/));
     expect(problems).toContainEqual(expect.stringMatching(/properties\.x: data type "nonsense" is unknown/));
   });
@@ -39,12 +43,24 @@ describe('ontology seed validation', () => {
   it('checks primary and title keys, values, duplicate keys and foreign keys, each with its path', () => {
     const problems = problemsOf({
       object_types: [
-        person({ title_property: 'nope', links: [{ api_name: 'bossOf', target: 'Person', foreign_key: 'boss' }, { api_name: 'x', target: 'Ghost', foreign_key: 'boss' }] }),
+        person({
+          title_property: 'nope',
+          links: [
+            { api_name: 'bossOf', target: 'Person', foreign_key: 'boss' },
+            { api_name: 'x', target: 'Ghost', foreign_key: 'boss' },
+          ],
+        }),
         { api_name: 'Bad', primary_key: 'missing', properties: { d: 'double' } },
         { api_name: 'Dbl', primary_key: 'd', properties: { d: 'double' } },
       ],
       objects: {
-        Person: [{ id: 1, name: 'a' }, { id: 1, name: 'b' }, { id: 'two', name: 3 }, { id: 3, boss: 99 }, { id: 4, unknown: 1 }],
+        Person: [
+          { id: 1, name: 'a' },
+          { id: 1, name: 'b' },
+          { id: 'two', name: 3 },
+          { id: 3, boss: 99 },
+          { id: 4, unknown: 1 },
+        ],
         Ghost: [{ id: 1 }],
       },
     });
@@ -68,17 +84,47 @@ describe('ontology seed validation', () => {
     const problems = problemsOf({
       object_types: [
         person({
-          properties: { id: 'integer', d: 'date', ts: 'timestamp', g: 'geopoint', b: 'byte', arr: { type: 'array', subType: 'string' }, s: { type: 'struct', structFieldTypes: [{ apiName: 'a', dataType: 'string' }] } },
+          properties: {
+            id: 'integer',
+            d: 'date',
+            ts: 'timestamp',
+            g: 'geopoint',
+            b: 'byte',
+            arr: { type: 'array', subType: 'string' },
+            s: { type: 'struct', structFieldTypes: [{ apiName: 'a', dataType: 'string' }] },
+          },
           links: [{ api_name: 'friends', target: 'Person', pairs: [[2, 3], [2, 9], [2]] }],
         }),
       ],
-      objects: { Person: [{ id: 1, d: '2024-02-30', ts: '2024-01-01 10:00', g: { type: 'Point', coordinates: [200, 0] }, b: 300, arr: [1], s: { z: 1 } }, { id: 2 }, { id: 3 }] },
-      queries: [{ api_name: 'q', result: null, parameters: { n: 'string' }, cases: [{ when: { m: 1 }, result: 1 }, { when: { n: 5 }, result: 2 }] }],
+      objects: {
+        Person: [
+          { id: 1, d: '2024-02-30', ts: '2024-01-01 10:00', g: { type: 'Point', coordinates: [200, 0] }, b: 300, arr: [1], s: { z: 1 } },
+          { id: 2 },
+          { id: 3 },
+        ],
+      },
+      queries: [
+        {
+          api_name: 'q',
+          result: null,
+          parameters: { n: 'string' },
+          cases: [
+            { when: { m: 1 }, result: 1 },
+            { when: { n: 5 }, result: 2 },
+          ],
+        },
+      ],
       action_types: [
         {
           api_name: 'a',
           parameters: { p: 'integer' },
-          edits: [{ modify: 'Person', primary_key: '$q', set: { d: 'x' } }, { create: 'Person', values: { d: '2024-01-01' } }, { delete: 'Person' }, { link: 'Person', primary_key: 1, link_type: 'enemies', target: 2 }, { modify: 'Person', delete: 'Person' }],
+          edits: [
+            { modify: 'Person', primary_key: '$q', set: { d: 'x' } },
+            { create: 'Person', values: { d: '2024-01-01' } },
+            { delete: 'Person' },
+            { link: 'Person', primary_key: 1, link_type: 'enemies', target: 2 },
+            { modify: 'Person', delete: 'Person' },
+          ],
         },
       ],
     });

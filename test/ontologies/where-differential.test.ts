@@ -28,8 +28,12 @@ function population(count: number): Obj[] {
   });
 }
 
-// ---- the reference: plain code, written from CONTRACTS §9's clause list, sharing nothing with the service ----
-const termsOf = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+// ---- the reference: plain code, written from docs/contracts.md §9's clause list, sharing nothing with the service ----
+const termsOf = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 function reference(o: Obj, c: Clause): boolean {
   const v = c.field === undefined ? undefined : (o as Record<string, unknown>)[c.field];
   switch (c.type) {
@@ -75,12 +79,16 @@ function reference(o: Obj, c: Clause): boolean {
 }
 
 // ---- random clauses ----
-const compare = (field: string, value: fc.Arbitrary<unknown>) => fc.record({ type: fc.constantFrom('eq', 'gt', 'gte', 'lt', 'lte'), field: fc.constant(field), value });
+const compare = (field: string, value: fc.Arbitrary<unknown>) =>
+  fc.record({ type: fc.constantFrom('eq', 'gt', 'gte', 'lt', 'lte'), field: fc.constant(field), value });
 const text = fc.array(fc.constantFrom(...WORDS, 'omega', 'ALPHA'), { minLength: 1, maxLength: 2 }).map((w) => w.join(' '));
 const leaf: fc.Arbitrary<Clause> = fc.oneof(
   compare('n', fc.integer({ min: -1, max: 21 })),
   fc.record({ type: fc.constant('eq'), field: fc.constant('id'), value: fc.integer({ min: -1, max: 301 }) }), // the key-index path
-  compare('d', fc.integer({ min: -12, max: 12 }).map((x) => x / 2)),
+  compare(
+    'd',
+    fc.integer({ min: -12, max: 12 }).map((x) => x / 2),
+  ),
   compare('day', fc.constantFrom(...DAYS, '2021-01-01')),
   fc.record({ type: fc.constant('eq'), field: fc.constant('flag'), value: fc.boolean() }),
   fc.record({ type: fc.constant('isNull'), field: fc.constantFrom('n', 's', 'd', 'day', 'flag', 'tags'), value: fc.boolean() }),

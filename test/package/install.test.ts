@@ -44,7 +44,18 @@ describe('the installable package', () => {
     scratch.push(out);
     const packed = JSON.parse((await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', out], ROOT)).stdout)[0];
     const files: string[] = packed.files.map((f: { path: string }) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/ui/index.html', 'dist/ui/dashboard.js', 'dist/ui/dashboard.css']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'dist/cli.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/ui/index.html',
+        'dist/ui/dashboard.js',
+        'dist/ui/dashboard.css',
+      ]),
+    );
     const foreign = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/|docs\/)/.test(f));
     expect(foreign).toEqual([]);
     expect(files.filter((f) => /(^|\/)(test|bench|\.ci|src|scripts|node_modules)\//.test(f) || /\.(yaml|env|log)$/.test(f))).toEqual([]);
@@ -65,7 +76,14 @@ describe('the installable package', () => {
       requires: true,
       packages: {
         '': { name: 'scratch-app', version: '1.0.0', dependencies: manifest.dependencies },
-        'node_modules/platform-emulator': { version: pkg.version, resolved: tarball, integrity: packed.integrity, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
+        'node_modules/platform-emulator': {
+          version: pkg.version,
+          resolved: tarball,
+          integrity: packed.integrity,
+          dependencies: pkg.dependencies,
+          bin: pkg.bin,
+          engines: pkg.engines,
+        },
         ...closure(lock, [...Object.keys(pkg.dependencies ?? {}), 'vitest']),
       },
     };
@@ -74,7 +92,11 @@ describe('the installable package', () => {
     await npm(['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], app);
 
     await writeFile(join(app, 'test/example.test.ts'), await readmeExample());
-    const tests = await run(join(app, 'node_modules/.bin/vitest'), ['run', '--reporter=verbose'], { cwd: app, timeout: 120_000, env: { ...process.env, CI: 'true' } });
+    const tests = await run(join(app, 'node_modules/.bin/vitest'), ['run', '--reporter=verbose'], {
+      cwd: app,
+      timeout: 120_000,
+      env: { ...process.env, CI: 'true' },
+    });
     expect(tests.stdout).toMatch(/knows alice/);
     expect(tests.stdout).toMatch(/1 passed/);
 
@@ -82,7 +104,9 @@ describe('the installable package', () => {
     expect(help.stdout).toMatch(/^platform-emulator: /);
     expect(help.stdout).toMatch(/Usage:/);
     // The installed server serves the dashboard's shipped files.
-    const server = spawn(process.execPath, [join(app, 'node_modules/platform-emulator/dist/cli.js'), '--port', '0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const server = spawn(process.execPath, [join(app, 'node_modules/platform-emulator/dist/cli.js'), '--port', '0', '--log-level', 'silent'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let text = '';

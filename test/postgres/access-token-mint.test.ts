@@ -23,8 +23,21 @@ async function open(url = freshSchemaUrl(baseUrl())): Promise<Store & { url: str
 }
 
 const access = (token: string): AccessTokenRecord => ({ token, principalId: 'u', clientId: null, scopes: [], expiresAt: 10_000 });
-const unnamed = (token: string, clientId = 'svc'): Omit<AccessTokenRecord, 'principalId'> => ({ token, clientId, scopes: ['api:admin-read', 'x"y\u0000'], expiresAt: 10_000 });
-const client = (extra: Partial<ClientRecord> = {}): ClientRecord => ({ clientId: 'svc', clientSecret: 's3cret', name: 'Service', redirectUris: [], grantTypes: ['client_credentials'], allowedScopes: [], ...extra });
+const unnamed = (token: string, clientId = 'svc'): Omit<AccessTokenRecord, 'principalId'> => ({
+  token,
+  clientId,
+  scopes: ['api:admin-read', 'x"y\u0000'],
+  expiresAt: 10_000,
+});
+const client = (extra: Partial<ClientRecord> = {}): ClientRecord => ({
+  clientId: 'svc',
+  clientSecret: 's3cret',
+  name: 'Service',
+  redirectUris: [],
+  grantTypes: ['client_credentials'],
+  allowedScopes: [],
+  ...extra,
+});
 const principal = (id: string, extra: Partial<UserRecord> = {}): UserRecord => ({
   id,
   username: 'svc',
@@ -41,7 +54,11 @@ const principal = (id: string, extra: Partial<UserRecord> = {}): UserRecord => (
 async function outcomes(promises: Array<Promise<unknown>>): Promise<{ ok: number; full: number; other: unknown[] }> {
   const settled = await Promise.allSettled(promises);
   const rejected = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
-  return { ok: settled.length - rejected.length, full: rejected.filter((r) => r instanceof StoreFull).length, other: rejected.filter((r) => !(r instanceof StoreFull)) };
+  return {
+    ok: settled.length - rejected.length,
+    full: rejected.filter((r) => r instanceof StoreFull).length,
+    other: rejected.filter((r) => !(r instanceof StoreFull)),
+  };
 }
 
 describe('the access-token cap without a per-mint counter', () => {
@@ -99,7 +116,8 @@ describe('the access-token cap without a per-mint counter', () => {
         await db.query(m.sql);
         await db.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       }
-      for (const t of ['a', 'b', 'c']) await db.query('INSERT INTO access_tokens (token, expires_at, record) VALUES ($1, 10000, $2)', [t, JSON.stringify(access(t))]);
+      for (const t of ['a', 'b', 'c'])
+        await db.query('INSERT INTO access_tokens (token, expires_at, record) VALUES ($1, 10000, $2)', [t, JSON.stringify(access(t))]);
       await db.query("DELETE FROM access_tokens WHERE token = 'a'");
       expect(await migrate(db, schema)).toEqual([6]);
     } finally {
@@ -155,7 +173,9 @@ describe("client_credentials' one-statement mint", () => {
     const b = await open(a.url);
     await a.users.servicePrincipalFor('svc', () => principal('auto'));
     await a.tokens.insertAccess(access('already'), 30);
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).tokens.insertAccessForClientPrincipal!('svc', unnamed(`t${i}`), 30)));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).tokens.insertAccessForClientPrincipal!('svc', unnamed(`t${i}`), 30)),
+    );
     expect(answers.filter(Boolean).length).toBe(29);
     expect(await a.tokens.countAccess()).toBe(30);
     for (const [i, stored] of answers.entries()) expect(!!(await a.tokens.findAccess(`t${i}`))).toBe(stored);

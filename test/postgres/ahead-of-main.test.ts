@@ -1,5 +1,5 @@
 // The PostgreSQL side of what main's store interface gained while this store was built: caps and leases
-// (CONTRACTS §6, §8) and the control routes' upserts and lists. The methods exist on the PostgreSQL
+// (docs/contracts.md §6, §8) and the control routes' upserts and lists. The methods exist on the PostgreSQL
 // repositories already, so that they satisfy that interface once merged; pinned here until the store
 // contract tests (which run on both stores) cover them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,7 +34,17 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 const refresh = (token: string, expiresAt = 100): RefreshTokenRecord => ({ token, clientId: 'c', userId: 'u', scopes: [], grantId: `g-${token}`, expiresAt });
-const job = (jobId: string, runtimeId = 'rt'): JobRecord => ({ jobId, runtimeId, deployedAppRid: 'a', branch: 'm', queryType: 'q', query: {}, state: 'queued', handOuts: 0, submittedAt: 0 });
+const job = (jobId: string, runtimeId = 'rt'): JobRecord => ({
+  jobId,
+  runtimeId,
+  deployedAppRid: 'a',
+  branch: 'm',
+  queryType: 'q',
+  query: {},
+  state: 'queued',
+  handOuts: 0,
+  submittedAt: 0,
+});
 
 describe('caps on PostgreSQL', () => {
   it('access tokens: refuses past the cap, never evicts; a sweep and a reset make room', async () => {
@@ -52,10 +62,12 @@ describe('caps on PostgreSQL', () => {
   });
 
   it('sign-in requests, codes and revoked-grant marks: the oldest are forgotten at the cap', async () => {
-    for (const id of ['r1', 'r2', 'r3']) await oauth.saveAuthorizeRequest({ id, clientId: 'c', redirectUri: 'u', scopes: [], csrfToken: 'x', browserId: 'b', expiresAt: Number(id[1]) }, 2);
+    for (const id of ['r1', 'r2', 'r3'])
+      await oauth.saveAuthorizeRequest({ id, clientId: 'c', redirectUri: 'u', scopes: [], csrfToken: 'x', browserId: 'b', expiresAt: Number(id[1]) }, 2);
     expect(await oauth.findAuthorizeRequest('r1')).toBeUndefined();
     expect(await oauth.findAuthorizeRequest('r3')).toBeDefined();
-    for (const code of ['c1', 'c2', 'c3']) await oauth.insertCode({ code, clientId: 'c', redirectUri: 'u', scopes: [], userId: 'u', grantId: 'g', expiresAt: Number(code[1]) }, 2);
+    for (const code of ['c1', 'c2', 'c3'])
+      await oauth.insertCode({ code, clientId: 'c', redirectUri: 'u', scopes: [], userId: 'u', grantId: 'g', expiresAt: Number(code[1]) }, 2);
     expect((await oauth.consumeCode('c1')).outcome).toBe('unknown');
     expect((await oauth.consumeCode('c3')).outcome).toBe('fresh');
     await oauth.revokeGrant('g1', 1, 2);
@@ -85,7 +97,16 @@ describe('caps on PostgreSQL', () => {
 
   it('service principals: capped ones are counted; seeded and existing ones are still answered', async () => {
     let n = 0;
-    const make = (): UserRecord => ({ id: `p${++n}`, username: `p${n}`, displayName: 'p', realm: 'r', organizationRid: 'o', principalType: 'service', active: true, attributes: {} });
+    const make = (): UserRecord => ({
+      id: `p${++n}`,
+      username: `p${n}`,
+      displayName: 'p',
+      realm: 'r',
+      organizationRid: 'o',
+      principalType: 'service',
+      active: true,
+      attributes: {},
+    });
     await users.insert({ ...make(), username: 'bot', oauthClientId: 'seeded' });
     await users.servicePrincipalFor('one', make, 1);
     await expect(users.servicePrincipalFor('two', make, 1)).rejects.toBeInstanceOf(StoreFull);
@@ -128,8 +149,18 @@ describe('job caps and leases on PostgreSQL', () => {
 });
 
 describe('upserts and lists on PostgreSQL', () => {
-  it('users: an upsert replaces in place, keeps the id and its tokens\' owner, and lists in seed order', async () => {
-    const u = (username: string, extra: Partial<UserRecord> = {}): UserRecord => ({ id: `id-${username}`, username, displayName: username, realm: 'r', organizationRid: 'o', principalType: 'human', active: true, attributes: {}, ...extra });
+  it("users: an upsert replaces in place, keeps the id and its tokens' owner, and lists in seed order", async () => {
+    const u = (username: string, extra: Partial<UserRecord> = {}): UserRecord => ({
+      id: `id-${username}`,
+      username,
+      displayName: username,
+      realm: 'r',
+      organizationRid: 'o',
+      principalType: 'human',
+      active: true,
+      attributes: {},
+      ...extra,
+    });
     await users.insert(u('a'));
     await users.insert(u('b'));
     expect(await users.upsert(u('a', { id: 'other', displayName: 'A!', active: false }))).toBe(false);
@@ -152,7 +183,14 @@ describe('upserts and lists on PostgreSQL', () => {
     expect((await clients.list()).map((c) => c.name)).toEqual(['X2', 'y']);
 
     const connections = store.connections as PgConnections;
-    const connection = (rid: string, displayName = rid) => ({ rid, displayName, parentFolderRid: 'f', worker: { type: 'foundryWorker' as const, networkEgressPolicyRids: [] }, domains: [], secrets: {} });
+    const connection = (rid: string, displayName = rid) => ({
+      rid,
+      displayName,
+      parentFolderRid: 'f',
+      worker: { type: 'foundryWorker' as const, networkEgressPolicyRids: [] },
+      domains: [],
+      secrets: {},
+    });
     expect(await connections.upsert(connection('r1'))).toBe(true);
     await connections.insert(connection('r2'));
     expect(await connections.upsert(connection('r1', 'R1'))).toBe(false);
@@ -162,7 +200,10 @@ describe('upserts and lists on PostgreSQL', () => {
     await modules.insertRuntime({ runtimeId: 'rt-b', moduleAuthToken: 'b'.repeat(16) });
     await modules.openSession({ runtimeId: 'rt-a', moduleAuthToken: 'a'.repeat(16) });
     await modules.openSession({ runtimeId: 'rt-b', moduleAuthToken: 'c'.repeat(16) });
-    expect(await modules.listRuntimes()).toEqual([{ runtimeId: 'rt-b', moduleAuthToken: 'c'.repeat(16) }, { runtimeId: 'rt-a', moduleAuthToken: 'a'.repeat(16) }]);
+    expect(await modules.listRuntimes()).toEqual([
+      { runtimeId: 'rt-b', moduleAuthToken: 'c'.repeat(16) },
+      { runtimeId: 'rt-a', moduleAuthToken: 'a'.repeat(16) },
+    ]);
 
     const ontologies = store.ontologies as PgOntologies;
     await ontologies.insert({ rid: 'ri.o', apiName: 'o', displayName: 'O', description: '', ...noTypes, queries: new Map([['q1', Buffer.from('1')]]) });
@@ -170,6 +211,9 @@ describe('upserts and lists on PostgreSQL', () => {
     expect(await ontologies.setQueryResult('o', 'q1', Buffer.from('"one"'))).toBe(true);
     expect(await ontologies.setQueryResult('none', 'q', Buffer.from('x'))).toBe(false);
     const queries = (await ontologies.byApiName('o'))!.queries;
-    expect([...queries].map(([k, v]) => [k, v.toString()])).toEqual([['q1', '"one"'], ['q2', '2']]);
+    expect([...queries].map(([k, v]) => [k, v.toString()])).toEqual([
+      ['q1', '"one"'],
+      ['q2', '2'],
+    ]);
   });
 });

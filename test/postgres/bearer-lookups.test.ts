@@ -12,7 +12,16 @@ afterEach(async () => {
   store = undefined;
 });
 
-const human = (id: string, username: string): UserRecord => ({ id, username, displayName: username, realm: 'r', organizationRid: 'o', principalType: 'human', active: true, attributes: {} });
+const human = (id: string, username: string): UserRecord => ({
+  id,
+  username,
+  displayName: username,
+  realm: 'r',
+  organizationRid: 'o',
+  principalType: 'human',
+  active: true,
+  attributes: {},
+});
 const access = (token: string, principalId: string): AccessTokenRecord => ({ token, principalId, clientId: 'c', scopes: [token], expiresAt: 10_000 });
 
 describe('bearer lookups made together', () => {

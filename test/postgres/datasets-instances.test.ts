@@ -26,12 +26,20 @@ describe('datasets on several PostgreSQL instances', () => {
     const b = await startEmulator({ seed: SEED, store });
     running.push(b);
     const token = await controlToken(a.url, 'dev', ['api:datasets-read', 'api:datasets-write']);
-    const call = (e: Emulator, path: string, init: RequestInit = {}) => fetch(`${e.url}/api/v2/datasets/${RID}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+    const call = (e: Emulator, path: string, init: RequestInit = {}) =>
+      fetch(`${e.url}/api/v2/datasets/${RID}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
+      });
 
     const open = (await (await call(a, '/transactions', { method: 'POST', body: JSON.stringify({ transactionType: 'APPEND' }) })).json()) as { rid: string };
     const second = await call(b, '/transactions', { method: 'POST', body: JSON.stringify({ transactionType: 'APPEND' }) });
     expect(second.status).toBe(409);
-    const up = await call(a, `/files/p1.csv/upload?transactionRid=${open.rid}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: 'a\n2\n' });
+    const up = await call(a, `/files/p1.csv/upload?transactionRid=${open.rid}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'a\n2\n',
+    });
     expect(up.status).toBe(200);
     expect((await call(b, `/transactions/${open.rid}/commit`, { method: 'POST', body: '{}' })).status).toBe(200);
     expect(await (await call(a, '/readTable?format=CSV')).text()).toBe('a\n1\n2\n');

@@ -41,7 +41,11 @@ export async function instances(count: number, store = freshSchemaUrl(baseUrl())
 }
 
 export async function mint(emulator: Emulator, username = 'admin', scopes: string[] = []): Promise<string> {
-  const res = await fetch(`${emulator.url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, scopes }) });
+  const res = await fetch(`${emulator.url}/_emulate/platform/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, scopes }),
+  });
   if (res.status !== 200) throw new Error(`mint: ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }

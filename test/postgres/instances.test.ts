@@ -1,4 +1,4 @@
-// Several instances on one database are one emulator (CONTRACTS §12): credentials, codes and jobs are shared
+// Several instances on one database are one emulator (docs/contracts.md §12): credentials, codes and jobs are shared
 // and consumed exactly once, and a change on one instance wakes the waiters of another.
 import { countOf } from '../helpers/seed.js';
 import type { FastifyInstance } from 'fastify';
@@ -43,7 +43,7 @@ describe('several instances on one PostgreSQL', () => {
     }
   });
 
-  it('a code is consumed fresh exactly once when both instances\' stores race for it', async () => {
+  it("a code is consumed fresh exactly once when both instances' stores race for it", async () => {
     const [a, b] = await instances(2);
     const params = { client_id: 'web', response_type: 'code', redirect_uri: 'https://app.example.com/cb' };
     for (let round = 0; round < 20; round++) {

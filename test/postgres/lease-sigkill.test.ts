@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 describe('a job handed out by an instance that is SIGKILLed', () => {
-  it('comes back through the survivor once the dead instance\'s lease lapses, and is answered exactly once', async () => {
+  it("comes back through the survivor once the dead instance's lease lapses, and is answered exactly once", async () => {
     dir = mkdtempSync(join(tmpdir(), 'pe-lease-'));
     const config = join(dir, 'emulator.yaml');
     writeFileSync(config, stringify(seed));

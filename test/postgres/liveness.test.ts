@@ -1,4 +1,4 @@
-// Module liveness across instances (CONTRACTS §6 leases, §12): a module that polls only instance B is alive for
+// Module liveness across instances (docs/contracts.md §6 leases, §12): a module that polls only instance B is alive for
 // instance A too, because every instance records polls in the store and reads them before calling a module
 // gone. Without that, A (which saw the module's last poll long ago) would take back the jobs B handed out.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,9 @@ import { freshSchemaUrl } from '../helpers/store.js';
 import { SEED, baseUrl, mint, poll, status, submit } from './helpers.js';
 
 const GONE_MS = 1500;
-const seedWith = (pollTimeoutMs: number) => ({ platform: { ...SEED.platform, compute_modules: { ...SEED.platform.compute_modules, poll_timeout_ms: pollTimeoutMs, module_gone_ms: GONE_MS } } });
+const seedWith = (pollTimeoutMs: number) => ({
+  platform: { ...SEED.platform, compute_modules: { ...SEED.platform.compute_modules, poll_timeout_ms: pollTimeoutMs, module_gone_ms: GONE_MS } },
+});
 
 const started: Emulator[] = [];
 afterEach(async () => {
@@ -26,7 +28,7 @@ async function two(pollTimeoutMs = 200): Promise<[Emulator, Emulator]> {
 /** Polls `e` until `ms` have passed; the job ids it was handed. */
 async function pollFor(e: Emulator, ms: number): Promise<string[]> {
   const handed: string[] = [];
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     const id = await poll(e);
     if (id) handed.push(id);
   }

@@ -1,4 +1,4 @@
-// The database goes away and comes back (CONTRACTS §12): 503 in each family's envelope while it is gone,
+// The database goes away and comes back (docs/contracts.md §12): 503 in each family's envelope while it is gone,
 // never a hang or a 500 with a driver message; recovery by itself, with nothing lost; and a start-up that
 // cannot reach it fails with a clear message.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ async function behindRelay(): Promise<{ emulator: Emulator; relay: PgRelay }> {
 }
 
 describe('the database goes away and comes back', () => {
-  it('answers 503 in every family\'s envelope while it is gone, quickly, then recovers with its state', async () => {
+  it("answers 503 in every family's envelope while it is gone, quickly, then recovers with its state", async () => {
     const { emulator: e, relay: r } = await behindRelay();
     const token = await mint(e, 'admin', ['api:admin-read']);
     const jobId = await submit(e, token);
@@ -61,11 +61,17 @@ describe('the database goes away and comes back', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
 
     await r.up();
-    await expect.poll(async () => (await fetch(`${e.url}/api/v2/admin/users/getCurrent`, { headers: { authorization: `Bearer ${token}` } })).status, { timeout: 10_000 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${e.url}/api/v2/admin/users/getCurrent`, { headers: { authorization: `Bearer ${token}` } })).status, { timeout: 10_000 })
+      .toBe(200);
     // Nothing was lost: the job queued before the outage is handed out and answered.
     expect(await poll(e)).toBe(jobId);
     expect(await postResult(e, jobId, 'ok')).toBe(200);
-    const res = await fetch(`${e.url}${MUX}/jobs/result/v2`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ id: jobId }) });
+    const res = await fetch(`${e.url}${MUX}/jobs/result/v2`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ id: jobId }),
+    });
     expect(await res.text()).toBe('ok');
   });
 
@@ -86,7 +92,9 @@ describe('the database goes away and comes back', () => {
     await r.down();
     await new Promise((resolve) => setTimeout(resolve, 700));
     await r.up();
-    await expect.poll(async () => (await fetch(`${e.url}/api/v2/admin/users/getCurrent`, { headers: { authorization: `Bearer ${token}` } })).status, { timeout: 10_000 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${e.url}/api/v2/admin/users/getCurrent`, { headers: { authorization: `Bearer ${token}` } })).status, { timeout: 10_000 })
+      .toBe(200);
     seen.clear();
     await new Promise((resolve) => setTimeout(resolve, 300));
     stop = true;
@@ -107,7 +115,9 @@ describe('the database goes away and comes back', () => {
     await r.down();
     await Promise.all(Array.from({ length: 20 }, hit));
     await r.up();
-    await expect.poll(async () => (await fetch(`${e.url}/api/v2/admin/users/getCurrent`, { headers: { authorization: `Bearer ${token}` } })).status, { timeout: 10_000 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${e.url}/api/v2/admin/users/getCurrent`, { headers: { authorization: `Bearer ${token}` } })).status, { timeout: 10_000 })
+      .toBe(200);
     expect([...statuses].sort()).toEqual([200, 503]);
   });
 

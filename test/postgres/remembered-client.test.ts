@@ -17,7 +17,11 @@ async function clientCredentials(e: Emulator, secret: string): Promise<{ status:
 }
 
 async function putClient(e: Emulator, body: object): Promise<void> {
-  const res = await fetch(`${e.url}/_emulate/platform/oauth-clients/web`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${e.url}/_emulate/platform/oauth-clients/web`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
 }
 

@@ -1,6 +1,6 @@
 // kill -9 of an instance with jobs in flight, then a restart on the same database: every piece of state
 // survives, the seed is not applied over it again, and the jobs that were handed out come back to the queue
-// when the module's session is reset (CONTRACTS §6).
+// when the module's session is reset (docs/contracts.md §6).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,7 +61,11 @@ describe('an instance killed with jobs in flight', () => {
     expect(await status(e, token, jobs[4]!)).toBe('queued');
 
     // The module comes back and opens a new session: the two jobs it held go back to the queue, in order.
-    const session = await fetch(`${second.url}${RUNTIMES}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runtimeId: RUNTIME, moduleAuthToken: MODULE_TOKEN }) });
+    const session = await fetch(`${second.url}${RUNTIMES}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ runtimeId: RUNTIME, moduleAuthToken: MODULE_TOKEN }),
+    });
     expect(session.status).toBe(200);
     const delivered: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -70,7 +74,11 @@ describe('an instance killed with jobs in flight', () => {
       expect(await postResult(e, jobId, `r${i}`)).toBe(200);
     }
     expect(delivered).toEqual(jobs);
-    const res = await fetch(`${second.url}${MUX}/jobs/result/v2`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ id: jobs[0] }) });
+    const res = await fetch(`${second.url}${MUX}/jobs/result/v2`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ id: jobs[0] }),
+    });
     expect(await res.text()).toBe('r0');
   });
 });

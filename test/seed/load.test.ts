@@ -79,7 +79,9 @@ platform:
   });
 
   it('rejects unknown keys with a hint', () => {
-    const problems = problemsOf(() => parseTestSeed('platform:\n  user:\n    - username: a\n  oauth_clients:\n    - client_id: x\n      redirect_uri: [http://a]\n'));
+    const problems = problemsOf(() =>
+      parseTestSeed('platform:\n  user:\n    - username: a\n  oauth_clients:\n    - client_id: x\n      redirect_uri: [http://a]\n'),
+    );
     expect(problems).toEqual([
       'platform.user: unknown key (did you mean `users`?)',
       'platform.oauth_clients[0].redirect_uri: unknown key (did you mean `redirect_uris`?)',

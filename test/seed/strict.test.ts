@@ -31,13 +31,37 @@ describe('a list written as a mapping is an error with its path', () => {
   it.each([
     ['connections', 'platform:\n  connections:\n    display_name: C\n    parent_folder_rid: ri.f\n', 'platform.connections'],
     ['ontologies', 'platform:\n  ontologies:\n    api_name: o\n    display_name: O\n', 'platform.ontologies'],
-    ['queries', 'platform:\n  ontologies:\n    - api_name: o\n      display_name: O\n      queries:\n        api_name: q\n        result: 1\n', 'platform.ontologies[0].queries'],
-    ['domains', 'platform:\n  connections:\n    - display_name: C\n      parent_folder_rid: ri.f\n      domains:\n        host: h\n', 'platform.connections[0].domains'],
+    [
+      'queries',
+      'platform:\n  ontologies:\n    - api_name: o\n      display_name: O\n      queries:\n        api_name: q\n        result: 1\n',
+      'platform.ontologies[0].queries',
+    ],
+    [
+      'domains',
+      'platform:\n  connections:\n    - display_name: C\n      parent_folder_rid: ri.f\n      domains:\n        host: h\n',
+      'platform.connections[0].domains',
+    ],
     ['runtimes', 'platform:\n  compute_modules:\n    runtimes:\n      runtime_id: r\n', 'platform.compute_modules.runtimes'],
-    ['deployed_apps', 'platform:\n  compute_modules:\n    deployed_apps:\n      deployed_app_rid: ri.a\n      runtime_id: r\n', 'platform.compute_modules.deployed_apps'],
-    ['redirect_uris', 'platform:\n  oauth_clients:\n    - client_id: a\n      redirect_uris:\n        x: http://localhost/cb\n', 'platform.oauth_clients[0].redirect_uris'],
-    ['grant_types', 'platform:\n  oauth_clients:\n    - client_id: a\n      grant_types:\n        g: client_credentials\n', 'platform.oauth_clients[0].grant_types'],
-    ['allowed_scopes', 'platform:\n  oauth_clients:\n    - client_id: a\n      allowed_scopes:\n        s: api:admin-read\n', 'platform.oauth_clients[0].allowed_scopes'],
+    [
+      'deployed_apps',
+      'platform:\n  compute_modules:\n    deployed_apps:\n      deployed_app_rid: ri.a\n      runtime_id: r\n',
+      'platform.compute_modules.deployed_apps',
+    ],
+    [
+      'redirect_uris',
+      'platform:\n  oauth_clients:\n    - client_id: a\n      redirect_uris:\n        x: http://localhost/cb\n',
+      'platform.oauth_clients[0].redirect_uris',
+    ],
+    [
+      'grant_types',
+      'platform:\n  oauth_clients:\n    - client_id: a\n      grant_types:\n        g: client_credentials\n',
+      'platform.oauth_clients[0].grant_types',
+    ],
+    [
+      'allowed_scopes',
+      'platform:\n  oauth_clients:\n    - client_id: a\n      allowed_scopes:\n        s: api:admin-read\n',
+      'platform.oauth_clients[0].allowed_scopes',
+    ],
     ['an attribute', 'platform:\n  users:\n    - username: u\n      attributes:\n        team:\n          name: x\n', 'platform.users[0].attributes.team'],
   ])('%s', (_, text, path) => {
     const problems = problemsOf(text);
@@ -75,10 +99,15 @@ describe('a mapping written as a list is an error with its path', () => {
 });
 
 describe('redirect URIs must be absolute http(s) URIs without a fragment', () => {
-  it.each(['/callback', 'callback', 'localhost:8080/cb', '//localhost/cb', 'ftp://host/cb', 'http://localhost/cb#frag', ''])('%j is refused with its path', (uri) => {
-    const problems = problemsOf(`platform:\n  oauth_clients:\n    - client_id: a\n      redirect_uris: [http://localhost/ok, ${JSON.stringify(uri)}]\n`);
-    expect(problems).toEqual([expect.stringMatching(/^platform\.oauth_clients\[0\]\.redirect_uris\[1\]: must be an absolute http or https URI without a fragment/)]);
-  });
+  it.each(['/callback', 'callback', 'localhost:8080/cb', '//localhost/cb', 'ftp://host/cb', 'http://localhost/cb#frag', ''])(
+    '%j is refused with its path',
+    (uri) => {
+      const problems = problemsOf(`platform:\n  oauth_clients:\n    - client_id: a\n      redirect_uris: [http://localhost/ok, ${JSON.stringify(uri)}]\n`);
+      expect(problems).toEqual([
+        expect.stringMatching(/^platform\.oauth_clients\[0\]\.redirect_uris\[1\]: must be an absolute http or https URI without a fragment/),
+      ]);
+    },
+  );
 
   it('does not quote the URI back in full when it is long', () => {
     const long = `/${'x'.repeat(500)}`;
@@ -87,7 +116,9 @@ describe('redirect URIs must be absolute http(s) URIs without a fragment', () =>
   });
 
   it('absolute http and https URIs, loopback or not, with queries, are accepted', () => {
-    const seed = parseTestSeed('platform:\n  oauth_clients:\n    - client_id: a\n      redirect_uris: [http://localhost:8080/cb, https://app.example/cb?x=1, http://127.0.0.1/cb]\n');
+    const seed = parseTestSeed(
+      'platform:\n  oauth_clients:\n    - client_id: a\n      redirect_uris: [http://localhost:8080/cb, https://app.example/cb?x=1, http://127.0.0.1/cb]\n',
+    );
     expect(seed.oauth_clients[0]!.redirect_uris).toHaveLength(3);
   });
 });

@@ -50,7 +50,12 @@ describe('a service module from a fixture folder', () => {
     t = await buildTestApp({ seed, services });
     const res = await t.app.inject({ url: '/_emulate/platform/state' });
     const doc = res.json() as { platform: { widgets: unknown } };
-    expect(doc.platform.widgets).toEqual(expect.arrayContaining([{ name: 'cog', colour: 'grey' }, { name: 'gear', colour: 'red' }]));
+    expect(doc.platform.widgets).toEqual(
+      expect.arrayContaining([
+        { name: 'cog', colour: 'grey' },
+        { name: 'gear', colour: 'red' },
+      ]),
+    );
     expect(doc.platform.widgets).toHaveLength(2);
     await t.app.close();
     t = await buildTestApp({ seed: doc, services });
@@ -66,7 +71,9 @@ describe('a service module from a fixture folder', () => {
   });
 
   it('refuses its seed key when its own check fails, naming the path', async () => {
-    await expect(buildTestApp({ seed: { platform: { widgets: [{ name: 'a' }, { name: 'a' }] } }, services })).rejects.toThrow('platform.widgets[1].name: duplicate widget "a"');
+    await expect(buildTestApp({ seed: { platform: { widgets: [{ name: 'a' }, { name: 'a' }] } }, services })).rejects.toThrow(
+      'platform.widgets[1].name: duplicate widget "a"',
+    );
   });
 
   it('is unknown to an app built without it', async () => {

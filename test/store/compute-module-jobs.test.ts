@@ -34,7 +34,7 @@ describe(`compute-module jobs (${TEST_STORE ? 'postgres' : 'memory'} store)`, ()
     const repo = await filled('a', 'b');
     await repo.insert(job('other', 'rt-2'));
     expect((await repo.claimNext('rt', 1))?.jobId).toBe('a');
-    expect((await repo.claimNext('rt', 2))).toMatchObject({ jobId: 'b', state: 'inProgress', handOuts: 1, startedAt: 2 });
+    expect(await repo.claimNext('rt', 2)).toMatchObject({ jobId: 'b', state: 'inProgress', handOuts: 1, startedAt: 2 });
     expect(await repo.claimNext('rt', 3)).toBeUndefined();
     expect((await repo.claimNext('rt-2', 3))?.jobId).toBe('other');
   });
@@ -58,7 +58,7 @@ describe(`compute-module jobs (${TEST_STORE ? 'postgres' : 'memory'} store)`, ()
     expect(back.requeued.map((j) => [j.jobId, j.state, j.handOuts])).toEqual([['a', 'queued', 1]]);
     expect(await repo.requeueJob('a', a.handOuts, 3, 'cut', 2)).toEqual({ requeued: [], failed: [] }); // already back
     expect(await repo.byId('b')).toMatchObject({ state: 'inProgress' }); // the other stays
-    expect((await repo.claimNext('rt', 3))).toMatchObject({ jobId: 'a', handOuts: 2 });
+    expect(await repo.claimNext('rt', 3)).toMatchObject({ jobId: 'a', handOuts: 2 });
     const failed = await repo.requeueJob('a', 2, 2, 'cut twice', 4);
     expect(failed.failed.map((j) => [j.jobId, j.state, j.failure])).toEqual([['a', 'failed', 'cut twice']]);
   });
@@ -99,7 +99,7 @@ describe(`compute-module jobs (${TEST_STORE ? 'postgres' : 'memory'} store)`, ()
     expect(await repo.countFinished()).toBe(0);
   });
 
-  it('insertIfRoom refuses past the runtime\'s queued count; running jobs and other runtimes do not count', async () => {
+  it("insertIfRoom refuses past the runtime's queued count; running jobs and other runtimes do not count", async () => {
     const repo = await filled('a', 'b');
     expect(await repo.insertIfRoom(job('c'), 2)).toBe(false);
     expect(await repo.byId('c')).toBeUndefined();
@@ -125,7 +125,7 @@ describe(`compute-module jobs (${TEST_STORE ? 'postgres' : 'memory'} store)`, ()
     const outcome = await repo.requeueHandedOutBefore('rt', 10, 3, 'gone', 30);
     expect(outcome.requeued.map((j) => j.jobId)).toEqual(['a']);
     expect(await repo.byId('b')).toMatchObject({ state: 'inProgress', startedAt: 20 });
-    expect((await repo.claimNext('rt', 40))).toMatchObject({ jobId: 'a', handOuts: 2 }); // ahead of c again
+    expect(await repo.claimNext('rt', 40)).toMatchObject({ jobId: 'a', handOuts: 2 }); // ahead of c again
     await repo.claimNext('rt', 41); // c
     const again = await repo.requeueHandedOutBefore('rt', 100, 2, 'gone', 50);
     expect(again.failed.map((j) => j.jobId)).toEqual(['a']);

@@ -13,7 +13,12 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 const kind = TEST_STORE ? 'postgres' : 'memory';
-const obj = (key: number | string, values: Record<string, unknown> = {}) => ({ objectType: 'T', primaryKey: key, key: String(key), values: { id: key, ...values } });
+const obj = (key: number | string, values: Record<string, unknown> = {}) => ({
+  objectType: 'T',
+  primaryKey: key,
+  key: String(key),
+  values: { id: key, ...values },
+});
 const keys = (list: readonly { key: string }[]) => list.map((o) => o.key);
 
 describe(`ontology objects (${kind} store)`, () => {
@@ -42,12 +47,29 @@ describe(`ontology objects (${kind} store)`, () => {
     expect(await repo.list('o', 'T')).toEqual([obj(1, { a: 1 })]);
     expect(await repo.paired('o', 'L', 'a', '1')).toEqual([]);
 
-    expect(await repo.applyEdits('o', [{ kind: 'delete', objectType: 'T', primaryKey: 1 }, { kind: 'modify', objectType: 'T', primaryKey: 1, set: {} }])).toMatchObject({ ok: false, problem: 'missing', editIndex: 1 });
+    expect(
+      await repo.applyEdits('o', [
+        { kind: 'delete', objectType: 'T', primaryKey: 1 },
+        { kind: 'modify', objectType: 'T', primaryKey: 1, set: {} },
+      ]),
+    ).toMatchObject({ ok: false, problem: 'missing', editIndex: 1 });
     expect(await repo.get('o', 'T', '1')).toEqual(obj(1, { a: 1 }));
-    expect(await repo.applyEdits('o', [{ kind: 'create', objectType: 'T', primaryKey: 3, values: { id: 3 } }, { kind: 'addPair', linkId: 'L', a: '1', b: '3' }], { dryRun: true })).toEqual({ ok: true });
+    expect(
+      await repo.applyEdits(
+        'o',
+        [
+          { kind: 'create', objectType: 'T', primaryKey: 3, values: { id: 3 } },
+          { kind: 'addPair', linkId: 'L', a: '1', b: '3' },
+        ],
+        { dryRun: true },
+      ),
+    ).toEqual({ ok: true });
     expect(await repo.get('o', 'T', '3')).toBeUndefined();
     expect(await repo.paired('o', 'L', 'a', '1')).toEqual([]);
-    expect(await repo.applyEdits('o', [{ kind: 'create', objectType: 'T', primaryKey: 1, values: { id: 1 } }], { dryRun: true })).toMatchObject({ ok: false, problem: 'exists' });
+    expect(await repo.applyEdits('o', [{ kind: 'create', objectType: 'T', primaryKey: 1, values: { id: 1 } }], { dryRun: true })).toMatchObject({
+      ok: false,
+      problem: 'exists',
+    });
 
     const ok = await repo.applyEdits('o', [
       { kind: 'create', objectType: 'T', primaryKey: 2, values: { id: 2, a: 5 } },
@@ -62,7 +84,10 @@ describe(`ontology objects (${kind} store)`, () => {
     // A modify keeps the object's place, so does a delete and re-create in one action; in two, it goes last.
     await repo.applyEdits('o', [{ kind: 'modify', objectType: 'T', primaryKey: 1, set: { a: 9 } }]);
     expect(keys(await repo.list('o', 'T'))).toEqual(['1', '2']);
-    await repo.applyEdits('o', [{ kind: 'delete', objectType: 'T', primaryKey: 1 }, { kind: 'create', objectType: 'T', primaryKey: 1, values: { id: 1, b: 1 } }]);
+    await repo.applyEdits('o', [
+      { kind: 'delete', objectType: 'T', primaryKey: 1 },
+      { kind: 'create', objectType: 'T', primaryKey: 1, values: { id: 1, b: 1 } },
+    ]);
     expect(await repo.list('o', 'T')).toEqual([obj(1, { b: 1 }), obj(2, { b: 'x' })]);
     await repo.applyEdits('o', [{ kind: 'delete', objectType: 'T', primaryKey: 1 }]);
     await repo.applyEdits('o', [{ kind: 'create', objectType: 'T', primaryKey: 1, values: { id: 1 } }]);
@@ -93,7 +118,11 @@ describe(`ontology objects (${kind} store)`, () => {
     const repo = store.ontologyObjects;
     const many = Array.from({ length: 12_000 }, (_, i) => obj(i));
     expect(await repo.insertObjects('o', many)).toEqual([]);
-    await repo.insertPairs('o', 'L', Array.from({ length: 6000 }, (_, i): [string, string] => [String(i), String(i + 1)]));
+    await repo.insertPairs(
+      'o',
+      'L',
+      Array.from({ length: 6000 }, (_, i): [string, string] => [String(i), String(i + 1)]),
+    );
     expect(await repo.count()).toBe(12_000);
     expect(keys(await repo.list('o', 'T')).slice(0, 3)).toEqual(['0', '1', '2']);
     expect(await repo.paired('o', 'L', 'b', '5999')).toEqual(['5998']);
@@ -108,10 +137,23 @@ describe(`ontology objects (${kind} store)`, () => {
     expect(await repo.putObject('o', obj(1, { b: 2 }))).toEqual({ created: false });
     expect(await repo.putObject('o', obj(3))).toEqual({ created: true });
     expect(await repo.list('o', 'T')).toEqual([obj(1, { b: 2 }), obj(2), obj(3)]);
-    await repo.insertPairs('o', 'L', [['1', 'x'], ['2', 'y'], ['1', 'z']]);
+    await repo.insertPairs('o', 'L', [
+      ['1', 'x'],
+      ['2', 'y'],
+      ['1', 'z'],
+    ]);
     await repo.insertPairs('o', 'M', [['q', '1']]);
-    expect(await repo.pairsOf('o', 'L')).toEqual([['1', 'x'], ['1', 'z'], ['2', 'y']]);
-    expect(await repo.deleteObject('o', 'T', '1', [{ linkId: 'L', side: 'a' }, { linkId: 'M', side: 'b' }])).toEqual(obj(1, { b: 2 }));
+    expect(await repo.pairsOf('o', 'L')).toEqual([
+      ['1', 'x'],
+      ['1', 'z'],
+      ['2', 'y'],
+    ]);
+    expect(
+      await repo.deleteObject('o', 'T', '1', [
+        { linkId: 'L', side: 'a' },
+        { linkId: 'M', side: 'b' },
+      ]),
+    ).toEqual(obj(1, { b: 2 }));
     expect(await repo.pairsOf('o', 'L')).toEqual([['2', 'y']]);
     expect(await repo.pairsOf('o', 'M')).toEqual([]);
     expect(await repo.deleteObject('o', 'T', '1', [{ linkId: 'L', side: 'a' }])).toBeUndefined();
@@ -122,7 +164,10 @@ describe(`ontology objects (${kind} store)`, () => {
     const objectType: ObjectTypeDef = {
       apiName: 'T',
       primaryKey: 'id',
-      properties: new Map([['id', { apiName: 'id', dataType: { type: 'integer' } }], ['name', { apiName: 'name', dataType: { type: 'string' } }]]),
+      properties: new Map([
+        ['id', { apiName: 'id', dataType: { type: 'integer' } }],
+        ['name', { apiName: 'name', dataType: { type: 'string' } }],
+      ]),
       links: new Map(),
     } as unknown as ObjectTypeDef;
     const record: OntologyRecord = {
@@ -151,7 +196,11 @@ describe(`ontology objects (${kind} store)`, () => {
     const [one, other] = await Promise.all([openPostgresStore({ url }), openPostgresStore({ url })]);
     try {
       for (let round = 0; round < 20; round++) {
-        const create = (s: Store, who: string) => s.ontologyObjects.applyEdits('o', [{ kind: 'create', objectType: 'T', primaryKey: round, values: { id: round, who } }, { kind: 'addPair', linkId: 'L', a: String(round), b: who }]);
+        const create = (s: Store, who: string) =>
+          s.ontologyObjects.applyEdits('o', [
+            { kind: 'create', objectType: 'T', primaryKey: round, values: { id: round, who } },
+            { kind: 'addPair', linkId: 'L', a: String(round), b: who },
+          ]);
         const outcomes = await Promise.all([create(one, 'a'), create(other, 'b')]);
         expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
         const winner = (await one.ontologyObjects.get('o', 'T', String(round)))!.values.who as string;

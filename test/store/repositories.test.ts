@@ -14,8 +14,23 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 const kind = TEST_STORE ? 'postgres' : 'memory';
-const access = (token: string, extra: Partial<AccessTokenRecord> = {}): AccessTokenRecord => ({ token, principalId: 'u', clientId: 'c', scopes: ['a', 'b'], expiresAt: 100, ...extra });
-const refresh = (token: string, extra: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord => ({ token, clientId: 'c', userId: 'u', scopes: ['offline_access'], grantId: 'g', expiresAt: 100, ...extra });
+const access = (token: string, extra: Partial<AccessTokenRecord> = {}): AccessTokenRecord => ({
+  token,
+  principalId: 'u',
+  clientId: 'c',
+  scopes: ['a', 'b'],
+  expiresAt: 100,
+  ...extra,
+});
+const refresh = (token: string, extra: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord => ({
+  token,
+  clientId: 'c',
+  userId: 'u',
+  scopes: ['offline_access'],
+  grantId: 'g',
+  expiresAt: 100,
+  ...extra,
+});
 
 describe(`tokens (${kind} store)`, () => {
   it('finds, revokes by token and by grant, sweeps what expired, and counts', async () => {
@@ -37,7 +52,16 @@ describe(`tokens (${kind} store)`, () => {
 describe(`tokens with their principal (${kind} store)`, () => {
   it('finds a token and its user in one step, a deactivation seen at once, a missing user as undefined', async () => {
     const find = store.tokens.findAccessWithPrincipal.bind(store.tokens);
-    const alice = { id: 'u', username: 'alice', displayName: 'Alice', realm: 'r', organizationRid: 'o', principalType: 'human' as const, active: true, attributes: {} };
+    const alice = {
+      id: 'u',
+      username: 'alice',
+      displayName: 'Alice',
+      realm: 'r',
+      organizationRid: 'o',
+      principalType: 'human' as const,
+      active: true,
+      attributes: {},
+    };
     await store.users.insert(alice);
     await store.tokens.insertAccess(access('t1'));
     await store.tokens.insertAccess(access('t2', { principalId: 'gone' }));
@@ -52,7 +76,17 @@ describe(`tokens with their principal (${kind} store)`, () => {
 
 describe(`client_credentials in one step (${kind} store)`, () => {
   const client = { clientId: 'svc', clientSecret: 's', name: 'svc', redirectUris: [], grantTypes: ['client_credentials' as const], allowedScopes: [] };
-  const svcUser = { id: 'su', username: 'svc-user', displayName: 'Svc', realm: 'r', organizationRid: 'o', principalType: 'service' as const, active: true, oauthClientId: 'svc', attributes: {} };
+  const svcUser = {
+    id: 'su',
+    username: 'svc-user',
+    displayName: 'Svc',
+    realm: 'r',
+    organizationRid: 'o',
+    principalType: 'service' as const,
+    active: true,
+    oauthClientId: 'svc',
+    attributes: {},
+  };
   const unnamed = (token: string) => ({ token, clientId: 'svc', scopes: ['a'], expiresAt: 100 });
 
   it('stores a token for the seeded service user; nothing without a principal, for a deactivated one, or past the cap', async () => {
@@ -95,10 +129,20 @@ describe(`module polls (${kind} store)`, () => {
 });
 
 describe(`lists for the dashboard (${kind} store)`, () => {
-  it('lists the newest access tokens and a runtime\'s newest jobs first', async () => {
+  it("lists the newest access tokens and a runtime's newest jobs first", async () => {
     for (const t of ['t1', 't2', 't3']) await store.tokens.insertAccess(access(t));
     expect((await store.tokens.listAccess(2)).map((t) => t.token)).toEqual(['t3', 't2']);
-    const job = (jobId: string, runtimeId = 'rt') => ({ jobId, runtimeId, deployedAppRid: 'ri.app', branch: 'master', queryType: 'q', query: {}, state: 'queued' as const, handOuts: 0, submittedAt: 1 });
+    const job = (jobId: string, runtimeId = 'rt') => ({
+      jobId,
+      runtimeId,
+      deployedAppRid: 'ri.app',
+      branch: 'master',
+      queryType: 'q',
+      query: {},
+      state: 'queued' as const,
+      handOuts: 0,
+      submittedAt: 1,
+    });
     for (const id of ['j1', 'j2', 'j3']) await store.computeModuleJobs.insert(job(id));
     await store.computeModuleJobs.insert(job('other', 'rt2'));
     expect((await store.computeModuleJobs.listByRuntime('rt', 2)).map((j) => j.jobId)).toEqual(['j3', 'j2']);
@@ -158,7 +202,14 @@ describe(`clients, enrollment, connections and ontologies (${kind} store)`, () =
   });
 
   it('merges connection secrets and keeps the others', async () => {
-    const connection = { rid: 'ri.c', displayName: 'C', parentFolderRid: 'ri.f', worker: { type: 'foundryWorker' as const, networkEgressPolicyRids: [] }, domains: [{ host: 'h' }], secrets: { a: '1', b: '2' } };
+    const connection = {
+      rid: 'ri.c',
+      displayName: 'C',
+      parentFolderRid: 'ri.f',
+      worker: { type: 'foundryWorker' as const, networkEgressPolicyRids: [] },
+      domains: [{ host: 'h' }],
+      secrets: { a: '1', b: '2' },
+    };
     expect(await store.connections.insert(connection)).toBe(true);
     expect(await store.connections.insert(connection)).toBe(false);
     expect(await store.connections.mergeSecrets('ri.c', { b: '3', c: '4' })).toBe(true);
@@ -201,7 +252,17 @@ describe(`compute modules (${kind} store)`, () => {
 
   it('keeps a job query exactly, key order included', async () => {
     const query = { z: 1, a: { y: [1, 2], b: 'x' } };
-    await store.computeModuleJobs.insert({ jobId: 'j', runtimeId: 'rt', deployedAppRid: 'ri.app', branch: 'master', queryType: 'q', query, state: 'queued', handOuts: 0, submittedAt: 5 });
+    await store.computeModuleJobs.insert({
+      jobId: 'j',
+      runtimeId: 'rt',
+      deployedAppRid: 'ri.app',
+      branch: 'master',
+      queryType: 'q',
+      query,
+      state: 'queued',
+      handOuts: 0,
+      submittedAt: 5,
+    });
     const job = await store.computeModuleJobs.byId('j');
     expect(JSON.stringify(job?.query)).toBe(JSON.stringify(query));
     expect(job).toMatchObject({ state: 'queued', handOuts: 0, submittedAt: 5 });

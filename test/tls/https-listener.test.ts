@@ -62,7 +62,9 @@ describe('the TLS listener beside plain http', () => {
     const second = await startEmulator({ seed: SEED, httpsPort: 0, dataDir: dir });
     running.push(second);
     expect(readFileSync(second.https!.caFile, 'utf8')).toBe(ca);
-    const again = await get(`${second.https!.url}/api/v2/ontologies`, ca, { authorization: `Bearer ${await second.mintToken('admin', ['api:ontologies-read'])}` });
+    const again = await get(`${second.https!.url}/api/v2/ontologies`, ca, {
+      authorization: `Bearer ${await second.mintToken('admin', ['api:ontologies-read'])}`,
+    });
     expect(again.status).toBe(200);
   });
 

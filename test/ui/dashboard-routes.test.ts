@@ -12,7 +12,11 @@ describe('dashboard routes', () => {
     const tool = await app.inject({ url: '/' });
     expect(tool.statusCode).toBe(200);
     const index = tool.json();
-    expect(index).toMatchObject({ service: 'platform-emulator', dashboard: expect.stringMatching(/\/_emulate\/ui$/), api: expect.stringMatching(/\/api\/v2$/) });
+    expect(index).toMatchObject({
+      service: 'platform-emulator',
+      dashboard: expect.stringMatching(/\/_emulate\/ui$/),
+      api: expect.stringMatching(/\/api\/v2$/),
+    });
     expect(index.oauth.token).toMatch(/\/idp\/api\/oauth2\/token$/);
   });
 

@@ -37,7 +37,12 @@ async function openStream(headers: Record<string, string> = {}) {
         while ((cut = raw.indexOf('\n\n')) >= 0) {
           const block = raw.slice(0, cut);
           raw = raw.slice(cut + 2);
-          const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+          const fields = Object.fromEntries(
+            block
+              .split('\n')
+              .filter((l) => !l.startsWith(':') && l.includes(': '))
+              .map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]),
+          );
           if (fields.event) events.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? 'null') });
           waiters.splice(0).forEach((w) => w());
         }
@@ -81,7 +86,11 @@ describe('event stream', () => {
 
   it('coalesces a burst of changes into few change events', async () => {
     const stream = await openStream();
-    await Promise.all(Array.from({ length: 20 }, () => fetch(`${emulator.url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"admin"}' })));
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${emulator.url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"admin"}' }),
+      ),
+    );
     await stream.next((e) => e.event === 'journal' && stream.events.filter((x) => x.event === 'journal').length === 20);
     await stream.next((e) => e.event === 'change');
     // Twenty writes in one burst: far fewer than twenty change events (one per 20 ms window at most).

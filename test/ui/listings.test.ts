@@ -16,7 +16,9 @@ const SEED = {
       { client_id: 'web', redirect_uris: ['http://localhost:3000/cb'], allowed_scopes: ['api:admin-read'] },
       { client_id: 'pipeline', client_secret: 'pipeline-secret-value', grant_types: ['client_credentials'] },
     ],
-    connections: [{ rid: 'ri.conn.1', display_name: 'Weather', parent_folder_rid: 'ri.folder.1', domains: [{ host: 'api.weather.test', port: 443, scheme: 'HTTPS' }] }],
+    connections: [
+      { rid: 'ri.conn.1', display_name: 'Weather', parent_folder_rid: 'ri.folder.1', domains: [{ host: 'api.weather.test', port: 443, scheme: 'HTTPS' }] },
+    ],
     ontologies: [{ api_name: 'onto', display_name: 'Onto', queries: [{ api_name: 'greet', result: { value: 'hi' } }] }],
   },
 };
@@ -27,30 +29,65 @@ describe('listing routes', () => {
     await store.connections.mergeSecrets('ri.conn.1', { apiKey: 'super-secret-value-1', other: 'super-secret-value-2' });
     const users = (await app.inject({ url: '/_emulate/platform/users' })).json().users;
     expect(users.map((u: { username: string }) => u.username)).toEqual(['admin', 'alice', 'bot']);
-    expect(users[1]).toEqual({ id: expect.any(String), username: 'alice', displayName: 'Alice A', email: 'alice@example.com', principalType: 'human', active: true, oauthClientId: null });
+    expect(users[1]).toEqual({
+      id: expect.any(String),
+      username: 'alice',
+      displayName: 'Alice A',
+      email: 'alice@example.com',
+      principalType: 'human',
+      active: true,
+      oauthClientId: null,
+    });
 
-    const clients = (await app.inject({ url: '/_emulate/platform/clients' }));
+    const clients = await app.inject({ url: '/_emulate/platform/clients' });
     expect(clients.json().clients).toEqual([
-      { clientId: 'web', name: 'web', type: 'public', redirectUris: ['http://localhost:3000/cb'], grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'], allowedScopes: ['api:admin-read'] },
+      {
+        clientId: 'web',
+        name: 'web',
+        type: 'public',
+        redirectUris: ['http://localhost:3000/cb'],
+        grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
+        allowedScopes: ['api:admin-read'],
+      },
       { clientId: 'pipeline', name: 'pipeline', type: 'confidential', redirectUris: [], grantTypes: ['client_credentials'], allowedScopes: [] },
     ]);
     expect(clients.body).not.toContain('pipeline-secret-value');
 
     const connections = await app.inject({ url: '/_emulate/platform/connections' });
     expect(connections.json().connections).toEqual([
-      { rid: 'ri.conn.1', displayName: 'Weather', domains: [{ host: 'api.weather.test', port: 443, scheme: 'HTTPS', auth: null }], secretNames: ['apiKey', 'other'] },
+      {
+        rid: 'ri.conn.1',
+        displayName: 'Weather',
+        domains: [{ host: 'api.weather.test', port: 443, scheme: 'HTTPS', auth: null }],
+        secretNames: ['apiKey', 'other'],
+      },
     ]);
     expect(connections.body).not.toContain('super-secret');
 
     const ontologies = (await app.inject({ url: '/_emulate/platform/ontologies' })).json().ontologies;
-    expect(ontologies).toEqual([{ rid: expect.stringMatching(/^ri\./), apiName: 'onto', displayName: 'Onto', description: '', queries: [{ apiName: 'greet', resultBytes: 14 }], objectTypes: [], actionTypes: [] }]);
+    expect(ontologies).toEqual([
+      {
+        rid: expect.stringMatching(/^ri\./),
+        apiName: 'onto',
+        displayName: 'Onto',
+        description: '',
+        queries: [{ apiName: 'greet', resultBytes: 14 }],
+        objectTypes: [],
+        actionTypes: [],
+      },
+    ]);
   });
 
   it('lists live tokens by fingerprint, newest first, and revokes one', async () => {
     const { app, clock } = await buildTestApp({ seed: SEED });
     const first = await mintToken(app, 'admin', ['api:admin-read']);
     const second = await mintToken(app, 'alice', ['a', 'b']);
-    const cc = await app.inject({ method: 'POST', url: '/idp/api/oauth2/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials&client_id=pipeline&client_secret=pipeline-secret-value' });
+    const cc = await app.inject({
+      method: 'POST',
+      url: '/idp/api/oauth2/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=client_credentials&client_id=pipeline&client_secret=pipeline-secret-value',
+    });
     expect(cc.statusCode).toBe(200);
 
     const res = await app.inject({ url: '/_emulate/platform/tokens' });
@@ -60,7 +97,15 @@ describe('listing routes', () => {
     const body = res.json();
     expect(body).toMatchObject({ total: 3, truncated: false });
     expect(body.tokens.map((t: { username: string }) => t.username)).toEqual(['bot', 'alice', 'admin']);
-    expect(body.tokens[1]).toEqual({ id: expect.stringMatching(/^[0-9a-f]{16}$/), username: 'alice', principalType: 'human', clientId: null, scopes: ['a', 'b'], expiresAt: expect.any(String), expiresInSeconds: 3600 });
+    expect(body.tokens[1]).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      username: 'alice',
+      principalType: 'human',
+      clientId: null,
+      scopes: ['a', 'b'],
+      expiresAt: expect.any(String),
+      expiresInSeconds: 3600,
+    });
     expect(body.tokens[0]).toMatchObject({ clientId: 'pipeline', principalType: 'service' });
 
     const revoked = await app.inject({ method: 'DELETE', url: `/_emulate/platform/tokens/${body.tokens[1].id}` });
@@ -79,7 +124,14 @@ describe('listing routes', () => {
 
   it('answers 404 off loopback without the control token', async () => {
     const { app } = await buildTestApp({ seed: SEED, host: '0.0.0.0' });
-    for (const url of ['/_emulate/platform/users', '/_emulate/platform/tokens', '/_emulate/platform/clients', '/_emulate/platform/connections', '/_emulate/platform/ontologies', RUNTIMES]) {
+    for (const url of [
+      '/_emulate/platform/users',
+      '/_emulate/platform/tokens',
+      '/_emulate/platform/clients',
+      '/_emulate/platform/connections',
+      '/_emulate/platform/ontologies',
+      RUNTIMES,
+    ]) {
       expect((await app.inject({ url })).statusCode, url).toBe(404);
     }
   });
@@ -105,7 +157,12 @@ describe('runtimes and jobs', () => {
     expect(rt1).toMatchObject({ runtimeId: RUNTIME, waitingPolls: 0, schemas: [{ functionName: 'add' }] });
     expect(rt1.deployedApps).toHaveLength(2);
     expect(rt1.jobs.map((j: { id: string }) => j.id)).toEqual([queued.id, binary.id, text.id]);
-    expect(rt1.jobs[2]).toMatchObject({ state: 'succeeded', queryType: 'add', query: { text: '{"a":2,"b":3}', truncated: false }, result: { bytes: 9, contentType: 'application/json', preview: { encoding: 'text', text: '{"sum":5}', truncated: false } } });
+    expect(rt1.jobs[2]).toMatchObject({
+      state: 'succeeded',
+      queryType: 'add',
+      query: { text: '{"a":2,"b":3}', truncated: false },
+      result: { bytes: 9, contentType: 'application/json', preview: { encoding: 'text', text: '{"sum":5}', truncated: false } },
+    });
     expect(rt1.jobs[1].result.preview).toEqual({ encoding: 'hex', text: '00 01 02 ff', truncated: false });
     expect(rt1.jobs[0]).toMatchObject({ state: 'queued', result: null });
   });
@@ -147,12 +204,18 @@ describe('ontologyDefinitions', () => {
       displayName: 'O',
       description: '',
       queries: new Map(),
-      objectTypes: new Map([['Employee', { apiName: 'Employee', displayName: 'Employee' }], ['Office', { apiName: 'Office' }]]),
+      objectTypes: new Map([
+        ['Employee', { apiName: 'Employee', displayName: 'Employee' }],
+        ['Office', { apiName: 'Office' }],
+      ]),
       actionTypes: new Map([['promote', { apiName: 'promote' }]]),
     } as unknown as OntologyRecord;
     const store = { ontologyObjects: { list: async (_rid: string, type: string) => (type === 'Employee' ? [1, 2, 3] : []) } } as unknown as Store;
     expect(await ontologyDefinitions(store, record)).toEqual({
-      objectTypes: [{ apiName: 'Employee', displayName: 'Employee', objects: 3 }, { apiName: 'Office', displayName: 'Office', objects: 0 }],
+      objectTypes: [
+        { apiName: 'Employee', displayName: 'Employee', objects: 3 },
+        { apiName: 'Office', displayName: 'Office', objects: 0 },
+      ],
       actionTypes: ['promote'],
     });
   });

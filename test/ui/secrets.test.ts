@@ -22,7 +22,10 @@ describe('secrets never reach the event stream or the dashboard', () => {
           users: [{ username: 'alice' }],
           oauth_clients: [{ client_id: 'conf', client_secret: S.clientSecret, redirect_uris: ['http://localhost:3000/cb'] }],
           connections: [{ rid: 'ri.conn.1', display_name: 'C', parent_folder_rid: 'ri.f' }],
-          compute_modules: { runtimes: [{ runtime_id: 'rt-1', module_auth_token: S.moduleToken }], deployed_apps: [{ deployed_app_rid: 'ri.app.a', runtime_id: 'rt-1' }] },
+          compute_modules: {
+            runtimes: [{ runtime_id: 'rt-1', module_auth_token: S.moduleToken }],
+            deployed_apps: [{ deployed_app_rid: 'ri.app.a', runtime_id: 'rt-1' }],
+          },
         },
       },
     });
@@ -44,14 +47,36 @@ describe('secrets never reach the event stream or the dashboard', () => {
       const basic = (id: string, secret: string) => ({ ...form, authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
       const cc = await fetch(`${url}/idp/api/oauth2/token`, { method: 'POST', headers: basic('conf', S.clientSecret), body: 'grant_type=client_credentials' });
       issued.push((await cc.json()).access_token);
-      await fetch(`${url}/idp/api/oauth2/token`, { method: 'POST', headers: form, body: `grant_type=client_credentials&client_id=conf&client_secret=${S.wrongSecret}` });
-      await fetch(`${url}/idp/api/oauth2/token`, { method: 'POST', headers: form, body: `grant_type=authorization_code&code=nope&code_verifier=${S.verifier}&client_id=conf&client_secret=${S.clientSecret}` });
-      const minted = await (await fetch(`${url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"alice"}' })).json();
+      await fetch(`${url}/idp/api/oauth2/token`, {
+        method: 'POST',
+        headers: form,
+        body: `grant_type=client_credentials&client_id=conf&client_secret=${S.wrongSecret}`,
+      });
+      await fetch(`${url}/idp/api/oauth2/token`, {
+        method: 'POST',
+        headers: form,
+        body: `grant_type=authorization_code&code=nope&code_verifier=${S.verifier}&client_id=conf&client_secret=${S.clientSecret}`,
+      });
+      const minted = await (
+        await fetch(`${url}/_emulate/platform/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"alice"}' })
+      ).json();
       issued.push(minted.access_token);
       await fetch(`${url}/api/v2/admin/users/getCurrent?access_token=${minted.access_token}`);
-      await fetch(`${url}/_emulate/platform/connections/ri.conn.1`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ display_name: 'C', parent_folder_rid: 'ri.f', secrets: { apiKey: S.connectionSecret } }) });
-      await fetch(`${url}/_emulate/platform/oauth-clients/late`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_secret: S.lateSecret }) });
-      await fetch(`${url}/_emulate/platform/compute-modules/runtimes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runtimeId: 'rt-1', moduleAuthToken: S.moduleToken }) });
+      await fetch(`${url}/_emulate/platform/connections/ri.conn.1`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ display_name: 'C', parent_folder_rid: 'ri.f', secrets: { apiKey: S.connectionSecret } }),
+      });
+      await fetch(`${url}/_emulate/platform/oauth-clients/late`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_secret: S.lateSecret }),
+      });
+      await fetch(`${url}/_emulate/platform/compute-modules/runtimes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ runtimeId: 'rt-1', moduleAuthToken: S.moduleToken }),
+      });
       await fetch(`${url}/_emulate/platform/compute-modules/runtimes/rt-1/job`, { headers: { 'module-auth-token': S.moduleToken } });
 
       // Everything the dashboard reads, and serves.
@@ -65,7 +90,8 @@ describe('secrets never reach the event stream or the dashboard', () => {
       expect(reads.join('')).toContain('apiKey'); // the connection's secret is listed, by name
 
       // The stream has seen the last request once a journal entry for it arrived.
-      for (let turn = 0; turn < 200 && !received.includes('"path":"/_emulate/platform/compute-modules/runtimes"'); turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let turn = 0; turn < 200 && !received.includes('"path":"/_emulate/platform/compute-modules/runtimes"'); turn++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect(received).toContain('event: journal');
       expect(received).toContain('event: change');
       for (const secret of [...Object.values(S), ...issued]) {

@@ -1,4 +1,4 @@
-// What the journal keeps of one request (CONTRACTS §7), and the filters its readers may apply.
+// What the journal keeps of one request (docs/contracts.md §7), and the filters its readers may apply.
 
 export interface JournalEntry {
   /** Increasing; never reused, also across clears and resets, so that a live reader can resume. */

@@ -1,4 +1,4 @@
-// The journal hook: the one place that records a request (CONTRACTS §7) and logs a refusal with its reason
+// The journal hook: the one place that records a request (docs/contracts.md §7) and logs a refusal with its reason
 // (DESIGN principle 11). Services never write entries; they throw errors that carry their `reason`, the
 // renderers leave the error on the request, and this hook reads it from there after the answer is sent.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

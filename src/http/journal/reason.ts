@@ -1,7 +1,7 @@
 // The code and plain-words reason of a refusal, read from the error where it was decided (DESIGN principle 11).
 // A throw site that knows more than its wire description (which registered URIs, which scopes the token has)
 // sets `reason` with `.because()`; otherwise the wire description already says it.
-import type { EmulatorError} from '../../errors.js';
+import type { EmulatorError } from '../../errors.js';
 import { DeactivatedUser, HtmlError, OAuthError, PlatformError, Unauthenticated } from '../../errors.js';
 
 export function errorCodeOf(err: EmulatorError): string {

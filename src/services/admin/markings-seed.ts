@@ -81,19 +81,29 @@ export const markingsSeed: SeedCodec<MarkingSeed[]> = {
   example: [{ id: 'pii', name: 'PII', category: 'sensitivity', members: [{ group: 'analysts' }] }],
   schema: Type.Array(MarkingSeed, { default: [] }),
   check(part: MarkingSeed[], path, platform) {
-    const categories = new Set((Array.isArray(platform.marking_categories) ? (platform.marking_categories as Array<{ id?: unknown }>) : []).map((c) => String(c.id)));
+    const categories = new Set(
+      (Array.isArray(platform.marking_categories) ? (platform.marking_categories as Array<{ id?: unknown }>) : []).map((c) => String(c.id)),
+    );
     const users = seededUsernames(platform);
     const groups = seededGroupNames(platform);
     return [
       ...duplicates(part, path, 'marking'),
-      ...part.flatMap((m, i) => (categories.has(m.category) ? [] : [`${path}[${i}].category: no marking category "${m.category}" in platform.marking_categories`])),
+      ...part.flatMap((m, i) =>
+        categories.has(m.category) ? [] : [`${path}[${i}].category: no marking category "${m.category}" in platform.marking_categories`],
+      ),
       ...part.flatMap((m, i) => memberProblems(m.members, `${path}[${i}].members`, users, groups)),
     ];
   },
   async apply(part, { store, clock, warn }) {
     const directory = store.part(DIRECTORY);
     for (const m of part) {
-      await directory.putMarking({ id: m.id, categoryId: m.category, name: m.name, createdTime: seedTime(clock.now()), ...(m.description !== undefined ? { description: m.description } : {}) });
+      await directory.putMarking({
+        id: m.id,
+        categoryId: m.category,
+        name: m.name,
+        createdTime: seedTime(clock.now()),
+        ...(m.description !== undefined ? { description: m.description } : {}),
+      });
       await directory.addMarkingMembers(m.id, await resolveMembers(store, m.members, (w) => warn(`platform.markings "${m.id}": ${w}`)));
     }
   },
@@ -114,7 +124,14 @@ export const cbacBannerSeed: SeedCodec<BannerSeed | undefined> = {
   example: { classification: 'UNCLASSIFIED', text_color: '#ffffff', background_colors: ['#007a33'] },
   schema: Type.Optional(BannerSeed),
   async apply(part, { store }) {
-    if (part) await store.part(DIRECTORY).putSetting(BANNER_KEY, { classification: part.classification, textColor: part.text_color, backgroundColors: part.background_colors } satisfies BannerSetting);
+    if (part)
+      await store
+        .part(DIRECTORY)
+        .putSetting(BANNER_KEY, {
+          classification: part.classification,
+          textColor: part.text_color,
+          backgroundColors: part.background_colors,
+        } satisfies BannerSetting);
   },
   async export({ store }) {
     const b = (await store.part(DIRECTORY).setting(BANNER_KEY)) as BannerSetting | undefined;

@@ -23,7 +23,8 @@ const fingerprint = (query: string) => createHash('sha256').update(query).digest
 export function pageSizeOf(raw: number | string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_PAGE_SIZE;
   const n = typeof raw === 'string' ? Number(raw) : raw;
-  if (!Number.isInteger(n) || n < 1) throw invalidArgument('InvalidPageSize', { pageSize: raw }).because(`pageSize must be a whole number of at least 1; got ${String(raw)}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw invalidArgument('InvalidPageSize', { pageSize: raw }).because(`pageSize must be a whole number of at least 1; got ${String(raw)}`);
   return Math.min(n, MAX_PAGE_SIZE);
 }
 
@@ -33,7 +34,9 @@ export function offsetOf(token: string | undefined, query: string): number {
   const m = /^([A-Za-z0-9_-]{12})\.(\d{1,9})$/.exec(token);
   if (!m) throw invalidArgument('InvalidPageToken', { pageToken: token }).because('the page token is not one this service handed out');
   if (m[1] !== fingerprint(query)) {
-    throw invalidArgument('InvalidPageToken', { pageToken: token }).because('the page token was handed out for another query (another route, filter or parent); page from the first page again');
+    throw invalidArgument('InvalidPageToken', { pageToken: token }).because(
+      'the page token was handed out for another query (another route, filter or parent); page from the first page again',
+    );
   }
   return Number(m[2]);
 }

@@ -1,4 +1,4 @@
-// Admin identity endpoints (SPEC §4.2, CONTRACTS §3).
+// Admin identity endpoints (SPEC §4.2, docs/contracts.md §3).
 // The directory's routes (users, groups, markings) live in routes/ (docs/directory.md).
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';

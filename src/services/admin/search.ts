@@ -16,11 +16,14 @@ const unknownClause = (clause: string, why: string) => invalidArgument('InvalidS
 
 export function parseSearch(body: unknown): SearchBody {
   if (!isRecord(body)) throw unknownClause('(body)', 'the search body must be a JSON object {where, pageSize?, pageToken?}');
-  for (const key of Object.keys(body)) if (!BODY_KEYS.has(key)) throw unknownClause(key, `"${key}" is not a search field; expected where, pageSize and pageToken`);
+  for (const key of Object.keys(body))
+    if (!BODY_KEYS.has(key)) throw unknownClause(key, `"${key}" is not a search field; expected where, pageSize and pageToken`);
   const where = body.where;
   if (!isRecord(where)) throw unknownClause('where', 'where must be an object {type: "queryString", value}');
-  for (const key of Object.keys(where)) if (!WHERE_KEYS.has(key)) throw unknownClause(`where.${key}`, `"where.${key}" is not a filter field; expected type and value`);
-  if (where.type !== 'queryString') throw unknownClause(`where.type=${String(where.type)}`, `the only filter type is "queryString"; got ${JSON.stringify(where.type)}`);
+  for (const key of Object.keys(where))
+    if (!WHERE_KEYS.has(key)) throw unknownClause(`where.${key}`, `"where.${key}" is not a filter field; expected type and value`);
+  if (where.type !== 'queryString')
+    throw unknownClause(`where.type=${String(where.type)}`, `the only filter type is "queryString"; got ${JSON.stringify(where.type)}`);
   if (typeof where.value !== 'string') throw unknownClause('where.value', 'where.value must be a string');
   const pageSize = body.pageSize;
   if (pageSize !== undefined && typeof pageSize !== 'number') throw invalidArgument('InvalidPageSize', { pageSize }).because('pageSize must be a number');

@@ -27,8 +27,12 @@ export function seededGroupNames(platform: Record<string, unknown>): Set<string>
 export function memberProblems(members: readonly MemberSeed[], path: string, users: Set<string>, groups: Set<string>): string[] {
   return members.flatMap((m, i) =>
     typeof m === 'string'
-      ? users.has(m) ? [] : [`${path}[${i}]: no user "${m}" in platform.users`]
-      : groups.has(m.group) ? [] : [`${path}[${i}].group: no group "${m.group}" in platform.groups`],
+      ? users.has(m)
+        ? []
+        : [`${path}[${i}]: no user "${m}" in platform.users`]
+      : groups.has(m.group)
+        ? []
+        : [`${path}[${i}].group: no group "${m.group}" in platform.groups`],
   );
 }
 

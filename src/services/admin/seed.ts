@@ -88,7 +88,16 @@ export const usersSeed: SeedCodec<UserSeed[]> = {
   key: 'users',
   schema: Type.Array(UserSeed, { default: [] }),
   example: [
-    { username: 'alice', display_name: 'Alice', email: 'alice@example.test', realm: DEFAULT_REALM, organization_rid: DEFAULT_ORGANIZATION_RID, principal_type: 'human', active: true, attributes: { team: ['blue'] } },
+    {
+      username: 'alice',
+      display_name: 'Alice',
+      email: 'alice@example.test',
+      realm: DEFAULT_REALM,
+      organization_rid: DEFAULT_ORGANIZATION_RID,
+      principal_type: 'human',
+      active: true,
+      attributes: { team: ['blue'] },
+    },
   ],
   async apply(users, { store, warn }) {
     if (wantsDefaultAdmin(users)) await store.users.insert(userFromSeed(DEFAULT_ADMIN));
@@ -98,7 +107,9 @@ export const usersSeed: SeedCodec<UserSeed[]> = {
   },
   export: async ({ store }) => (await store.users.list()).map(userSeedOf) as UserSeed[],
   merge: (base, imported) => byKey(base, imported, (u) => u.username),
-  summary: async (store, users) => [{ one: 'user', many: 'users', count: await store.users.count(), ...(wantsDefaultAdmin(users) ? { note: 'incl. default admin' } : {}) }],
+  summary: async (store, users) => [
+    { one: 'user', many: 'users', count: await store.users.count(), ...(wantsDefaultAdmin(users) ? { note: 'incl. default admin' } : {}) },
+  ],
 };
 
 export const enrollmentSeed: SeedCodec<EnrollmentSeed> = {

@@ -1,4 +1,4 @@
-// Wire shapes of the admin API (SPEC §2.1, CONTRACTS §3).
+// Wire shapes of the admin API (SPEC §2.1, docs/contracts.md §3).
 import type { EnrollmentRecord, UserRecord } from '../../store/store.js';
 
 interface UserWire {

@@ -1,4 +1,4 @@
-// Compute-module runtimes as the dashboard sees them (CONTRACTS §7): each runtime with its deployed apps, the
+// Compute-module runtimes as the dashboard sees them (docs/contracts.md §7): each runtime with its deployed apps, the
 // function schemas its module posted, its waiting polls and its newest jobs, results shown as text or hex;
 // and cancelling a job. Registered inside the compute-module scope, because cancelling goes through the one
 // job service (it wakes a held execute). Errors use that prefix's OAuth envelope. Never a module auth token.

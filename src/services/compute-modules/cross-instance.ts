@@ -1,4 +1,4 @@
-// Several emulator instances on one shared store (CONTRACTS §12): what one instance changes must wake the
+// Several emulator instances on one shared store (docs/contracts.md §12): what one instance changes must wake the
 // polls and held executes waiting on another. The store's notifications carry the hints; the store stays the
 // truth, and a bounded re-check of every local waiter makes a lost hint a delay, never a lost wake-up.
 import type { StoreNotifications } from '../../store/store.js';

@@ -1,4 +1,4 @@
-// Admission of compute-module jobs (CONTRACTS §6, §8): what a job request must name, the job it becomes, the
+// Admission of compute-module jobs (docs/contracts.md §6, §8): what a job request must name, the job it becomes, the
 // per-runtime queue cap, and the retention bound on finished jobs. The lifecycle itself is in jobs.ts.
 import type { Store, JobRecord } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
@@ -33,10 +33,10 @@ export interface SessionRequest {
   displayName?: string;
 }
 
-/** Queues the job unless its runtime's queue is full (CONTRACTS §8). */
+/** Queues the job unless its runtime's queue is full (docs/contracts.md §8). */
 export async function enqueue(deps: JobServiceDeps, job: JobRecord): Promise<void> {
-const max = deps.settings.maxQueuedJobs;
-if (await deps.store.computeModuleJobs.insertIfRoom(job, max)) return;
+  const max = deps.settings.maxQueuedJobs;
+  if (await deps.store.computeModuleJobs.insertIfRoom(job, max)) return;
   throw queueFull(`Runtime ${quote(job.runtimeId)} already has ${max} queued jobs (compute_modules.max_queued_jobs); retry once its module has taken some.`);
 }
 
@@ -64,6 +64,6 @@ export async function newJob(deps: JobServiceDeps, request: JobRequest): Promise
 
 /** Forgets the oldest finished jobs past `retained_jobs` or `max_retained_result_bytes`. */
 export async function pruneRetained(deps: JobServiceDeps): Promise<void> {
-const { retainedJobs, maxRetainedResultBytes } = deps.settings;
-await deps.store.computeModuleJobs.pruneFinished(retainedJobs, maxRetainedResultBytes);
+  const { retainedJobs, maxRetainedResultBytes } = deps.settings;
+  await deps.store.computeModuleJobs.pruneFinished(retainedJobs, maxRetainedResultBytes);
 }

@@ -46,7 +46,10 @@ export class JobLeases {
     const failure = `The job was handed out ${maxHandOuts} times without an answer; the instance that last handed it out stopped.`;
     const outcome = await jobs.requeueLapsed!(this.deps.moduleGoneMs, maxHandOuts, failure, this.deps.now());
     const byRuntime = new Map<string, RequeueOutcome>();
-    for (const [kind, list] of [['requeued', outcome.requeued], ['failed', outcome.failed]] as const) {
+    for (const [kind, list] of [
+      ['requeued', outcome.requeued],
+      ['failed', outcome.failed],
+    ] as const) {
       for (const job of list) {
         let entry = byRuntime.get(job.runtimeId);
         if (!entry) byRuntime.set(job.runtimeId, (entry = { requeued: [], failed: [] }));

@@ -1,4 +1,4 @@
-// The job lifecycle (CONTRACTS §6) and the only code that changes job state. It also owns the wake-ups:
+// The job lifecycle (docs/contracts.md §6) and the only code that changes job state. It also owns the wake-ups:
 // polls wait per runtime for a queued job, synchronous executes wait per job for it to finish.
 //
 //   queued --poll--> inProgress --result--> succeeded
@@ -115,7 +115,7 @@ export class JobService {
     return { runtimeId: request.runtimeId, moduleAuthToken, created };
   }
 
-  /** The lease (CONTRACTS §6): the runtime's module has gone; the jobs it was handed by `lastSeen` come back. */
+  /** The lease (docs/contracts.md §6): the runtime's module has gone; the jobs it was handed by `lastSeen` come back. */
   private async moduleGone(runtimeId: string, lastSeen: number): Promise<void> {
     const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer; its module stopped polling.`;
     const outcome = await this.deps.store.computeModuleJobs.requeueHandedOutBefore(runtimeId, lastSeen, MAX_HAND_OUTS, failure, this.deps.clock.now());
@@ -158,7 +158,9 @@ export class JobService {
       case 'notified':
         return wake.value;
       case 'timeout':
-        throw jobTimeout(`Job ${job.jobId} did not finish within ${this.deps.settings.executeTimeoutMs} ms; it stays queued or running and its result can be fetched later.`);
+        throw jobTimeout(
+          `Job ${job.jobId} did not finish within ${this.deps.settings.executeTimeoutMs} ms; it stays queued or running and its result can be fetched later.`,
+        );
       case 'aborted':
         return undefined;
       case 'reset':
@@ -251,7 +253,11 @@ export class JobService {
    */
   private async servable(job: JobRecord): Promise<boolean> {
     if (serializes(job.query)) return true;
-    const failed = await this.deps.store.computeModuleJobs.fail(job.jobId, 'The job\'s query could not be serialized (nested too deeply?); no module was given it.', this.deps.clock.now());
+    const failed = await this.deps.store.computeModuleJobs.fail(
+      job.jobId,
+      "The job's query could not be serialized (nested too deeply?); no module was given it.",
+      this.deps.clock.now(),
+    );
     if (failed) {
       this.finished(failed);
       await pruneRetained(this.deps);

@@ -1,4 +1,4 @@
-// Whether a runtime's module is still there (CONTRACTS §6): a module that has no poll in flight and started
+// Whether a runtime's module is still there (docs/contracts.md §6): a module that has no poll in flight and started
 // none for `module_gone_ms` has gone, and the jobs it was handed come back to the queue (the lease).
 //
 // Noticed two ways, neither a loop: when a poll arrives for a runtime that had gone (before it looks at the

@@ -3,12 +3,7 @@
 // No timer ever fires to look for work; the only timer is the end of the hold. `notify` wakes every waiter of
 // a key (a session reset ends all its polls); `notifyOne` wakes one (a queued job is for one poll).
 
-export type Wake<T> =
-  | { kind: 'notified'; value: T }
-  | { kind: 'timeout' }
-  | { kind: 'aborted' }
-  | { kind: 'reset' }
-  | { kind: 'shutdown' };
+export type Wake<T> = { kind: 'notified'; value: T } | { kind: 'timeout' } | { kind: 'aborted' } | { kind: 'reset' } | { kind: 'shutdown' };
 
 export interface Subscription<T> {
   /** Resolves once, with the first thing that happens. */

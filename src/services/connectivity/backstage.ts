@@ -34,14 +34,21 @@ export function connectivityBackstage(parent: FastifyInstance, { store }: Servic
   app.put('/_emulate/platform/connections/:rid', { config: CONTROL_ROUTE, schema: { params: RidParam, body: ConnectionBody } }, async (request) => {
     const { secrets = {}, ...rest } = request.body;
     const old = await store.connections.byRid(request.params.rid);
-    const c = seedEntry(connectionsSeed, { domains: old?.domains.map(({ host, port, scheme }) => ({ host, port, scheme })) ?? [], ...rest, rid: request.params.rid });
+    const c = seedEntry(connectionsSeed, {
+      domains: old?.domains.map(({ host, port, scheme }) => ({ host, port, scheme })) ?? [],
+      ...rest,
+      rid: request.params.rid,
+    });
     const record = {
       rid: request.params.rid,
       displayName: c.display_name,
       parentFolderRid: c.parent_folder_rid,
       worker: old?.worker ?? { type: 'foundryWorker' as const, networkEgressPolicyRids: [] },
       // Domains given here carry no auth; kept domains keep theirs (their secret names stay valid).
-      domains: (request.body as { domains?: unknown }).domains === undefined && old ? old.domains : c.domains.map((d) => ({ host: d.host, port: d.port, scheme: d.scheme })),
+      domains:
+        (request.body as { domains?: unknown }).domains === undefined && old
+          ? old.domains
+          : c.domains.map((d) => ({ host: d.host, port: d.port, scheme: d.scheme })),
       oauth2ClientRid: old?.oauth2ClientRid,
       secrets: { ...(old?.secrets ?? {}), ...secrets },
     };

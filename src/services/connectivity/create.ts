@@ -1,4 +1,4 @@
-// A create request to a ConnectionRecord: every check of CONTRACTS §4, in the order a reader would fix them.
+// A create request to a ConnectionRecord: every check of docs/contracts.md §4, in the order a reader would fix them.
 // Secret values go into `secrets`; the record's domains refer to them by name only.
 import type { Static } from '@sinclair/typebox';
 import type { ApiKeyLocationRecord, ConnectionRecord, DomainAuthRecord, DomainRecord, WorkerRecord } from '../../store/store.js';
@@ -77,7 +77,7 @@ export function connectionFromRequest(body: Body, rid: string): ConnectionRecord
   return record;
 }
 
-/** `worker`, or its newer name `runtimePlatform` (CONTRACTS §10): the same shapes, at most one of the two. */
+/** `worker`, or its newer name `runtimePlatform` (docs/contracts.md §10): the same shapes, at most one of the two. */
 function workerFrom(body: Body): WorkerRecord {
   if (body.worker !== undefined && body.runtimePlatform !== undefined) {
     throw invalidField(['runtimePlatform'], 'is the newer name of worker; give one of the two');

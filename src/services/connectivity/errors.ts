@@ -20,10 +20,20 @@ export const unknownWorkerCannotBeUsed = () =>
   );
 
 export const encryptedPropertyMustBePlaintext = (propertyName: string) =>
-  new PlatformError('INVALID_ARGUMENT', 'EncryptedPropertyMustBeSpecifiedAsPlaintextValue', { propertyName }, 'The encrypted property must be specified as a plaintext value.');
+  new PlatformError(
+    'INVALID_ARGUMENT',
+    'EncryptedPropertyMustBeSpecifiedAsPlaintextValue',
+    { propertyName },
+    'The encrypted property must be specified as a plaintext value.',
+  );
 
 export const additionalSecretsMustBePlaintextMap = () =>
-  new PlatformError('INVALID_ARGUMENT', 'AdditionalSecretsMustBeSpecifiedAsPlaintextValueMap', {}, 'The additional secrets must be specified as a plaintext value map.');
+  new PlatformError(
+    'INVALID_ARGUMENT',
+    'AdditionalSecretsMustBeSpecifiedAsPlaintextValueMap',
+    {},
+    'The additional secrets must be specified as a plaintext value map.',
+  );
 
 /** The host is echoed without any user-info part: `https://user:password@host` must not put a password in an error. */
 export const hostNameCannotHaveProtocolOrPort = (hostName: string) =>

@@ -1,10 +1,10 @@
-// Connectivity API (SPEC §4.3, CONTRACTS §4): create, get, getConfiguration and updateSecrets of REST connections.
+// Connectivity API (SPEC §4.3, docs/contracts.md §4): create, get, getConfiguration and updateSecrets of REST connections.
 // Known deviations from the real platform:
 // - Only REST connections; every other configuration type answers ConnectionTypeNotSupported.
 // - No updateExportSettings, JDBC drivers, file or table imports, virtual tables, listing or deletion.
 // - parentFolderRid is not checked against a filesystem (there is none), so ParentFolderNotFoundForConnection never occurs.
 // - Secrets live in memory in plaintext (never returned or logged); the platform encrypts them at rest.
-// - updateSecrets adds names it does not know as additional secrets (CONTRACTS §4) where the platform may answer
+// - updateSecrets adds names it does not know as additional secrets (docs/contracts.md §4) where the platform may answer
 //   SecretNamesDoNotExist. A domain's auth secret is named `domains[<i>].auth.<field>` (our choice); updateSecrets
 //   with that name replaces it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -17,9 +17,9 @@ export const CreateConnectionBody = Type.Object(
   {
     parentFolderRid: Type.String(),
     displayName: Type.String(),
-    // The SDK type requires it; CONTRACTS §4 defaults it to the Foundry worker when omitted.
+    // The SDK type requires it; docs/contracts.md §4 defaults it to the Foundry worker when omitted.
     worker: Type.Optional(Tagged),
-    // The newer name of `worker` (CONTRACTS §10), same shapes; one or the other.
+    // The newer name of `worker` (docs/contracts.md §10), same shapes; one or the other.
     runtimePlatform: Type.Optional(Tagged),
     configuration: Tagged,
   },
@@ -30,10 +30,7 @@ export const UpdateSecretsBody = Type.Object({ secrets: StringMap(Type.String())
 
 // ---- the branches, checked in create.ts ----
 
-export const FoundryWorker = Type.Object(
-  { type: Type.Literal('foundryWorker'), networkEgressPolicyRids: Type.Optional(Type.Array(Type.String())) },
-  closed,
-);
+export const FoundryWorker = Type.Object({ type: Type.Literal('foundryWorker'), networkEgressPolicyRids: Type.Optional(Type.Array(Type.String())) }, closed);
 
 export const RestConfiguration = Type.Object(
   {
@@ -65,7 +62,4 @@ export const OAuth2Auth = Type.Object({ type: Type.Literal('oauth2') }, closed);
 export const HeaderLocation = Type.Object({ type: Type.Literal('header'), headerName: Type.String({ minLength: 1 }) }, closed);
 export const QueryParameterLocation = Type.Object({ type: Type.Literal('queryParameter'), queryParameterName: Type.String({ minLength: 1 }) }, closed);
 
-export const SecretsWithPlaintextValues = Type.Object(
-  { type: Type.Literal('asSecretsWithPlaintextValues'), secrets: StringMap(Type.String()) },
-  closed,
-);
+export const SecretsWithPlaintextValues = Type.Object({ type: Type.Literal('asSecretsWithPlaintextValues'), secrets: StringMap(Type.String()) }, closed);

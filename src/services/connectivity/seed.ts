@@ -40,7 +40,14 @@ export const connectionSeedOf = (c: ConnectionRecord) => ({
 export const connectionsSeed: SeedCodec<ConnectionSeed[]> = {
   key: 'connections',
   schema: Type.Array(ConnectionSeed, { default: [] }),
-  example: [{ rid: 'ri.magritte..source.weather', display_name: 'Weather API', parent_folder_rid: 'ri.compass.main.folder.example', domains: [{ host: 'api.weather.example', port: 443, scheme: 'HTTPS' }] }],
+  example: [
+    {
+      rid: 'ri.magritte..source.weather',
+      display_name: 'Weather API',
+      parent_folder_rid: 'ri.compass.main.folder.example',
+      domains: [{ host: 'api.weather.example', port: 443, scheme: 'HTTPS' }],
+    },
+  ],
   async apply(connections, { store, warn }) {
     for (const [i, c] of connections.entries()) {
       const rid = c.rid ?? `ri.magritte..source.${stableUuid(`connection:${i}:${c.display_name}`)}`;

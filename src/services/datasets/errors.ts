@@ -8,7 +8,8 @@ export const branchNotFound = (datasetRid: string, branchName: string) =>
   notFound('BranchNotFound', { datasetRid, branchName }).because(`dataset ${quote(datasetRid)} has no branch ${quote(branchName)}`);
 export const branchAlreadyExists = (datasetRid: string, branchName: string) =>
   conflict('BranchAlreadyExists', { datasetRid, branchName }).because(`dataset ${quote(datasetRid)} has a branch ${quote(branchName)} already`);
-export const invalidBranchName = (branchName: string) => invalidArgument('InvalidBranchName', { branchName }).because(`branch name ${quote(branchName)} is empty or looks like a rid or a UUID`);
+export const invalidBranchName = (branchName: string) =>
+  invalidArgument('InvalidBranchName', { branchName }).because(`branch name ${quote(branchName)} is empty or looks like a rid or a UUID`);
 export const transactionNotFound = (datasetRid: string, transactionRid: string) =>
   notFound('TransactionNotFound', { datasetRid, transactionRid }).because(`dataset ${quote(datasetRid)} has no transaction ${quote(transactionRid)}`);
 export const transactionNotOpen = (datasetRid: string, transactionRid: string, transactionStatus: string) =>
@@ -20,16 +21,22 @@ export const transactionNotCommitted = (datasetRid: string, transactionRid: stri
     `transaction ${quote(transactionRid)} of dataset ${quote(datasetRid)} is ${transactionStatus}, not COMMITTED`,
   );
 export const openTransactionAlreadyExists = (datasetRid: string, branchName: string) =>
-  conflict('OpenTransactionAlreadyExists', { datasetRid, branchName }).because(`branch ${quote(branchName)} of dataset ${quote(datasetRid)} has an open transaction already`);
+  conflict('OpenTransactionAlreadyExists', { datasetRid, branchName }).because(
+    `branch ${quote(branchName)} of dataset ${quote(datasetRid)} has an open transaction already`,
+  );
 export const invalidTransactionType = (datasetRid: string, transactionRid: string, transactionType: string, why: string) =>
   invalidArgument('InvalidTransactionType', { datasetRid, transactionRid, transactionType }).because(why);
 // FileAlreadyExists carries NOT_FOUND in both SDKs (odd, but theirs).
 export const fileAlreadyExists = (datasetRid: string, transactionRid: string, path: string) =>
-  notFound('FileAlreadyExists', { datasetRid, transactionRid, path }).because(`an APPEND transaction ${quote(transactionRid)} may not overwrite ${quote(path)}, already in the view`);
+  notFound('FileAlreadyExists', { datasetRid, transactionRid, path }).because(
+    `an APPEND transaction ${quote(transactionRid)} may not overwrite ${quote(path)}, already in the view`,
+  );
 export const fileNotFound = (datasetRid: string, filePath: string, where: string) =>
   notFound('FileNotFound', { datasetRid, filePath }).because(`no file ${quote(filePath)} in ${where} of dataset ${quote(datasetRid)}`);
 export const schemaNotFound = (datasetRid: string, branchName: string, transactionRid?: string) =>
-  notFound('SchemaNotFound', { datasetRid, branchName, ...(transactionRid === undefined ? {} : { transactionRid }) }).because(`branch ${quote(branchName)} of dataset ${quote(datasetRid)} has no schema`);
+  notFound('SchemaNotFound', { datasetRid, branchName, ...(transactionRid === undefined ? {} : { transactionRid }) }).because(
+    `branch ${quote(branchName)} of dataset ${quote(datasetRid)} has no schema`,
+  );
 export const invalidParameterCombination = (validCombinations: string[][], providedParameters: string[], why: string) =>
   invalidArgument('InvalidParameterCombination', { validCombinations, providedParameters }).because(why);
 export const invalidFilePath = (path: string, why: string) => invalidArgument('InvalidFilePath', { path }, 'The file path is not valid.').because(why);
@@ -38,10 +45,20 @@ export const invalidFilePath = (path: string, why: string) => invalidArgument('I
  * caller's data that is wrong, so we answer 400 under the same name (docs/datasets.md, "Errors").
  */
 export const readTableError = (datasetRid: string, message: string) =>
-  new PlatformError('INVALID_ARGUMENT', 'ReadTableError', { datasetRid, message }, 'An error occurred while reading the table. Refer to the message for more details.').because(message);
+  new PlatformError(
+    'INVALID_ARGUMENT',
+    'ReadTableError',
+    { datasetRid, message },
+    'An error occurred while reading the table. Refer to the message for more details.',
+  ).because(message);
 export const columnNotFound = (datasetRid: string, column: string) =>
-  invalidArgument('ColumnTypesNotSupported', { datasetRid }, `The column ${quote(column)} is not in the dataset's schema.`).because(`column ${quote(column)} is not in the schema`);
-export const fileTooLarge = (maxBytes: number) =>
-  new PlatformError('REQUEST_ENTITY_TOO_LARGE', 'FileTooLarge', { maxBytes }, `The file is larger than ${maxBytes} bytes (limits.max_dataset_file_bytes).`).because(
-    `the upload passed limits.max_dataset_file_bytes (${maxBytes})`,
+  invalidArgument('ColumnTypesNotSupported', { datasetRid }, `The column ${quote(column)} is not in the dataset's schema.`).because(
+    `column ${quote(column)} is not in the schema`,
   );
+export const fileTooLarge = (maxBytes: number) =>
+  new PlatformError(
+    'REQUEST_ENTITY_TOO_LARGE',
+    'FileTooLarge',
+    { maxBytes },
+    `The file is larger than ${maxBytes} bytes (limits.max_dataset_file_bytes).`,
+  ).because(`the upload passed limits.max_dataset_file_bytes (${maxBytes})`);

@@ -27,7 +27,12 @@ export class Datasets {
     return new Date(this.clock.now()).toISOString();
   }
 
-  async create(name: string, parentFolderRid: string, rid = `ri.foundry.main.dataset.${randomUuid()}`, branches: readonly string[] = [DEFAULT_BRANCH]): Promise<DatasetRecord> {
+  async create(
+    name: string,
+    parentFolderRid: string,
+    rid = `ri.foundry.main.dataset.${randomUuid()}`,
+    branches: readonly string[] = [DEFAULT_BRANCH],
+  ): Promise<DatasetRecord> {
     const record = { rid, name, parentFolderRid };
     await this.repo.insertDataset(record);
     for (const branch of branches) await this.repo.insertBranch({ datasetRid: rid, name: branch });
@@ -110,9 +115,19 @@ export class Datasets {
   /** The view a read names: a branch (default master) or an explicit transaction range. */
   async readRange(datasetRid: string, q: { branchName?: string; startTransactionRid?: string; endTransactionRid?: string }): Promise<ViewRange> {
     await this.dataset(datasetRid);
-    if (q.endTransactionRid !== undefined && q.branchName === undefined) return { datasetRid, endTransactionRid: q.endTransactionRid, ...(q.startTransactionRid === undefined ? {} : { startTransactionRid: q.startTransactionRid }) };
+    if (q.endTransactionRid !== undefined && q.branchName === undefined)
+      return {
+        datasetRid,
+        endTransactionRid: q.endTransactionRid,
+        ...(q.startTransactionRid === undefined ? {} : { startTransactionRid: q.startTransactionRid }),
+      };
     const branch = await this.branch(datasetRid, q.branchName ?? DEFAULT_BRANCH);
-    return { datasetRid, branch, ...(q.startTransactionRid === undefined ? {} : { startTransactionRid: q.startTransactionRid }), ...(q.endTransactionRid === undefined ? {} : { endTransactionRid: q.endTransactionRid }) };
+    return {
+      datasetRid,
+      branch,
+      ...(q.startTransactionRid === undefined ? {} : { startTransactionRid: q.startTransactionRid }),
+      ...(q.endTransactionRid === undefined ? {} : { endTransactionRid: q.endTransactionRid }),
+    };
   }
 
   async file(range: ViewRange, path: string): Promise<FileRecord> {
@@ -125,10 +140,19 @@ export class Datasets {
    * Writes `body` as `path` into an open transaction, or (with a branch) into a new transaction of
    * `type` (default UPDATE) committed in the same call, aborted if the write fails.
    */
-  async upload(datasetRid: string, path: string, body: AsyncIterable<Uint8Array>, q: { transactionRid?: string; branchName?: string; transactionType?: TransactionType; maxBytes: number; contentType?: string }): Promise<FileRecord> {
+  async upload(
+    datasetRid: string,
+    path: string,
+    body: AsyncIterable<Uint8Array>,
+    q: { transactionRid?: string; branchName?: string; transactionType?: TransactionType; maxBytes: number; contentType?: string },
+  ): Promise<FileRecord> {
     if (q.transactionRid !== undefined) {
       if (q.branchName !== undefined || q.transactionType !== undefined)
-        throw E.invalidParameterCombination([['transactionRid'], ['branchName', 'transactionType']], ['transactionRid', ...(q.branchName === undefined ? [] : ['branchName']), ...(q.transactionType === undefined ? [] : ['transactionType'])], 'transactionRid names the transaction already; branchName and transactionType open a new one');
+        throw E.invalidParameterCombination(
+          [['transactionRid'], ['branchName', 'transactionType']],
+          ['transactionRid', ...(q.branchName === undefined ? [] : ['branchName']), ...(q.transactionType === undefined ? [] : ['transactionType'])],
+          'transactionRid names the transaction already; branchName and transactionType open a new one',
+        );
       const t = await this.transaction(datasetRid, q.transactionRid);
       return this.write(t, path, body, q);
     }
@@ -145,7 +169,13 @@ export class Datasets {
 
   private async write(t: TransactionRecord, path: string, body: AsyncIterable<Uint8Array>, q: { maxBytes: number; contentType?: string }): Promise<FileRecord> {
     if (t.status !== 'OPEN') throw E.transactionNotOpen(t.datasetRid, t.rid, t.status);
-    if (t.type === 'DELETE') throw E.invalidTransactionType(t.datasetRid, t.rid, t.type, `transaction ${JSON.stringify(t.rid)} is a DELETE transaction: it removes files, it cannot upload one`);
+    if (t.type === 'DELETE')
+      throw E.invalidTransactionType(
+        t.datasetRid,
+        t.rid,
+        t.type,
+        `transaction ${JSON.stringify(t.rid)} is a DELETE transaction: it removes files, it cannot upload one`,
+      );
     if (t.type === 'APPEND') {
       const before = await this.view({ datasetRid: t.datasetRid, ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) });
       if (t.parent !== undefined && before.some((f) => f.path === path)) throw E.fileAlreadyExists(t.datasetRid, t.rid, path);
@@ -172,9 +202,11 @@ export class Datasets {
     if (q.transactionRid !== undefined) {
       const t = await this.transaction(datasetRid, q.transactionRid);
       if (t.status !== 'OPEN') throw E.transactionNotOpen(datasetRid, t.rid, t.status);
-      if (t.type !== 'DELETE') throw E.invalidTransactionType(datasetRid, t.rid, t.type, `files are deleted in a DELETE transaction; ${JSON.stringify(t.rid)} is ${t.type}`);
+      if (t.type !== 'DELETE')
+        throw E.invalidTransactionType(datasetRid, t.rid, t.type, `files are deleted in a DELETE transaction; ${JSON.stringify(t.rid)} is ${t.type}`);
       await this.file({ datasetRid, ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) }, path);
-      if ((await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() })) === 'not-open') throw E.transactionNotOpen(datasetRid, t.rid, 'closed');
+      if ((await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() })) === 'not-open')
+        throw E.transactionNotOpen(datasetRid, t.rid, 'closed');
       return;
     }
     const branch = await this.branch(datasetRid, q.branchName ?? DEFAULT_BRANCH);

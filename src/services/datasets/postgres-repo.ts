@@ -35,18 +35,35 @@ interface FileRow {
   size: number;
   updated_time: string;
 }
-const fileOf = (r: FileRow): FileRecord => ({ transactionRid: r.transaction_rid, path: r.path, ...(r.blob_id === null ? {} : { blobId: r.blob_id }), size: r.size, updatedTime: r.updated_time });
+const fileOf = (r: FileRow): FileRecord => ({
+  transactionRid: r.transaction_rid,
+  path: r.path,
+  ...(r.blob_id === null ? {} : { blobId: r.blob_id }),
+  size: r.size,
+  updatedTime: r.updated_time,
+});
 
-const branchOf = (r: { dataset_rid: string; name: string; head: string | null }): BranchRecord => ({ datasetRid: r.dataset_rid, name: r.name, ...(r.head === null ? {} : { head: r.head }) });
+const branchOf = (r: { dataset_rid: string; name: string; head: string | null }): BranchRecord => ({
+  datasetRid: r.dataset_rid,
+  name: r.name,
+  ...(r.head === null ? {} : { head: r.head }),
+});
 
 export class PostgresDatasets implements DatasetsRepo {
   constructor(private readonly db: Db) {}
 
   async insertDataset(d: DatasetRecord) {
-    await this.db.query('INSERT INTO datasets (rid, name, parent_folder_rid) VALUES ($1, $2, $3) ON CONFLICT (rid) DO NOTHING', [d.rid, d.name, d.parentFolderRid]);
+    await this.db.query('INSERT INTO datasets (rid, name, parent_folder_rid) VALUES ($1, $2, $3) ON CONFLICT (rid) DO NOTHING', [
+      d.rid,
+      d.name,
+      d.parentFolderRid,
+    ]);
   }
   async dataset(rid: string) {
-    const row = await this.db.first<{ rid: string; name: string; parent_folder_rid: string }>('SELECT rid, name, parent_folder_rid FROM datasets WHERE rid = $1', [rid]);
+    const row = await this.db.first<{ rid: string; name: string; parent_folder_rid: string }>(
+      'SELECT rid, name, parent_folder_rid FROM datasets WHERE rid = $1',
+      [rid],
+    );
     return row && { rid: row.rid, name: row.name, parentFolderRid: row.parent_folder_rid };
   }
   async datasets() {
@@ -55,15 +72,25 @@ export class PostgresDatasets implements DatasetsRepo {
   }
 
   async insertBranch(b: BranchRecord) {
-    const res = await this.db.query('INSERT INTO dataset_branches (dataset_rid, name, head) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [b.datasetRid, b.name, b.head ?? null]);
+    const res = await this.db.query('INSERT INTO dataset_branches (dataset_rid, name, head) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+      b.datasetRid,
+      b.name,
+      b.head ?? null,
+    ]);
     return res.rowCount === 1;
   }
   async branch(datasetRid: string, name: string) {
-    const row = await this.db.first<{ dataset_rid: string; name: string; head: string | null }>('SELECT dataset_rid, name, head FROM dataset_branches WHERE dataset_rid = $1 AND name = $2', [datasetRid, name]);
+    const row = await this.db.first<{ dataset_rid: string; name: string; head: string | null }>(
+      'SELECT dataset_rid, name, head FROM dataset_branches WHERE dataset_rid = $1 AND name = $2',
+      [datasetRid, name],
+    );
     return row && branchOf(row);
   }
   async branches(datasetRid: string) {
-    const rows = await this.db.rows<{ dataset_rid: string; name: string; head: string | null }>('SELECT dataset_rid, name, head FROM dataset_branches WHERE dataset_rid = $1 ORDER BY seq', [datasetRid]);
+    const rows = await this.db.rows<{ dataset_rid: string; name: string; head: string | null }>(
+      'SELECT dataset_rid, name, head FROM dataset_branches WHERE dataset_rid = $1 ORDER BY seq',
+      [datasetRid],
+    );
     return rows.map(branchOf);
   }
   async deleteBranch(datasetRid: string, name: string) {
@@ -80,7 +107,9 @@ export class PostgresDatasets implements DatasetsRepo {
     return row && transactionOf(row);
   }
   async transactions(datasetRid: string) {
-    return (await this.db.rows<TransactionRow>(`SELECT ${TX_COLUMNS} FROM dataset_transactions WHERE dataset_rid = $1 ORDER BY seq`, [datasetRid])).map(transactionOf);
+    return (await this.db.rows<TransactionRow>(`SELECT ${TX_COLUMNS} FROM dataset_transactions WHERE dataset_rid = $1 ORDER BY seq`, [datasetRid])).map(
+      transactionOf,
+    );
   }
   async transaction(datasetRid: string, rid: string) {
     const row = await this.db.first<TransactionRow>(`SELECT ${TX_COLUMNS} FROM dataset_transactions WHERE dataset_rid = $1 AND rid = $2`, [datasetRid, rid]);
@@ -94,7 +123,8 @@ export class PostgresDatasets implements DatasetsRepo {
           [datasetRid, rid, status, closedTime],
         )
       ).rows[0];
-      if (row && status === 'COMMITTED') await q.query('UPDATE dataset_branches SET head = $3 WHERE dataset_rid = $1 AND name = $2', [datasetRid, row.branch, rid]);
+      if (row && status === 'COMMITTED')
+        await q.query('UPDATE dataset_branches SET head = $3 WHERE dataset_rid = $1 AND name = $2', [datasetRid, row.branch, rid]);
       return row && transactionOf(row);
     });
   }
@@ -104,7 +134,9 @@ export class PostgresDatasets implements DatasetsRepo {
       // The row lock keeps a commit or abort from closing the transaction between the check and the write.
       const open = (await q.query<{ status: string }>('SELECT status FROM dataset_transactions WHERE rid = $1 FOR UPDATE', [f.transactionRid])).rows[0];
       if (open?.status !== 'OPEN') return 'not-open' as const;
-      const old = (await q.query<{ blob_id: string | null }>('SELECT blob_id FROM dataset_files WHERE transaction_rid = $1 AND path = $2', [f.transactionRid, f.path])).rows[0];
+      const old = (
+        await q.query<{ blob_id: string | null }>('SELECT blob_id FROM dataset_files WHERE transaction_rid = $1 AND path = $2', [f.transactionRid, f.path])
+      ).rows[0];
       await q.query(
         `INSERT INTO dataset_files (transaction_rid, path, blob_id, size, updated_time) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (transaction_rid, path) DO UPDATE SET blob_id = $3, size = $4, updated_time = $5`,
@@ -115,7 +147,10 @@ export class PostgresDatasets implements DatasetsRepo {
   }
   async files(transactionRids: readonly string[]) {
     if (transactionRids.length === 0) return [];
-    const rows = await this.db.rows<FileRow>('SELECT transaction_rid, path, blob_id, size, updated_time FROM dataset_files WHERE transaction_rid = ANY($1) ORDER BY path', [transactionRids]);
+    const rows = await this.db.rows<FileRow>(
+      'SELECT transaction_rid, path, blob_id, size, updated_time FROM dataset_files WHERE transaction_rid = ANY($1) ORDER BY path',
+      [transactionRids],
+    );
     return rows.map(fileOf);
   }
   async dropFiles(transactionRid: string) {
@@ -124,14 +159,10 @@ export class PostgresDatasets implements DatasetsRepo {
   }
 
   async insertSchema(s: SchemaRecord) {
-    await this.db.query('INSERT INTO dataset_schemas (dataset_rid, branch, version_id, end_transaction_rid, schema, dataframe_reader) VALUES ($1, $2, $3, $4, $5, $6)', [
-      s.datasetRid,
-      s.branch,
-      s.versionId,
-      s.endTransactionRid,
-      JSON.stringify(s.schema),
-      s.dataframeReader ?? null,
-    ]);
+    await this.db.query(
+      'INSERT INTO dataset_schemas (dataset_rid, branch, version_id, end_transaction_rid, schema, dataframe_reader) VALUES ($1, $2, $3, $4, $5, $6)',
+      [s.datasetRid, s.branch, s.versionId, s.endTransactionRid, JSON.stringify(s.schema), s.dataframeReader ?? null],
+    );
   }
   async schemas(datasetRid: string) {
     const rows = await this.db.rows<{ branch: string; version_id: string; end_transaction_rid: string; schema: string; dataframe_reader: string | null }>(

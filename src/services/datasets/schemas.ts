@@ -15,19 +15,37 @@ function history(transactions: readonly TransactionRecord[], rid: string): strin
   return rids;
 }
 
-export async function putSchema(datasets: Datasets, datasetRid: string, body: { branchName?: string; endTransactionRid?: string; schema: DatasetSchema; dataframeReader?: string }): Promise<SchemaRecord> {
+export async function putSchema(
+  datasets: Datasets,
+  datasetRid: string,
+  body: { branchName?: string; endTransactionRid?: string; schema: DatasetSchema; dataframeReader?: string },
+): Promise<SchemaRecord> {
   const branch = await datasets.branch(datasetRid, body.branchName ?? DEFAULT_BRANCH);
   const end = body.endTransactionRid ?? branch.head;
-  if (end === undefined) throw E.transactionNotFound(datasetRid, '').because(`branch ${JSON.stringify(branch.name)} of dataset ${JSON.stringify(datasetRid)} has no committed transaction to attach a schema to`);
+  if (end === undefined)
+    throw E.transactionNotFound(datasetRid, '').because(
+      `branch ${JSON.stringify(branch.name)} of dataset ${JSON.stringify(datasetRid)} has no committed transaction to attach a schema to`,
+    );
   const t = await datasets.transaction(datasetRid, end);
   if (t.status !== 'COMMITTED') throw E.transactionNotCommitted(datasetRid, t.rid, t.status);
-  const record: SchemaRecord = { datasetRid, branch: branch.name, versionId: randomUuid(), endTransactionRid: t.rid, schema: body.schema, ...(body.dataframeReader === undefined ? {} : { dataframeReader: body.dataframeReader }) };
+  const record: SchemaRecord = {
+    datasetRid,
+    branch: branch.name,
+    versionId: randomUuid(),
+    endTransactionRid: t.rid,
+    schema: body.schema,
+    ...(body.dataframeReader === undefined ? {} : { dataframeReader: body.dataframeReader }),
+  };
   await datasets.repo.insertSchema(record);
   return record;
 }
 
 /** The schema a read sees; undefined when there is none. */
-export async function findSchema(datasets: Datasets, datasetRid: string, q: { branchName?: string; endTransactionRid?: string; versionId?: string }): Promise<SchemaRecord | undefined> {
+export async function findSchema(
+  datasets: Datasets,
+  datasetRid: string,
+  q: { branchName?: string; endTransactionRid?: string; versionId?: string },
+): Promise<SchemaRecord | undefined> {
   let branchName = q.branchName;
   if (branchName === undefined && q.endTransactionRid !== undefined) branchName = (await datasets.transaction(datasetRid, q.endTransactionRid)).branch;
   const branch = await datasets.branch(datasetRid, branchName ?? DEFAULT_BRANCH);
@@ -44,7 +62,11 @@ export async function findSchema(datasets: Datasets, datasetRid: string, q: { br
   return undefined;
 }
 
-export async function getSchema(datasets: Datasets, datasetRid: string, q: { branchName?: string; endTransactionRid?: string; versionId?: string }): Promise<SchemaRecord> {
+export async function getSchema(
+  datasets: Datasets,
+  datasetRid: string,
+  q: { branchName?: string; endTransactionRid?: string; versionId?: string },
+): Promise<SchemaRecord> {
   const found = await findSchema(datasets, datasetRid, q);
   if (!found) throw E.schemaNotFound(datasetRid, q.branchName ?? DEFAULT_BRANCH, q.endTransactionRid);
   return found;

@@ -22,7 +22,8 @@ function check(part: DatasetSeedEntry[], path: string, _platform: Record<string,
   part.forEach((d, i) => {
     const at = `${path}[${i}]`;
     if (d.rid !== undefined && part.findIndex((o) => o.rid === d.rid) < i) problems.push(`${at}.rid: duplicate dataset rid "${d.rid}"`);
-    for (const [column, word] of Object.entries(d.schema ?? {})) if (!fieldOfWord(column, word)) problems.push(`${at}.schema.${column}: unknown column type "${word}"`);
+    for (const [column, word] of Object.entries(d.schema ?? {}))
+      if (!fieldOfWord(column, word)) problems.push(`${at}.schema.${column}: unknown column type "${word}"`);
     d.branches.forEach((b, j) => d.branches.indexOf(b) < j && problems.push(`${at}.branches[${j}]: duplicate branch "${b}"`));
     d.files.forEach((f, j) => {
       const fat = `${at}.files[${j}]`;
@@ -74,7 +75,12 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
       const record = await datasets.create(d.name, d.parent_folder_rid, d.rid, [first]);
       if (d.files.length > 0 || d.schema !== undefined) {
         const t = await datasets.open(record.rid, first, 'SNAPSHOT');
-        for (const f of d.files) await datasets.upload(record.rid, f.path, bytesOf(f), { transactionRid: t.rid, maxBytes: Number.MAX_SAFE_INTEGER, contentType: f.path.endsWith('.csv') ? 'text/csv' : 'application/octet-stream' });
+        for (const f of d.files)
+          await datasets.upload(record.rid, f.path, bytesOf(f), {
+            transactionRid: t.rid,
+            maxBytes: Number.MAX_SAFE_INTEGER,
+            contentType: f.path.endsWith('.csv') ? 'text/csv' : 'application/octet-stream',
+          });
         await datasets.close(record.rid, t.rid, 'COMMITTED');
         if (d.schema !== undefined) await putSchema(datasets, record.rid, { branchName: first, schema: schemaOfWords(d.schema) });
       }
@@ -88,14 +94,21 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
       const branches = (await store.part(DATASETS).branches(d.rid)).map((b) => b.name);
       const main = branches.includes('master') ? 'master' : branches[0];
       const ordered = main === undefined ? [] : [main, ...branches.filter((b) => b !== main)];
-      const entry: DatasetSeedEntry = { rid: d.rid, name: d.name, parent_folder_rid: d.parentFolderRid, branches: ordered.length > 0 ? ordered : ['master'], files: [] };
+      const entry: DatasetSeedEntry = {
+        rid: d.rid,
+        name: d.name,
+        parent_folder_rid: d.parentFolderRid,
+        branches: ordered.length > 0 ? ordered : ['master'],
+        files: [],
+      };
       if (main !== undefined) {
         const schema = await findSchema(datasets, d.rid, { branchName: main });
         if (schema) {
           const words: Record<string, string> = {};
           for (const field of schema.schema.fieldSchemaList) {
             const word = wordOfField(field);
-            if (word === undefined || field.name === undefined) dropped(`datasets: the schema of ${d.rid} has a ${field.type} column the seed cannot say; the schema is left out`);
+            if (word === undefined || field.name === undefined)
+              dropped(`datasets: the schema of ${d.rid} has a ${field.type} column the seed cannot say; the schema is left out`);
             else words[field.name] = word;
           }
           if (Object.keys(words).length === schema.schema.fieldSchemaList.length) entry.schema = words;

@@ -19,7 +19,12 @@ export const fileWire = (f: FileRecord) => ({ path: f.path, transactionRid: f.tr
 export const schemaWire = (s: SchemaRecord) => ({ branchName: s.branch, endTransactionRid: s.endTransactionRid, schema: s.schema, versionId: s.versionId });
 
 /** One page of `items` from an offset token: `{data, nextPageToken?}`. */
-export function page<T, W>(items: readonly T[], wire: (item: T) => W, pageSize: number | undefined, pageToken: string | undefined): { data: W[]; nextPageToken?: string } {
+export function page<T, W>(
+  items: readonly T[],
+  wire: (item: T) => W,
+  pageSize: number | undefined,
+  pageToken: string | undefined,
+): { data: W[]; nextPageToken?: string } {
   const start = pageToken !== undefined && /^\d+$/.test(pageToken) ? Number(pageToken) : 0;
   const size = pageSize ?? 1000;
   const data = items.slice(start, start + size).map(wire);

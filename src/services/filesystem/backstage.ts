@@ -19,10 +19,21 @@ function treeRoutes(parent: FastifyInstance, deps: { store: Store }): void {
     const rows = [];
     for (const node of await tree.all()) {
       const placed = await place(tree, node);
-      rows.push({ path: pathOf(placed), rid: node.rid, kind: node.kind, type: node.type, trashStatus: trashStatusOf(placed), markings: markingsOf(placed).join(', ') });
+      rows.push({
+        path: pathOf(placed),
+        rid: node.rid,
+        kind: node.kind,
+        type: node.type,
+        trashStatus: trashStatusOf(placed),
+        markings: markingsOf(placed).join(', '),
+      });
     }
     const matching = rows.filter((r) => q === '' || r.path.toLowerCase().includes(q)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const page = pageOf(matching, { pageSize: request.query.pageSize ?? '100', ...(request.query.pageToken ? { pageToken: request.query.pageToken } : {}) }, `tree?q=${q}`);
+    const page = pageOf(
+      matching,
+      { pageSize: request.query.pageSize ?? '100', ...(request.query.pageToken ? { pageToken: request.query.pageToken } : {}) },
+      `tree?q=${q}`,
+    );
     return { items: page.data, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 }

@@ -48,9 +48,12 @@ export function treeProblems(kind: Kind, platform: Record<string, unknown>): str
       const parent = byRid.get(n.parent);
       const field = kind === 'projects' ? 'space' : 'parent';
       if (!parent) problems.push(`${n.path}.${field}: no ${MAY_HOLD[kind].join(' or ').replace(/s\b/g, '')} "${n.parent}" is declared`);
-      else if (!MAY_HOLD[kind].includes(parent.kind)) problems.push(`${n.path}.${field}: "${n.parent}" is a ${parent.kind.slice(0, -1)}, which cannot hold a ${kind.slice(0, -1)}`);
+      else if (!MAY_HOLD[kind].includes(parent.kind))
+        problems.push(`${n.path}.${field}: "${n.parent}" is a ${parent.kind.slice(0, -1)}, which cannot hold a ${kind.slice(0, -1)}`);
     }
-    const clash = all.find((o) => o !== n && o.parent === n.parent && o.name === n.name && all.indexOf(o) < all.indexOf(n) && (n.parent !== undefined || o.kind === 'spaces'));
+    const clash = all.find(
+      (o) => o !== n && o.parent === n.parent && o.name === n.name && all.indexOf(o) < all.indexOf(n) && (n.parent !== undefined || o.kind === 'spaces'),
+    );
     if (clash) problems.push(`${n.path}.name: "${n.name}" is taken in its parent by ${clash.path}`);
     if (kind === 'folders') {
       // Bounded walk up: a folder met twice is a cycle.

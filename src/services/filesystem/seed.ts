@@ -62,12 +62,28 @@ async function adoptUndeclaredParents(context: SeedContext): Promise<void> {
 /** One node of each kind, each under the one before (the generated tests seed them together). */
 const EXAMPLES: Record<string, unknown[]> = {
   spaces: [{ rid: 'ri.compass.main.folder.example-space', name: 'Example space' }],
-  projects: [{ rid: 'ri.compass.main.folder.example-project', name: 'Example project', space: 'ri.compass.main.folder.example-space', trashed: false, markings: [] }],
+  projects: [
+    { rid: 'ri.compass.main.folder.example-project', name: 'Example project', space: 'ri.compass.main.folder.example-space', trashed: false, markings: [] },
+  ],
   folders: [{ rid: 'ri.compass.main.folder.example', name: 'Example folder', parent: 'ri.compass.main.folder.example-project', trashed: false, markings: [] }],
-  resources: [{ rid: 'ri.foundry.main.dataset.example-resource', name: 'Example resource', parent: 'ri.compass.main.folder.example', type: 'FOUNDRY_DATASET', trashed: false, markings: [] }],
+  resources: [
+    {
+      rid: 'ri.foundry.main.dataset.example-resource',
+      name: 'Example resource',
+      parent: 'ri.compass.main.folder.example',
+      type: 'FOUNDRY_DATASET',
+      trashed: false,
+      markings: [],
+    },
+  ],
 };
 
-function codec<S extends TSchema>(key: 'spaces' | 'projects' | 'folders' | 'resources', kind: NodeKind, entry: S, parentOf: (e: AnyEntry) => string | undefined): SeedCodec<Array<Static<S>>> {
+function codec<S extends TSchema>(
+  key: 'spaces' | 'projects' | 'folders' | 'resources',
+  kind: NodeKind,
+  entry: S,
+  parentOf: (e: AnyEntry) => string | undefined,
+): SeedCodec<Array<Static<S>>> {
   return {
     key,
     example: EXAMPLES[key] as Array<Static<S>>,

@@ -41,7 +41,13 @@ export function readModuleEdits(ontology: OntologyRecord, raw: unknown): ReadEdi
       if ('problem' in target) return target;
       const link = typeof body.linkTypeId === 'string' ? ontology.objectTypes.get(source.type)!.links.get(body.linkTypeId) : undefined;
       if (!link || link.target !== target.type) return { problem: `${at}.linkTypeId: ${source.type} has no link ${named(body.linkTypeId)} to ${target.type}` };
-      templates.push({ kind: kind === 'addLink' ? 'link' : 'unlink', objectType: source.type, primaryKey: keep(source.primaryKey), linkType: link.apiName, target: keep(target.primaryKey) });
+      templates.push({
+        kind: kind === 'addLink' ? 'link' : 'unlink',
+        objectType: source.type,
+        primaryKey: keep(source.primaryKey),
+        linkType: link.apiName,
+        target: keep(target.primaryKey),
+      });
       continue;
     }
     const loc = locator(ontology, body.locator, `${at}.locator`);
@@ -72,6 +78,7 @@ function locator(ontology: OntologyRecord, raw: unknown, at: string): { type: st
   if (!type) return { problem: `${at}.typeId: ontology ${ontology.apiName} has no object type ${named(raw.typeId)}` };
   const pkType = type.properties.get(type.primaryKey)!.dataType;
   const pk = raw.primaryKey;
-  if ((typeof pk !== 'string' && typeof pk !== 'number') || valueProblem(pkType, pk)) return { problem: `${at}.primaryKey: ${shown(pk)} is not a primary key of ${type.apiName} (${pkType.type})` };
+  if ((typeof pk !== 'string' && typeof pk !== 'number') || valueProblem(pkType, pk))
+    return { problem: `${at}.primaryKey: ${shown(pk)} is not a primary key of ${type.apiName} (${pkType.type})` };
   return { type: type.apiName, primaryKey: pk };
 }

@@ -21,14 +21,19 @@ export interface CallOutcome {
 export function moduleQuery(fn: FunctionQuery, given: Record<string, unknown>): Record<string, unknown> {
   const declared = fn.parameters.map((p) => p.name);
   const unknown = Object.keys(given).filter((k) => !declared.includes(k));
-  if (unknown.length) throw unknownParameter(unknown, declared).because(`Function ${fn.apiName} declares no parameter ${names(unknown)}; it declares ${names(declared)}.`);
+  if (unknown.length)
+    throw unknownParameter(unknown, declared).because(`Function ${fn.apiName} declares no parameter ${names(unknown)}; it declares ${names(declared)}.`);
   const missing = fn.parameters.filter((p) => p.required && (given[p.name] === undefined || given[p.name] === null)).map((p) => p.name);
-  if (missing.length) throw missingParameter(missing).because(`Function ${fn.apiName} needs the parameter ${names(missing)}, which the request did not give (or gave as null).`);
+  if (missing.length)
+    throw missingParameter(missing).because(`Function ${fn.apiName} needs the parameter ${names(missing)}, which the request did not give (or gave as null).`);
   const query: Record<string, unknown> = {};
   for (const p of fn.parameters) {
     if (given[p.name] === undefined || given[p.name] === null) continue;
     const r = convert(p.type, given[p.name], true, p.name);
-    if ('problem' in r) throw invalidParameterValue(p.name, queryDataTypeWire(p.type), given[p.name]).because(`Parameter ${r.problem} (function ${fn.apiName}); the request gave ${shown(given[p.name])}.`);
+    if ('problem' in r)
+      throw invalidParameterValue(p.name, queryDataTypeWire(p.type), given[p.name]).because(
+        `Parameter ${r.problem} (function ${fn.apiName}); the request gave ${shown(given[p.name])}.`,
+      );
     query[p.name] = r.value;
   }
   return query;
@@ -41,35 +46,56 @@ export function readAnswer(fn: FunctionQuery, job: JobRecord, raw = false): unkn
   try {
     value = body.length === 0 ? null : JSON.parse(body.toString('utf8'));
   } catch {
-    throw queryRuntimeError(fn, 'The module answered with a result that is not JSON.').because(`Job ${job.jobId} of ${fn.apiName}: the module posted ${body.length} bytes that are not JSON.`);
+    throw queryRuntimeError(fn, 'The module answered with a result that is not JSON.').because(
+      `Job ${job.jobId} of ${fn.apiName}: the module posted ${body.length} bytes that are not JSON.`,
+    );
   }
   const failure = moduleFailure(value, fn.output);
-  if (failure) throw queryRuntimeError(fn, failure.message, failure.stacktrace).because(`Job ${job.jobId} of ${fn.apiName}: the module's function failed: ${quote(failure.message, 200)}.`);
+  if (failure)
+    throw queryRuntimeError(fn, failure.message, failure.stacktrace).because(
+      `Job ${job.jobId} of ${fn.apiName}: the module's function failed: ${quote(failure.message, 200)}.`,
+    );
   if (raw) return value; // edits for an action: read by action-edits.ts
   const converted = convert(fn.output, value, false, 'the result');
   if ('problem' in converted) {
-    throw invalidQueryOutputValue(fn, queryDataTypeWire(fn.output), value).because(`Job ${job.jobId} of ${fn.apiName}: the module's result does not fit the output type: ${converted.problem}; it posted ${shown(value)}.`);
+    throw invalidQueryOutputValue(fn, queryDataTypeWire(fn.output), value).because(
+      `Job ${job.jobId} of ${fn.apiName}: the module's result does not fit the output type: ${converted.problem}; it posted ${shown(value)}.`,
+    );
   }
   return converted.value;
 }
 
 /** Runs the call as a job and waits for it at most the app's timeout; a job left unanswered is canceled. `raw`: the answer unconverted. */
-export async function callFunction(jobs: JobService, fn: FunctionQuery, given: Record<string, unknown>, signal: AbortSignal, raw = false): Promise<CallOutcome> {
+export async function callFunction(
+  jobs: JobService,
+  fn: FunctionQuery,
+  given: Record<string, unknown>,
+  signal: AbortSignal,
+  raw = false,
+): Promise<CallOutcome> {
   const query = moduleQuery(fn, isRecord(given) ? given : {});
-  const job = await jobs.executeWithin({ deployedAppRid: fn.app.deployedAppRid, deployedAppBranch: fn.app.branch, queryType: fn.functionName, query }, fn.app.timeoutMs, signal);
+  const job = await jobs.executeWithin(
+    { deployedAppRid: fn.app.deployedAppRid, deployedAppBranch: fn.app.branch, queryType: fn.functionName, query },
+    fn.app.timeoutMs,
+    signal,
+  );
   switch (job.state) {
     case 'succeeded':
       return { value: readAnswer(fn, job, raw), job };
     case 'failed':
       throw queryRuntimeError(fn, job.failure ?? 'The job failed.').because(`Job ${job.jobId} of ${fn.apiName} failed: ${job.failure ?? 'no reason given'}.`);
     case 'canceled':
-      throw queryRuntimeError(fn, 'The job running the function was canceled.').because(`Job ${job.jobId} of ${fn.apiName} was canceled before the module answered.`);
+      throw queryRuntimeError(fn, 'The job running the function was canceled.').because(
+        `Job ${job.jobId} of ${fn.apiName} was canceled before the module answered.`,
+      );
     default: {
       // No answer in time (or the caller went away): the job is canceled so that no module runs it later.
       const now = (await jobs.cancel(job.jobId)) ?? job;
       if (now.state === 'succeeded') return { value: readAnswer(fn, now, raw), job: now }; // answered just then
       const taken = now.handOuts > 0 ? 'handed to the module' : 'never taken by a module';
-      throw queryTimeExceededLimit(fn).because(`Job ${job.jobId} of ${fn.apiName} had no answer within ${fn.app.timeoutMs} ms (functions.timeout_ms of ${fn.app.deployedAppRid}); it was ${taken} and is now canceled.`);
+      throw queryTimeExceededLimit(fn).because(
+        `Job ${job.jobId} of ${fn.apiName} had no answer within ${fn.app.timeoutMs} ms (functions.timeout_ms of ${fn.app.deployedAppRid}); it was ${taken} and is now canceled.`,
+      );
     }
   }
 }

@@ -12,7 +12,7 @@
 //   is never answered: neither SDK can mark a failure as user facing.
 // - Ontology object and object set references are not mapped: neither SDK's schema posts them today.
 // - Function-backed actions: applyBatch is refused; the edits come in the public example serializer's form only.
-// - The module environment of CONTRACTS §13 (CLIENT_ID/CLIENT_SECRET, sources) is not built yet;
+// - The module environment of docs/contracts.md §13 (CLIENT_ID/CLIENT_SECRET, sources) is not built yet;
 //   run-module names stream_proxy at {base}/stream-proxy/api as §13 says.
 import type { ServiceModule } from '../service-module.js';
 import { FUNCTIONS_CONFIGS } from './store.js';

@@ -32,9 +32,15 @@ function readSchema(raw: unknown, app: FunctionsConfig): FunctionQuery | undefin
     .filter((i) => typeof i.name === 'string')
     .map((i) => {
       const type = readSchemaType(i.dataType);
-      return { name: i.name as string, type, required: i.required !== false && !optional(type), ...(typeof i.description === 'string' ? { description: i.description } : {}) };
+      return {
+        name: i.name as string,
+        type,
+        required: i.required !== false && !optional(type),
+        ...(typeof i.description === 'string' ? { description: i.description } : {}),
+      };
     });
-  const output = isRecord(raw.output) && isRecord(raw.output.single) ? readSchemaType(raw.output.single.dataType) : ({ kind: 'unsupported', name: 'none' } as const);
+  const output =
+    isRecord(raw.output) && isRecord(raw.output.single) ? readSchemaType(raw.output.single.dataType) : ({ kind: 'unsupported', name: 'none' } as const);
   const apiName = functionApiName(app.namespace, raw.functionName);
   return {
     apiName,
@@ -67,7 +73,9 @@ export async function registeredFunctions(store: Store, ontology?: OntologyRecor
 export const functionQueryWire = (fn: FunctionQuery) => ({
   apiName: fn.apiName,
   displayName: fn.functionName,
-  parameters: Object.fromEntries(fn.parameters.map((p) => [p.name, { ...(p.description ? { description: p.description } : {}), dataType: queryDataTypeWire(p.type), required: p.required }])),
+  parameters: Object.fromEntries(
+    fn.parameters.map((p) => [p.name, { ...(p.description ? { description: p.description } : {}), dataType: queryDataTypeWire(p.type), required: p.required }]),
+  ),
   output: queryDataTypeWire(fn.output),
   rid: fn.rid,
   version: fn.version,

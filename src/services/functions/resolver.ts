@@ -35,7 +35,9 @@ export function functionResolver(deps: ResolverDeps): FunctionsResolver {
       const key = `${ontology.apiName}\u0000${fn.apiName}\u0000${fn.app.deployedAppRid}`;
       if (!warned.has(key)) {
         warned.add(key);
-        deps.warn(`the seeded query ${fn.apiName} of ontology ${ontology.apiName} wins over the function of the same name that ${fn.app.deployedAppRid}'s module registered`);
+        deps.warn(
+          `the seeded query ${fn.apiName} of ontology ${ontology.apiName} wins over the function of the same name that ${fn.app.deployedAppRid}'s module registered`,
+        );
       }
       return false;
     });
@@ -60,11 +62,19 @@ export function functionResolver(deps: ResolverDeps): FunctionsResolver {
     run,
     actionEdits: async (ontology, actionType, functionApiName, parameters, signal) => {
       const jobs = deps.jobs();
-      const fn = (await visible(ontology)).find((f) => f.apiName === functionApiName) ?? (await registeredFunctions(deps.store)).find((f) => f.apiName === functionApiName);
-      if (!jobs || !fn) throw actionValidationFailed(actionType).because(`Action ${actionType} runs the function ${quote(functionApiName)}, which no module has registered (is its module running?); nothing was applied.`);
+      const fn =
+        (await visible(ontology)).find((f) => f.apiName === functionApiName) ??
+        (await registeredFunctions(deps.store)).find((f) => f.apiName === functionApiName);
+      if (!jobs || !fn)
+        throw actionValidationFailed(actionType).because(
+          `Action ${actionType} runs the function ${quote(functionApiName)}, which no module has registered (is its module running?); nothing was applied.`,
+        );
       const outcome = await callFunction(jobs, fn, parameters, signal, true);
       const read = readModuleEdits(ontology, outcome.value);
-      if ('problem' in read) throw actionValidationFailed(actionType).because(`The edits that ${fn.apiName} returned for action ${actionType} (job ${outcome.job.jobId}) do not fit ontology ${ontology.apiName}: ${read.problem}; nothing was applied.`);
+      if ('problem' in read)
+        throw actionValidationFailed(actionType).because(
+          `The edits that ${fn.apiName} returned for action ${actionType} (job ${outcome.job.jobId}) do not fit ontology ${ontology.apiName}: ${read.problem}; nothing was applied.`,
+        );
       return { ...read, note: callNote(fn, outcome) };
     },
   };

@@ -59,9 +59,13 @@ export function functionRoutes(parent: FastifyInstance, deps: ServiceDeps): void
 
   async function byName(apiName: string, version: string | undefined): Promise<Found> {
     const found = await find((name) => name === apiName);
-    if (!found) throw functionQueryNotFound(apiName).because(`No seeded query and no registered function has the api name ${quote(apiName)}; there are ${names(await known())}.`);
+    if (!found)
+      throw functionQueryNotFound(apiName).because(
+        `No seeded query and no registered function has the api name ${quote(apiName)}; there are ${names(await known())}.`,
+      );
     const at = found.kind === 'seeded' ? found.query.version : found.fn.version;
-    if (version && version !== at) throw queryVersionNotFound(apiName, version).because(`Query ${apiName} is at version ${at}; the request asked for ${quote(version)}.`);
+    if (version && version !== at)
+      throw queryVersionNotFound(apiName, version).because(`Query ${apiName} is at version ${at}; the request asked for ${quote(version)}.`);
     return found;
   }
 
@@ -90,13 +94,17 @@ export function functionRoutes(parent: FastifyInstance, deps: ServiceDeps): void
       wireOf(await byName(request.params.queryApiName, request.query.version || undefined)),
     );
 
-    app.post('/api/v2/functions/queries/:queryApiName/execute', { config, schema: { params: ByName, querystring: Versioned, body: ExecuteBody } }, async (request, reply) => {
-      const found = await byName(request.params.queryApiName, request.body.version || undefined);
-      const parameters = request.body.parameters ?? {};
-      if (found.kind === 'seeded') return reply.type('application/json; charset=utf-8').send(executeQuery(found.ontology, found.query.apiName, parameters));
-      const served = await resolver.run(found.fn, parameters, clientGone(reply));
-      request.journalNote = served.note;
-      return served.answer;
-    });
+    app.post(
+      '/api/v2/functions/queries/:queryApiName/execute',
+      { config, schema: { params: ByName, querystring: Versioned, body: ExecuteBody } },
+      async (request, reply) => {
+        const found = await byName(request.params.queryApiName, request.body.version || undefined);
+        const parameters = request.body.parameters ?? {};
+        if (found.kind === 'seeded') return reply.type('application/json; charset=utf-8').send(executeQuery(found.ontology, found.query.apiName, parameters));
+        const served = await resolver.run(found.fn, parameters, clientGone(reply));
+        request.journalNote = served.note;
+        return served.answer;
+      },
+    );
   });
 }

@@ -17,7 +17,7 @@ type AppFunctionsSeed = Static<typeof AppFunctionsSeed>;
 type DeployedAppSeed = { deployed_app_rid: string; branch: string; functions?: Static<typeof FunctionsSeed> };
 
 const deployedAppsOf = (platform: Record<string, unknown>): DeployedAppSeed[] =>
-  ((platform.compute_modules as { deployed_apps?: DeployedAppSeed[] } | undefined)?.deployed_apps ?? []);
+  (platform.compute_modules as { deployed_apps?: DeployedAppSeed[] } | undefined)?.deployed_apps ?? [];
 
 /** Every app's configuration: the apps' own blocks, then the codec's list (which wins for the same app). */
 function configsOf(part: FunctionsPart, platform: Record<string, unknown>): AppFunctionsSeed[] {
@@ -40,18 +40,31 @@ export const functionsCodec: SeedCodec<FunctionsPart> = {
   key: 'functions',
   schema: FunctionsPart,
   // Names the compute-modules and ontologies examples' app and ontology (the generated tests seed every example).
-  example: { apps: [{ deployed_app_rid: 'ri.foundry.main.deployed-app.adder', branch: 'master', namespace: 'example', ontologies: ['example-ontology'], register: 'auto', timeout_ms: 60_000 }] },
+  example: {
+    apps: [
+      {
+        deployed_app_rid: 'ri.foundry.main.deployed-app.adder',
+        branch: 'master',
+        namespace: 'example',
+        ontologies: ['example-ontology'],
+        register: 'auto',
+        timeout_ms: 60_000,
+      },
+    ],
+  },
   check(part: never, path: string, platform: Record<string, unknown>) {
     const problems: string[] = [];
     const ontologies = new Set(((platform.ontologies as Array<{ api_name: string }> | undefined) ?? []).map((o) => o.api_name));
     const apps = new Set(deployedAppsOf(platform).map((a) => `${a.deployed_app_rid}\u0000${a.branch}`));
     const check = (c: Static<typeof FunctionsSeed>, at: string) => {
-      for (const [i, o] of (c.ontologies ?? []).entries()) if (!ontologies.has(o)) problems.push(`${at}.ontologies[${i}]: no seeded ontology has the api name "${o}"`);
+      for (const [i, o] of (c.ontologies ?? []).entries())
+        if (!ontologies.has(o)) problems.push(`${at}.ontologies[${i}]: no seeded ontology has the api name "${o}"`);
     };
     for (const [i, a] of deployedAppsOf(platform).entries()) if (a.functions) check(a.functions, `platform.compute_modules.deployed_apps[${i}].functions`);
     for (const [i, c] of (part as FunctionsPart).apps.entries()) {
       check(c, `${path}.apps[${i}]`);
-      if (!apps.has(`${c.deployed_app_rid}\u0000${c.branch}`)) problems.push(`${path}.apps[${i}].deployed_app_rid: no seeded deployed app "${c.deployed_app_rid}" on branch "${c.branch}"`);
+      if (!apps.has(`${c.deployed_app_rid}\u0000${c.branch}`))
+        problems.push(`${path}.apps[${i}].deployed_app_rid: no seeded deployed app "${c.deployed_app_rid}" on branch "${c.branch}"`);
     }
     return problems;
   },

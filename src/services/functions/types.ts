@@ -97,7 +97,9 @@ function scalarProblem(type: Scalar, v: unknown): string | undefined {
       const [min, max] = INT[type]!;
       // A long may come as a string (the platform SDKs send longs past 2^53 that way).
       const n = type === 'long' && typeof v === 'string' && /^-?\d{1,19}$/.test(v) ? Number(v) : v;
-      return Number.isInteger(n) && ((n as number) >= min && (n as number) <= max || type === 'long') ? undefined : `must be an integer of type ${type} (${min} to ${max})`;
+      return Number.isInteger(n) && (((n as number) >= min && (n as number) <= max) || type === 'long')
+        ? undefined
+        : `must be an integer of type ${type} (${min} to ${max})`;
     }
   }
 }
@@ -108,7 +110,8 @@ function scalarProblem(type: Scalar, v: unknown): string | undefined {
  * way. The answer is the converted value, or the problem (which names the place within the value).
  */
 export function convert(t: FnType, v: unknown, toModule: boolean, at = ''): { value: unknown } | { problem: string } {
-  if (v === null || v === undefined) return t.kind === 'optional' || t.kind === 'unsupported' || t.kind === 'edits' ? { value: null } : { problem: `${at || 'the value'} must not be null` };
+  if (v === null || v === undefined)
+    return t.kind === 'optional' || t.kind === 'unsupported' || t.kind === 'edits' ? { value: null } : { problem: `${at || 'the value'} must not be null` };
   const here = at || 'the value';
   switch (t.kind) {
     case 'scalar': {
@@ -135,7 +138,8 @@ export function convert(t: FnType, v: unknown, toModule: boolean, at = ''): { va
       for (const [i, e] of entries.entries()) {
         if (!isRecord(e) || !('key' in e)) return { problem: `${at}[${i}] must be an entry {key, value}` };
         // The module's JSON object keys are strings: a numeric key type is read back from them.
-        const rawKey = !toModule && t.key.kind === 'scalar' && t.key.type !== 'string' && typeof e.key === 'string' && /^-?\d+(\.\d+)?$/.test(e.key) ? Number(e.key) : e.key;
+        const rawKey =
+          !toModule && t.key.kind === 'scalar' && t.key.type !== 'string' && typeof e.key === 'string' && /^-?\d+(\.\d+)?$/.test(e.key) ? Number(e.key) : e.key;
         const k = convert(t.key, rawKey, toModule, `${at}[${i}].key`);
         if ('problem' in k) return k;
         const val = convert(t.value, e.value, toModule, `${at}[${i}].value`);
@@ -147,7 +151,9 @@ export function convert(t: FnType, v: unknown, toModule: boolean, at = ''): { va
     case 'struct': {
       if (!isRecord(v)) return { problem: `${here} must be a mapping of the struct fields (${t.fields.map((f) => f.name).join(', ')})` };
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v)) if (!t.fields.some((f) => f.name === k) && toModule) return { problem: `${here} has no field "${k.slice(0, 64)}" (fields: ${t.fields.map((f) => f.name).join(', ')})` };
+      for (const k of Object.keys(v))
+        if (!t.fields.some((f) => f.name === k) && toModule)
+          return { problem: `${here} has no field "${k.slice(0, 64)}" (fields: ${t.fields.map((f) => f.name).join(', ')})` };
       for (const f of t.fields) {
         const r = convert(f.type, v[f.name], toModule, `${at}.${f.name}`);
         if ('problem' in r) return r;

@@ -8,7 +8,7 @@ import type { EmulatorError } from '../../errors.js';
 
 const ACCESS_TOKEN_PREFIX = 'platform_';
 
-/** The token endpoint's success body (SPEC §2.3, CONTRACTS §2). */
+/** The token endpoint's success body (SPEC §2.3, docs/contracts.md §2). */
 export interface TokenResponse {
   access_token: string;
   token_type: 'Bearer';
@@ -28,9 +28,18 @@ interface MintRequest {
 export const accessIssuedAt = (token: Pick<AccessTokenRecord, 'expiresAt'>): number => token.expiresAt - ACCESS_TOKEN_TTL_SECONDS * 1000;
 
 /** A new access token for `request`'s client and scopes, not yet naming its principal, and the answer that hands it out. */
-export function newAccessToken(deps: Pick<OAuthDeps, 'clock'>, request: Omit<MintRequest, 'principal'>): { record: Omit<AccessTokenRecord, 'principalId'>; response: TokenResponse } {
+export function newAccessToken(
+  deps: Pick<OAuthDeps, 'clock'>,
+  request: Omit<MintRequest, 'principal'>,
+): { record: Omit<AccessTokenRecord, 'principalId'>; response: TokenResponse } {
   const token = ACCESS_TOKEN_PREFIX + randomSecret();
-  const record = { token, clientId: request.clientId, scopes: request.scopes, expiresAt: deps.clock.now() + ACCESS_TOKEN_TTL_SECONDS * 1000, grantId: request.grantId };
+  const record = {
+    token,
+    clientId: request.clientId,
+    scopes: request.scopes,
+    expiresAt: deps.clock.now() + ACCESS_TOKEN_TTL_SECONDS * 1000,
+    grantId: request.grantId,
+  };
   return { record, response: { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: request.scopes.join(' ') } };
 }
 
@@ -57,7 +66,11 @@ export async function principalNameOf(deps: Pick<OAuthDeps, 'store'>, response: 
 }
 
 /** Past `limits.max_access_tokens` nothing is stored and `whenFull` is thrown (by default the token endpoint's 503). */
-export async function mintAccessToken(deps: OAuthDeps, request: MintRequest, whenFull: (max: number) => EmulatorError = accessTokensFull): Promise<TokenResponse> {
+export async function mintAccessToken(
+  deps: OAuthDeps,
+  request: MintRequest,
+  whenFull: (max: number) => EmulatorError = accessTokensFull,
+): Promise<TokenResponse> {
   const { record, response } = newAccessToken(deps, request);
   try {
     await deps.store.tokens.insertAccess(withPrincipal(record, request.principal.id), deps.settings.oauthLimits.maxAccessTokens);

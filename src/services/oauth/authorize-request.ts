@@ -1,4 +1,4 @@
-// GET /authorize, validated once (CONTRACTS §2): client, redirect URI, response type, scopes and PKCE.
+// GET /authorize, validated once (docs/contracts.md §2): client, redirect URI, response type, scopes and PKCE.
 // Every failure is the HTML error page, never a redirect, so that a bad request cannot bounce a browser
 // to an address the client did not register.
 import type { AuthorizationParameters, Store } from '../../store/store.js';
@@ -42,9 +42,13 @@ export async function validateAuthorizeRequest(store: Store, params: Params): Pr
     );
   }
 
-  if (params.response_type === undefined) throw new HtmlError('Missing response_type', 'The authorization request must set response_type=code; it has no response_type.');
+  if (params.response_type === undefined)
+    throw new HtmlError('Missing response_type', 'The authorization request must set response_type=code; it has no response_type.');
   if (params.response_type !== 'code') {
-    throw new HtmlError('Unsupported response type', `${named('response_type', params.response_type)} is not supported; only "code" is (the authorization code flow). Send response_type=code.`);
+    throw new HtmlError(
+      'Unsupported response type',
+      `${named('response_type', params.response_type)} is not supported; only "code" is (the authorization code flow). Send response_type=code.`,
+    );
   }
   if (!resolved.client.grantTypes.includes('authorization_code')) {
     throw new HtmlError(

@@ -63,12 +63,16 @@ export function oauthBackstage(parent: FastifyInstance, deps: ServiceDeps): void
     return { tokens, total: stored, truncated: stored > records.length };
   });
 
-  app.delete('/_emulate/platform/tokens/:tokenId', { config: CONTROL_ROUTE, schema: { params: Type.Object({ tokenId: Type.String({ pattern: '^[0-9a-f]{16}$' }) }) } }, async (request) => {
-    const all = await store.tokens.listAccess(Number.MAX_SAFE_INTEGER);
-    const match = all.find((t) => tokenId(t.token) === request.params.tokenId);
-    if (!match || !(await store.tokens.revokeAccess(match.token))) throw notFound('TokenNotFound', { tokenId: request.params.tokenId });
-    return { revoked: true, id: request.params.tokenId };
-  });
+  app.delete(
+    '/_emulate/platform/tokens/:tokenId',
+    { config: CONTROL_ROUTE, schema: { params: Type.Object({ tokenId: Type.String({ pattern: '^[0-9a-f]{16}$' }) }) } },
+    async (request) => {
+      const all = await store.tokens.listAccess(Number.MAX_SAFE_INTEGER);
+      const match = all.find((t) => tokenId(t.token) === request.params.tokenId);
+      if (!match || !(await store.tokens.revokeAccess(match.token))) throw notFound('TokenNotFound', { tokenId: request.params.tokenId });
+      return { revoked: true, id: request.params.tokenId };
+    },
+  );
 
   app.get('/_emulate/platform/clients', { config: CONTROL_ROUTE }, async () => ({
     clients: (await store.clients.list()).map((c) => ({
@@ -82,10 +86,14 @@ export function oauthBackstage(parent: FastifyInstance, deps: ServiceDeps): void
   }));
 
   const ClientParam = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 256 }) });
-  app.put('/_emulate/platform/oauth-clients/:clientId', { config: CONTROL_ROUTE, schema: { params: ClientParam, body: Type.Object({}, { additionalProperties: true }) } }, async (request) => {
-    const record = clientFromSeed(seedEntry(oauthClientsSeed, { ...request.body, client_id: request.params.clientId }));
-    const created = await store.clients.upsert(record);
-    const { client_secret: _secret, ...shown } = clientSeedOf(record);
-    return { created, client: { ...shown, public: record.clientSecret === undefined } };
-  });
+  app.put(
+    '/_emulate/platform/oauth-clients/:clientId',
+    { config: CONTROL_ROUTE, schema: { params: ClientParam, body: Type.Object({}, { additionalProperties: true }) } },
+    async (request) => {
+      const record = clientFromSeed(seedEntry(oauthClientsSeed, { ...request.body, client_id: request.params.clientId }));
+      const created = await store.clients.upsert(record);
+      const { client_secret: _secret, ...shown } = clientSeedOf(record);
+      return { created, client: { ...shown, public: record.clientSecret === undefined } };
+    },
+  );
 }

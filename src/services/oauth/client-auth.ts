@@ -1,4 +1,4 @@
-// Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3, CONTRACTS §2):
+// Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3, docs/contracts.md §2):
 // `client_secret_basic` (base64, then form-decoding of id and secret) or `client_secret_post`, never both.
 // A client seeded with a secret must present it; a public client presents its client_id alone.
 import type { ClientRecord, Store } from '../../store/store.js';
@@ -21,7 +21,9 @@ function fromBasic(header: string): { clientId: string; secret: string } {
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
   if (colon <= 0) {
-    throw invalidClient('The Basic authorization header is malformed.', true).because('The Authorization: Basic header does not decode to client_id:client_secret (base64 of the two, joined by a colon).');
+    throw invalidClient('The Basic authorization header is malformed.', true).because(
+      'The Authorization: Basic header does not decode to client_id:client_secret (base64 of the two, joined by a colon).',
+    );
   }
   // Id and secret are form-encoded inside the base64 (RFC 6749 §2.3.1), decoded as the body's parameters are.
   return { clientId: decodeFormComponent(decoded.slice(0, colon)), secret: decodeFormComponent(decoded.slice(colon + 1)) };
@@ -44,7 +46,9 @@ export function presentedClient(authorization: string | undefined, params: Param
     return { clientId: basic.clientId, secret: basic.secret, usedBasic: true };
   }
   if (params.client_id === undefined) {
-    throw invalidRequest('The client_id parameter is required.').because('No client was named: expected client_id in the body or an Authorization: Basic header.');
+    throw invalidRequest('The client_id parameter is required.').because(
+      'No client was named: expected client_id in the body or an Authorization: Basic header.',
+    );
   }
   return { clientId: params.client_id, secret: params.client_secret, usedBasic: false };
 }
@@ -61,7 +65,10 @@ export async function authenticateClient(store: Store, authorization: string | u
   const presented = presentedClient(authorization, params);
   const fail = (description: string) => invalidClient(description, presented.usedBasic);
   const resolved = await resolveClient(store, presented.clientId);
-  if (!resolved) throw fail('Client authentication failed: unknown client or wrong secret.').because(`No OAuth client ${quoteOrDescribe('with client_id', presented.clientId)} is registered (check client_id against the seed's oauth_clients).`);
+  if (!resolved)
+    throw fail('Client authentication failed: unknown client or wrong secret.').because(
+      `No OAuth client ${quoteOrDescribe('with client_id', presented.clientId)} is registered (check client_id against the seed's oauth_clients).`,
+    );
   if (resolved.open) return resolved; // open mode: every client is public, a presented secret is ignored
   const expected = resolved.client.clientSecret;
   if (expected === undefined) {
@@ -79,7 +86,9 @@ export async function authenticateClient(store: Store, authorization: string | u
     );
   }
   if (!safeEqual(presented.secret, expected)) {
-    throw fail('Client authentication failed: unknown client or wrong secret.').because(`The secret sent for the client ${quote(presented.clientId)} is not the registered one.`);
+    throw fail('Client authentication failed: unknown client or wrong secret.').because(
+      `The secret sent for the client ${quote(presented.clientId)} is not the registered one.`,
+    );
   }
   return resolved;
 }

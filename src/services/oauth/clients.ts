@@ -1,4 +1,4 @@
-// Looking up clients, with open mode (CONTRACTS §2): when no client is seeded, any client_id is a public
+// Looking up clients, with open mode (docs/contracts.md §2): when no client is seeded, any client_id is a public
 // client that may use every grant, any absolute http(s) redirect URI and any scope.
 import type { ClientRecord, Store } from '../../store/store.js';
 import { ALL_GRANT_TYPES } from '../../platform-constants.js';

@@ -11,15 +11,18 @@ const CODE_TTL_MS = 10 * 60 * 1000;
 export async function issueCode(deps: OAuthDeps, source: AuthorizationParameters, user: UserRecord): Promise<string> {
   const code = randomSecret();
   const { clientId, redirectUri, scopes, codeChallenge } = source;
-  await deps.store.oauth.insertCode({
-    code,
-    clientId,
-    redirectUri,
-    scopes,
-    codeChallenge,
-    userId: user.id,
-    grantId: randomUuid(),
-    expiresAt: deps.clock.now() + CODE_TTL_MS,
-  }, deps.settings.oauthLimits.maxAuthorizationCodes);
+  await deps.store.oauth.insertCode(
+    {
+      code,
+      clientId,
+      redirectUri,
+      scopes,
+      codeChallenge,
+      userId: user.id,
+      grantId: randomUuid(),
+      expiresAt: deps.clock.now() + CODE_TTL_MS,
+    },
+    deps.settings.oauthLimits.maxAuthorizationCodes,
+  );
   return redirectWith(source.redirectUri, { code, state: source.state });
 }

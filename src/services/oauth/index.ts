@@ -25,6 +25,8 @@ export const oauthService: ServiceModule = {
   store: [CLIENTS, TOKENS, OAUTH],
   seed: [oauthClientsSeed],
   routes: oauthRoutes,
-  entryPoints: (base) => ({ oauth: { metadata: `${base}${METADATA_PATH}`, authorize: `${base}/idp/api/oauth2/authorize`, token: `${base}/idp/api/oauth2/token` } }),
+  entryPoints: (base) => ({
+    oauth: { metadata: `${base}${METADATA_PATH}`, authorize: `${base}/idp/api/oauth2/authorize`, token: `${base}/idp/api/oauth2/token` },
+  }),
   backstage: { routes: oauthBackstage },
 };

@@ -1,4 +1,4 @@
-// Refusals past the caps of `platform.limits` (CONTRACTS §8). Tokens are refused, never evicted: a caller holding
+// Refusals past the caps of `platform.limits` (docs/contracts.md §8). Tokens are refused, never evicted: a caller holding
 // an evicted token would meet a surprise 401. Each refusal says which limit and what makes room again.
 import { PlatformError, temporarilyUnavailable, type EmulatorError } from '../../errors.js';
 import { StoreFull } from '../../store/capacity.js';

@@ -1,5 +1,5 @@
 // Form and query parameters of the OAuth endpoints. RFC 6749 §3.1 and §3.2: a parameter sent more than once
-// is an error, and a parameter sent with an empty value counts as omitted. One exception (CONTRACTS §10): in a
+// is an error, and a parameter sent with an empty value counts as omitted. One exception (docs/contracts.md §10): in a
 // form, `scope` given twice (`scope=a&scope=b`, as some clients encode a list) is one scope list, joined with spaces.
 
 import { withoutStack } from '../../errors.js';
@@ -35,7 +35,7 @@ export function singleValued(encoded: string, joined: readonly string[] = []): P
   return out;
 }
 
-/** Form fields that may be given more than once, joined with spaces (CONTRACTS §10). */
+/** Form fields that may be given more than once, joined with spaces (docs/contracts.md §10). */
 export const JOINED_FORM_FIELDS: readonly string[] = ['scope'];
 
 /**

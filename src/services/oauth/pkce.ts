@@ -19,7 +19,8 @@ export function checkChallenge(challenge: string | undefined, method: string | u
   const m = method ?? 'plain';
   if (m !== 'S256' && m !== 'plain') return { problem: `${named('code_challenge_method', m)} is not supported; use S256 or plain.` };
   if (!UNRESERVED_43_128.test(challenge)) return { problem: 'code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" or "~".' };
-  if (m === 'S256' && !S256_CHALLENGE.test(challenge)) return { problem: 'An S256 code_challenge is the 43-character base64url SHA-256 digest of the verifier.' };
+  if (m === 'S256' && !S256_CHALLENGE.test(challenge))
+    return { problem: 'An S256 code_challenge is the 43-character base64url SHA-256 digest of the verifier.' };
   return { challenge: { value: challenge, method: m } };
 }
 

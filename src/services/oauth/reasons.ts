@@ -22,7 +22,8 @@ const TELLING = ['=', ';', '&', ' '];
 /** The description of a value that is not quoted: its length and the separators it holds. */
 export function describeValue(value: string): string {
   const held = TELLING.filter((c) => value.includes(c)).map((c) => JSON.stringify(c));
-  const holding = held.length === 0 ? 'characters outside letters, digits and _:.@-' : held.length === 1 ? held[0] : `${held.slice(0, -1).join(', ')} and ${held.at(-1)}`;
+  const holding =
+    held.length === 0 ? 'characters outside letters, digits and _:.@-' : held.length === 1 ? held[0] : `${held.slice(0, -1).join(', ')} and ${held.at(-1)}`;
   return `of ${value.length} characters holding ${holding} (not quoted: it does not look like a value of this field)`;
 }
 

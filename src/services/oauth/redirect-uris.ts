@@ -39,7 +39,10 @@ export function checkRedirectUri(resolved: ResolvedClient, presented: string | u
   const registered = resolved.client.redirectUris;
   if (presented === undefined) {
     if (!resolved.open && registered.length === 1) return { redirectUri: registered[0]! };
-    return { problem: resolved.open || registered.length === 0 ? 'redirect_uri is required.' : 'redirect_uri is required: the client has several registered redirect URIs.' };
+    return {
+      problem:
+        resolved.open || registered.length === 0 ? 'redirect_uri is required.' : 'redirect_uri is required: the client has several registered redirect URIs.',
+    };
   }
   if (!isAbsoluteRedirectUri(presented)) return { problem: 'redirect_uri must be an absolute http or https URI without a fragment.' };
   if (resolved.open || registered.some((r) => matchesRegistered(r, presented))) return { redirectUri: presented };

@@ -26,17 +26,19 @@ export async function revoke(deps: OAuthDeps, authorization: string | undefined,
   if (refresh && refresh.clientId === client.clientId) await revokeAuthorization(deps, refresh.grantId);
 }
 
-type Introspection = { active: false } | {
-  active: true;
-  scope: string;
-  client_id?: string;
-  username: string;
-  sub: string;
-  token_type: 'Bearer' | 'refresh_token';
-  exp: number;
-  iat: number;
-  iss: string;
-};
+type Introspection =
+  | { active: false }
+  | {
+      active: true;
+      scope: string;
+      client_id?: string;
+      username: string;
+      sub: string;
+      token_type: 'Bearer' | 'refresh_token';
+      exp: number;
+      iat: number;
+      iss: string;
+    };
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 

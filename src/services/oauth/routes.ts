@@ -1,8 +1,8 @@
-// The OAuth 2.0 authorization server (SPEC §4.1, §5; CONTRACTS §2).
+// The OAuth 2.0 authorization server (SPEC §4.1, §5; docs/contracts.md §2).
 // Known deviations from the real platform:
 // - Sign-in has no credentials: the user picks a seeded human user (SPEC §5 rule 3).
 // - No OpenID Connect: no id_token, no userinfo, no /.well-known/openid-configuration; RFC 8414 metadata only.
-// - Authorize errors are always an HTML page, never a redirect carrying `error` (CONTRACTS §2).
+// - Authorize errors are always an HTML page, never a redirect carrying `error` (docs/contracts.md §2).
 // - Refresh tokens live 24 hours (the spec leaves this open); stored state is in memory unless another
 //   store is configured.
 import { startSweeper, sweepExpired } from './sweeper.js';

@@ -6,7 +6,6 @@ import { KNOWN_SCOPES } from './scopes.js';
 import { editDistance } from '../../seed/edit-distance.js';
 import { quote } from '../../seed/helpers.js';
 
-
 /** Up to two edits (a transposition is two), or a difference of case or of `-` for `_`. */
 const MAX_EDITS = 2;
 const normal = (scope: string) => scope.toLowerCase().replace(/-/g, '_');
@@ -26,7 +25,8 @@ export function scopeWarnings(clients: readonly OAuthClientSeed[]): string[] {
   clients.forEach((client, i) =>
     client.allowed_scopes.forEach((scope, j) => {
       const likely = likelyScope(scope);
-      if (likely) warnings.push(`platform.oauth_clients[${i}].allowed_scopes[${j}]: ${quote(scope)} is not a scope the service knows; did you mean "${likely}"?`);
+      if (likely)
+        warnings.push(`platform.oauth_clients[${i}].allowed_scopes[${j}]: ${quote(scope)} is not a scope the service knows; did you mean "${likely}"?`);
     }),
   );
   return warnings;

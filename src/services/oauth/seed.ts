@@ -10,7 +10,6 @@ import { ALL_GRANT_TYPES } from '../../platform-constants.js';
 import { isAbsoluteRedirectUri } from './redirect-uris.js';
 import { scopeWarnings } from './scope-warnings.js';
 
-
 export const GrantType = Type.Union(ALL_GRANT_TYPES.map((g) => Type.Literal(g)));
 
 export const OAuthClientSeed = Type.Object(
@@ -61,14 +60,20 @@ export const oauthClientsSeed: SeedCodec<OAuthClientSeed[]> = {
   key: 'oauth_clients',
   schema: Type.Array(OAuthClientSeed, { default: [] }),
   example: [
-    { client_id: 'web-app', redirect_uris: ['http://localhost:3000/callback'], grant_types: ['authorization_code', 'refresh_token'], allowed_scopes: ['api:admin-read'] },
+    {
+      client_id: 'web-app',
+      redirect_uris: ['http://localhost:3000/callback'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      allowed_scopes: ['api:admin-read'],
+    },
     { client_id: 'pipeline', client_secret: 'pipeline-secret', redirect_uris: [], grant_types: ['client_credentials'], allowed_scopes: [] },
   ],
   check: (clients, path) => redirectUriProblems(clients, path),
   async apply(clients, { store, warn }) {
     for (const message of scopeWarnings(clients)) warn(message);
     for (const [i, c] of clients.entries()) {
-      if (!(await store.clients.insert(clientFromSeed(c)))) warn(`platform.oauth_clients[${i}]: duplicate client_id "${c.client_id}" skipped (the first definition wins)`);
+      if (!(await store.clients.insert(clientFromSeed(c))))
+        warn(`platform.oauth_clients[${i}]: duplicate client_id "${c.client_id}" skipped (the first definition wins)`);
     }
     if (clients.length === 0) warn('no oauth_clients seeded: open mode, any client_id is accepted as a public client');
   },

@@ -1,4 +1,4 @@
-// The principal behind a client_credentials token, bounded in open mode (CONTRACTS §2, §8).
+// The principal behind a client_credentials token, bounded in open mode (docs/contracts.md §2, §8).
 //
 // In open mode any client_id gets a token, and each new one made a service principal that nothing expires: an
 // unauthenticated caller could grow memory without end. `limits.max_service_principals` caps the principals made

@@ -42,7 +42,10 @@ export async function startSignIn(deps: OAuthDeps, request: ValidAuthorizeReques
 }
 
 const EXPIRED = new HtmlError('Sign-in expired', 'This sign-in page has expired or was already used. Go back to the application and sign in again.');
-const FORGED = new HtmlError('Sign-in rejected', 'The sign-in form did not come from this browser’s sign-in page. Go back to the application and sign in again.');
+const FORGED = new HtmlError(
+  'Sign-in rejected',
+  'The sign-in form did not come from this browser’s sign-in page. Go back to the application and sign in again.',
+);
 
 /** Checks a submitted sign-in form and returns the redirect carrying the new code. */
 export async function finishSignIn(deps: OAuthDeps, form: Params, browserId: string | undefined): Promise<string> {

@@ -32,10 +32,12 @@ function initials(user: UserRecord): string {
 /** One line of markup per account: each trailing backslash continues the template's line. */
 function userButton(user: UserRecord): SafeHtml {
   const detail = user.email ? html`${user.username} · ${user.email}` : user.username;
-  return html`<li><button type="submit" name="username" value="${user.username}">\
-<span class="avatar" aria-hidden="true">${initials(user)}</span>\
-<span class="who"><span class="name">${user.displayName}</span><span class="detail">${detail}</span></span>\
-</button></li>`;
+  return html`<li>
+    <button type="submit" name="username" value="${user.username}">
+      <span class="avatar" aria-hidden="true">${initials(user)}</span
+      ><span class="who"><span class="name">${user.displayName}</span><span class="detail">${detail}</span></span>
+    </button>
+  </li>`;
 }
 
 function destination(redirectUri: string): string {
@@ -49,31 +51,35 @@ function destination(redirectUri: string): string {
 export function renderSignInPage(view: SignInView): string {
   const { request, users, nonce } = view;
   const scopes = request.scopes.length
-    ? html`<ul class="scopes" aria-label="Requested scopes">${request.scopes.map((s) => html`<li>${s}</li>`)}</ul>`
+    ? html`<ul class="scopes" aria-label="Requested scopes">
+        ${request.scopes.map((s) => html`<li>${s}</li>`)}
+      </ul>`
     : html`<p class="muted small">No scopes requested.</p>`;
   const list = users.length
-    ? html`<ul class="users" id="users">${users.map(userButton)}</ul>`
+    ? html`<ul class="users" id="users">
+        ${users.map(userButton)}
+      </ul>`
     : html`<p class="empty">There are no active users to sign in as. Add users under <code>platform.users</code> in the seed file.</p>`;
   const count = `${users.length} ${users.length === 1 ? 'account' : 'accounts'}`;
   const body = html`<header>
-<div class="brand"><span class="mark" aria-hidden="true"></span>Platform Emulator</div>
-<h1>Choose an account</h1>
-<p class="lead">to continue to <strong>${view.clientName}</strong></p>
-</header>
-<section class="request">
-<div class="muted small">Requested access</div>
-${scopes}
-</section>
-<div class="filter" id="filter-box" hidden>
-<input id="filter" type="search" placeholder="Filter ${count} by name, username or email" aria-label="Filter accounts" autocomplete="off">
-<p class="muted small" id="no-match" hidden>No account matches.</p>
-</div>
-<form method="post" action="${CALLBACK_PATH}">
-<input type="hidden" name="request_id" value="${request.id}">
-<input type="hidden" name="csrf_token" value="${request.csrfToken}">
-${list}
-</form>
-<footer class="muted small">Local emulator: no password is needed. You will return to <strong>${destination(request.redirectUri)}</strong>.</footer>`;
+      <div class="brand"><span class="mark" aria-hidden="true"></span>Platform Emulator</div>
+      <h1>Choose an account</h1>
+      <p class="lead">to continue to <strong>${view.clientName}</strong></p>
+    </header>
+    <section class="request">
+      <div class="muted small">Requested access</div>
+      ${scopes}
+    </section>
+    <div class="filter" id="filter-box" hidden>
+      <input id="filter" type="search" placeholder="Filter ${count} by name, username or email" aria-label="Filter accounts" autocomplete="off" />
+      <p class="muted small" id="no-match" hidden>No account matches.</p>
+    </div>
+    <form method="post" action="${CALLBACK_PATH}">
+      <input type="hidden" name="request_id" value="${request.id}" />
+      <input type="hidden" name="csrf_token" value="${request.csrfToken}" />
+      ${list}
+    </form>
+    <footer class="muted small">Local emulator: no password is needed. You will return to <strong>${destination(request.redirectUri)}</strong>.</footer>`;
   return page('Sign in · Platform Emulator', body, { style: STYLE, script: SCRIPT, nonce, noReferrer: true });
 }
 

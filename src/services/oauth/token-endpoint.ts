@@ -17,10 +17,14 @@ import { named, quote, quoteAll } from './reasons.js';
 export function token(deps: TokenDeps, authorization: string | undefined, params: Params): Promise<TokenResponse> {
   const grantType = params.grant_type;
   if (grantType === undefined) {
-    throw invalidRequest('The grant_type parameter is required.').because('The token request has no grant_type; expected authorization_code, refresh_token or client_credentials.');
+    throw invalidRequest('The grant_type parameter is required.').because(
+      'The token request has no grant_type; expected authorization_code, refresh_token or client_credentials.',
+    );
   }
   if (!isGrantType(grantType)) {
-    throw unsupportedGrantType(`${named('grant_type', grantType)} is not supported.`).because(`${named('grant_type', grantType)} is not one this service knows; expected authorization_code, refresh_token or client_credentials.`);
+    throw unsupportedGrantType(`${named('grant_type', grantType)} is not supported.`).because(
+      `${named('grant_type', grantType)} is not one this service knows; expected authorization_code, refresh_token or client_credentials.`,
+    );
   }
   return grant(deps, grantType, authorization, params);
 }

@@ -14,14 +14,19 @@ export async function findOntology(store: Store, identifier: string): Promise<On
   const found = (await store.ontologies.byApiName(identifier)) ?? (await store.ontologies.byRid(identifier));
   if (!found) {
     const known = (await store.ontologies.list()).map((o) => o.apiName);
-    throw ontologyNotFound(identifier, identifier.startsWith('ri.')).because(`No ontology has the api name or rid ${quote(identifier)}; the ontologies are ${names(known)}.`);
+    throw ontologyNotFound(identifier, identifier.startsWith('ri.')).because(
+      `No ontology has the api name or rid ${quote(identifier)}; the ontologies are ${names(known)}.`,
+    );
   }
   return found;
 }
 
 export function findObjectType(ontology: OntologyRecord, apiName: string): ObjectTypeDef {
   const type = ontology.objectTypes.get(apiName);
-  if (!type) throw objectTypeNotFound(apiName).because(`Ontology ${ontology.apiName} has no object type ${quote(apiName)}; its object types are ${names(ontology.objectTypes.keys())}.`);
+  if (!type)
+    throw objectTypeNotFound(apiName).because(
+      `Ontology ${ontology.apiName} has no object type ${quote(apiName)}; its object types are ${names(ontology.objectTypes.keys())}.`,
+    );
   return type;
 }
 

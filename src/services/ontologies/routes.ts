@@ -1,4 +1,4 @@
-// Ontology API (SPEC §4.4, CONTRACTS §5 and §9): the registrar. Ontologies and query execution are here;
+// Ontology API (SPEC §4.4, docs/contracts.md §5 and §9): the registrar. Ontologies and query execution are here;
 // metadata, objects, object sets and actions each live in their own folder.
 // Known deviations from the real platform:
 // - A query returns its seeded `result` (or a matching case's) as it is; the real API wraps the value as
@@ -27,7 +27,7 @@ const ExecuteBody = Type.Object({ parameters: Type.Optional(Type.Record(Type.Str
 
 export function ontologyRoutes(parent: FastifyInstance, deps: { store: Store }): void {
   parent.register(async (scope) => {
-    // The body of execute is optional (CONTRACTS §5); `curl -X POST -H 'content-type: application/json'` with no
+    // The body of execute is optional (docs/contracts.md §5); `curl -X POST -H 'content-type: application/json'` with no
     // data sends an empty one, which is read here as no body rather than as malformed JSON.
     useJsonBodies(scope, { emptyIsNoBody: true });
 

@@ -1,4 +1,4 @@
-// An ontology in the seed's own shape (CONTRACTS §9), for the state export: the definitions as compiled from
+// An ontology in the seed's own shape (docs/contracts.md §9), for the state export: the definitions as compiled from
 // the seed, written back in a form the seed loader reads to the same definitions (rids included, so that
 // object and type rids stay the same), and the objects and many-to-many pairs as they are now (actions and
 // the control routes change them). Applying what this returns gives the same records back.
@@ -8,7 +8,6 @@
 import type { OntologyRecord, Store } from '../../store/store.js';
 import { defined } from '../../seed/helpers.js';
 import type { ActionTypeDef, DataType, EditTemplate, ObjectTypeDef, ParameterDef, QueryDef } from '../../store/ontology-model.js';
-
 
 /** A data type as the seed writes it: a name for a scalar, else the long form parseDataType reads. */
 export function dataTypeSeed(t: DataType): unknown {
@@ -56,7 +55,15 @@ function editSeed(e: EditTemplate): Record<string, unknown> {
 }
 
 const actionSeed = (a: ActionTypeDef) =>
-  defined({ api_name: a.apiName, rid: a.rid, display_name: a.displayName, description: a.description, parameters: parametersSeed(a.parameters), edits: a.edits.map(editSeed), function: a.function });
+  defined({
+    api_name: a.apiName,
+    rid: a.rid,
+    display_name: a.displayName,
+    description: a.description,
+    parameters: parametersSeed(a.parameters),
+    edits: a.edits.map(editSeed),
+    function: a.function,
+  });
 
 /** The primary key's own value for a store key (a number for numeric keys). */
 const pkOf = (type: ObjectTypeDef, key: string): string | number => (type.properties.get(type.primaryKey)?.dataType.type === 'string' ? key : Number(key));

@@ -36,10 +36,7 @@ export const ObjectTypeSeed = Type.Object(
   closed,
 );
 
-const QueryCaseSeed = Type.Object(
-  { when: Type.Record(Type.String(), Type.Unknown()), result: Type.Unknown() },
-  { ...closed, required: ['when', 'result'] },
-);
+const QueryCaseSeed = Type.Object({ when: Type.Record(Type.String(), Type.Unknown()), result: Type.Unknown() }, { ...closed, required: ['when', 'result'] });
 
 /** SPEC §2.6's query (api_name, result) plus the typed part; every new key optional. */
 export const QuerySeed = Type.Object(

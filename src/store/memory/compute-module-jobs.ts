@@ -115,7 +115,10 @@ export class MemoryComputeModuleJobs implements ComputeModuleJobRepo {
     const jobs: JobRecord[] = [];
     for (const entry of this.entries.values()) if (entry.job.runtimeId === runtimeId) jobs.push(entry.job);
     // Entries keep submission order: the newest are at the end.
-    return jobs.slice(Math.max(0, jobs.length - limit)).reverse().map((job) => ({ ...job }));
+    return jobs
+      .slice(Math.max(0, jobs.length - limit))
+      .reverse()
+      .map((job) => ({ ...job }));
   }
 
   async countFinished(): Promise<number> {

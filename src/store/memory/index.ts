@@ -2,7 +2,19 @@
 // store part builds its repository here on first use; a reset clears every repository built.
 import type { Store } from '../store.js';
 import { PartRegistry, type StorePart } from '../parts.js';
-import { COMPUTE_MODULE_JOBS, COMPUTE_MODULES, CONNECTIONS, CLIENTS, ENROLLMENT, OAUTH, ONTOLOGIES, ONTOLOGY_OBJECTS, TOKENS, USERS, withCoreParts } from '../core-parts.js';
+import {
+  COMPUTE_MODULE_JOBS,
+  COMPUTE_MODULES,
+  CONNECTIONS,
+  CLIENTS,
+  ENROLLMENT,
+  OAUTH,
+  ONTOLOGIES,
+  ONTOLOGY_OBJECTS,
+  TOKENS,
+  USERS,
+  withCoreParts,
+} from '../core-parts.js';
 
 export function createMemoryStore(extraParts: readonly StorePart<unknown>[] = []): Store {
   const parts = withCoreParts(extraParts);

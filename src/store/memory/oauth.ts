@@ -1,11 +1,4 @@
-import type {
-  AuthorizationCodeRecord,
-  AuthorizeRequestRecord,
-  ConsumeCodeResult,
-  OAuthRepo,
-  RefreshTokenRecord,
-  RotateResult,
-} from '../oauth.js';
+import type { AuthorizationCodeRecord, AuthorizeRequestRecord, ConsumeCodeResult, OAuthRepo, RefreshTokenRecord, RotateResult } from '../oauth.js';
 import { GrantIndex, evictOldest, sweepOrdered } from './ordered-expiry.js';
 import { StoreFull } from '../capacity.js';
 

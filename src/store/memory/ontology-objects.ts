@@ -143,7 +143,12 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
     return { created };
   }
 
-  async deleteObject(ontologyRid: string, objectType: string, key: string, pairSides: ReadonlyArray<{ linkId: string; side: 'a' | 'b' }>): Promise<OntologyObjectRecord | undefined> {
+  async deleteObject(
+    ontologyRid: string,
+    objectType: string,
+    key: string,
+    pairSides: ReadonlyArray<{ linkId: string; side: 'a' | 'b' }>,
+  ): Promise<OntologyObjectRecord | undefined> {
     const table = this.types.get(ontologyRid + SEP + objectType);
     const found = table?.get(key);
     if (!found) return undefined;

@@ -33,7 +33,10 @@ export class BearerLookups {
           const row = rows.get(t);
           if (!row) return undefined;
           // Each caller gets its own objects (a batch may ask for one token twice).
-          return { token: decode<AccessTokenRecord>(row.record), principal: row.id === null ? undefined : user({ id: row.id, record: row.user_record!, active: row.active! }) };
+          return {
+            token: decode<AccessTokenRecord>(row.record),
+            principal: row.id === null ? undefined : user({ id: row.id, record: row.user_record!, active: row.active! }),
+          };
         });
       },
       { failsQueued: (err) => err instanceof StoreUnavailable },

@@ -43,14 +43,16 @@ export class Coalescer<In, Out> {
     const batch = this.queue.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     this.inFlight++;
-    this.run(batch.map((b) => b.input)).then(
-      (outs) => batch.forEach((b, i) => b.resolve(outs[i]!)),
-      (err: unknown) => {
-        for (const b of this.failsQueued(err) ? batch.concat(this.queue.splice(0)) : batch) b.reject(err);
-      },
-    ).finally(() => {
-      this.inFlight--;
-      this.send();
-    });
+    this.run(batch.map((b) => b.input))
+      .then(
+        (outs) => batch.forEach((b, i) => b.resolve(outs[i]!)),
+        (err: unknown) => {
+          for (const b of this.failsQueued(err) ? batch.concat(this.queue.splice(0)) : batch) b.reject(err);
+        },
+      )
+      .finally(() => {
+        this.inFlight--;
+        this.send();
+      });
   }
 }

@@ -49,7 +49,12 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
 
   async insert(job: JobRecord, q: Querier = this.db): Promise<void> {
     const fixed: Fixed = { deployedAppRid: job.deployedAppRid, branch: job.branch, queryType: job.queryType, query: job.query };
-    await q.query("INSERT INTO jobs (job_id, runtime_id, state, submitted_at, record) VALUES ($1, $2, 'queued', $3, $4)", [job.jobId, job.runtimeId, job.submittedAt, encode(fixed)]);
+    await q.query("INSERT INTO jobs (job_id, runtime_id, state, submitted_at, record) VALUES ($1, $2, 'queued', $3, $4)", [
+      job.jobId,
+      job.runtimeId,
+      job.submittedAt,
+      encode(fixed),
+    ]);
   }
 
   /**

@@ -8,7 +8,10 @@ export class PgComputeModules implements ComputeModuleRepo {
   constructor(private readonly db: Db) {}
 
   async insertRuntime(r: RuntimeRecord): Promise<boolean> {
-    const res = await this.db.query('INSERT INTO runtimes (runtime_id, module_auth_token) VALUES ($1, $2) ON CONFLICT DO NOTHING', [r.runtimeId, r.moduleAuthToken]);
+    const res = await this.db.query('INSERT INTO runtimes (runtime_id, module_auth_token) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      r.runtimeId,
+      r.moduleAuthToken,
+    ]);
     return res.rowCount === 1;
   }
 
@@ -55,12 +58,17 @@ export class PgComputeModules implements ComputeModuleRepo {
   }
 
   async deployedApp(deployedAppRid: string, branch: string): Promise<DeployedAppRecord | undefined> {
-    const row = await this.db.first<{ record: string }>('SELECT record FROM deployed_apps WHERE deployed_app_rid = $1 AND branch = $2', [deployedAppRid, branch]);
+    const row = await this.db.first<{ record: string }>('SELECT record FROM deployed_apps WHERE deployed_app_rid = $1 AND branch = $2', [
+      deployedAppRid,
+      branch,
+    ]);
     return row && decode(row.record);
   }
 
   async deployedAppsOf(runtimeId: string): Promise<DeployedAppRecord[]> {
-    return (await this.db.rows<{ record: string }>('SELECT record FROM deployed_apps WHERE runtime_id = $1', [runtimeId])).map((r) => decode<DeployedAppRecord>(r.record));
+    return (await this.db.rows<{ record: string }>('SELECT record FROM deployed_apps WHERE runtime_id = $1', [runtimeId])).map((r) =>
+      decode<DeployedAppRecord>(r.record),
+    );
   }
 
   /** Every runtime in creation order (records carry the module auth token: never shown). */

@@ -1,5 +1,5 @@
 // The PostgreSQL store: the same interface as the memory store, with every piece of state in the database so
-// that it survives restarts and several instances act as one emulator (CONTRACTS §12). Opening it applies
+// that it survives restarts and several instances act as one emulator (docs/contracts.md §12). Opening it applies
 // the migrations under an advisory lock and opens the LISTEN connection; a database that cannot be reached
 // fails the start with a message naming the address (never the password).
 import type pg from 'pg';
@@ -9,7 +9,19 @@ import { describeStoreUrl } from './url.js';
 import { lockKey, migrate } from './migrations.js';
 import { PgNotifications } from './notifications.js';
 import { PartRegistry, type StorePart } from '../parts.js';
-import { COMPUTE_MODULE_JOBS, COMPUTE_MODULES, CONNECTIONS, CLIENTS, ENROLLMENT, OAUTH, ONTOLOGIES, ONTOLOGY_OBJECTS, TOKENS, USERS, withCoreParts } from '../core-parts.js';
+import {
+  COMPUTE_MODULE_JOBS,
+  COMPUTE_MODULES,
+  CONNECTIONS,
+  CLIENTS,
+  ENROLLMENT,
+  OAUTH,
+  ONTOLOGIES,
+  ONTOLOGY_OBJECTS,
+  TOKENS,
+  USERS,
+  withCoreParts,
+} from '../core-parts.js';
 import { migrateParts } from './part-migrations.js';
 
 export interface PostgresStoreOptions extends DbOptions {
@@ -33,7 +45,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await notifications.close();
     await db.close().catch(() => undefined);
     const why = isUnavailable(err) ? 'cannot reach the database' : 'cannot prepare the database';
-    const detail = err instanceof Error && !isUnavailable(err) ? `: ${err.message}` : err instanceof Error ? ` (${(err as { code?: string }).code ?? err.message})` : '';
+    const detail =
+      err instanceof Error && !isUnavailable(err) ? `: ${err.message}` : err instanceof Error ? ` (${(err as { code?: string }).code ?? err.message})` : '';
     throw new StoreStartError(`store: ${why} at ${describeStoreUrl(options.url)}${detail}`);
   }
 
@@ -45,11 +58,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     // TRUNCATE's exclusive table locks deadlock with requests reading two tables (a token and its user)
     // while a reset runs; DELETE takes row locks only. The row-count triggers keep the caps' counts; the
     // retained result bytes are recounted from what is left.
-    const result = await db.transaction(async (q) => {
-      for (const table of stateTables) await q.query(`DELETE FROM ${table}`);
-      await q.query("UPDATE counters SET n = (SELECT coalesce(sum(result_bytes), 0) FROM jobs WHERE finish_seq IS NOT NULL) WHERE name = 'result_bytes'");
-      return apply();
-    }, { ambient: true });
+    const result = await db.transaction(
+      async (q) => {
+        for (const table of stateTables) await q.query(`DELETE FROM ${table}`);
+        await q.query("UPDATE counters SET n = (SELECT coalesce(sum(result_bytes), 0) FROM jobs WHERE finish_seq IS NOT NULL) WHERE name = 'result_bytes'");
+        return apply();
+      },
+      { ambient: true },
+    );
     notifications.publish('reset');
     return result;
   }

@@ -235,7 +235,9 @@ export const lockKey = (schema: string) => `platform-emulator:${schema}`;
 /** Applies the migrations this database lacks. Call on a connection that holds the advisory lock. */
 export async function migrate(client: pg.ClientBase, schema: string): Promise<number[]> {
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  await client.query(`CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
   const done = new Set((await client.query<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations`)).rows.map((r) => r.version));
   const applied: number[] = [];
   for (const migration of MIGRATIONS) {

@@ -1,14 +1,7 @@
 // Authorization-server state. Each atomic step is one statement: a code is consumed by a conditional UPDATE
 // that only one caller can win, a refresh token is rotated by one statement that retires it and stores its
 // successor only if it was still live, and a sweep is one set-based DELETE per table.
-import type {
-  AuthorizationCodeRecord,
-  AuthorizeRequestRecord,
-  ConsumeCodeResult,
-  OAuthRepo,
-  RefreshTokenRecord,
-  RotateResult,
-} from '../oauth.js';
+import type { AuthorizationCodeRecord, AuthorizeRequestRecord, ConsumeCodeResult, OAuthRepo, RefreshTokenRecord, RotateResult } from '../oauth.js';
 import { StoreFull } from '../capacity.js';
 import { capped, decode, encode, type Db, type Querier } from './db.js';
 
@@ -30,7 +23,8 @@ export class PgOAuth implements OAuthRepo {
 
   /** With `max`: forgets the oldest requests first, so that at most `max` are kept. */
   async saveAuthorizeRequest(request: AuthorizeRequestRecord, max?: number): Promise<void> {
-    const insert = 'INSERT INTO authorize_requests (id, expires_at, record) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at, record = EXCLUDED.record';
+    const insert =
+      'INSERT INTO authorize_requests (id, expires_at, record) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at, record = EXCLUDED.record';
     const values = [request.id, request.expiresAt, encode(request)];
     if (!capped(max)) await this.db.query(insert, values);
     else await this.db.query(`WITH ${evictOldest('authorize_requests', 'id', '$4')} ${insert}`, [...values, max]);
@@ -68,7 +62,8 @@ export class PgOAuth implements OAuthRepo {
    */
   async insertRefreshToken(token: RefreshTokenRecord, max?: number): Promise<void> {
     const values = [token.token, token.grantId, token.expiresAt, token.retired ?? false, encode(token)];
-    const columns = "(token, grant_id, expires_at, retired, retired_seq, record) SELECT $1::text, $2::text, $3::bigint, $4::boolean, CASE WHEN $4::boolean THEN nextval('refresh_retired_seq') END, $5::text";
+    const columns =
+      "(token, grant_id, expires_at, retired, retired_seq, record) SELECT $1::text, $2::text, $3::bigint, $4::boolean, CASE WHEN $4::boolean THEN nextval('refresh_retired_seq') END, $5::text";
     if (!capped(max)) {
       await this.db.query(`INSERT INTO refresh_tokens ${columns}`, values);
       return;
@@ -106,7 +101,10 @@ export class PgOAuth implements OAuthRepo {
   async revokeGrant(grantId: string, rememberUntil: number, max?: number): Promise<void> {
     const retire = `UPDATE refresh_tokens SET ${RETIRE} WHERE grant_id = $1 AND NOT retired`;
     if (!capped(max)) {
-      await this.db.query(`WITH mark AS (INSERT INTO revoked_grants (grant_id, expires_at) VALUES ($1, $2) ON CONFLICT (grant_id) DO NOTHING) ${retire}`, [grantId, rememberUntil]);
+      await this.db.query(`WITH mark AS (INSERT INTO revoked_grants (grant_id, expires_at) VALUES ($1, $2) ON CONFLICT (grant_id) DO NOTHING) ${retire}`, [
+        grantId,
+        rememberUntil,
+      ]);
       return;
     }
     await this.db.query(
@@ -150,7 +148,12 @@ export class PgOAuth implements OAuthRepo {
          AND (SELECT n FROM counters WHERE name = 'refresh_tokens') >= $1`,
       [max],
     );
-    await q.query('INSERT INTO refresh_tokens (token, grant_id, expires_at, record) VALUES ($1, $2, $3, $4)', [next.token, next.grantId, next.expiresAt, encode(next)]);
+    await q.query('INSERT INTO refresh_tokens (token, grant_id, expires_at, record) VALUES ($1, $2, $3, $4)', [
+      next.token,
+      next.grantId,
+      next.expiresAt,
+      encode(next),
+    ]);
     return { outcome: 'rotated' };
   }
 

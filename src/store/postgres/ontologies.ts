@@ -10,7 +10,11 @@ export class PgOntologies implements OntologyRepo {
   constructor(private readonly db: Db) {}
 
   async insert(ontology: OntologyRecord): Promise<boolean> {
-    const res = await this.db.query('INSERT INTO ontologies (rid, api_name, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [ontology.rid, ontology.apiName, encodeRich(ontology)]);
+    const res = await this.db.query('INSERT INTO ontologies (rid, api_name, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+      ontology.rid,
+      ontology.apiName,
+      encodeRich(ontology),
+    ]);
     return res.rowCount === 1;
   }
 

@@ -45,7 +45,11 @@ export class PgOntologyObjects implements OntologyObjectRepo {
   }
 
   async get(ontologyRid: string, objectType: string, key: string): Promise<OntologyObjectRecord | undefined> {
-    const row = await this.db.first<{ record: string }>('SELECT record FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = $3', [ontologyRid, objectType, key]);
+    const row = await this.db.first<{ record: string }>('SELECT record FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = $3', [
+      ontologyRid,
+      objectType,
+      key,
+    ]);
     return row ? decode<OntologyObjectRecord>(row.record) : undefined;
   }
 
@@ -60,7 +64,10 @@ export class PgOntologyObjects implements OntologyObjectRepo {
   }
 
   async list(ontologyRid: string, objectType: string): Promise<readonly OntologyObjectRecord[]> {
-    const rows = await this.db.rows<{ record: string }>('SELECT record FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 ORDER BY seq', [ontologyRid, objectType]);
+    const rows = await this.db.rows<{ record: string }>('SELECT record FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 ORDER BY seq', [
+      ontologyRid,
+      objectType,
+    ]);
     return rows.map((r) => decode<OntologyObjectRecord>(r.record));
   }
 
@@ -119,12 +126,26 @@ export class PgOntologyObjects implements OntologyObjectRepo {
   }
 
   /** Deletes the object and the pairs naming it on the given link sides, in one transaction. */
-  async deleteObject(ontologyRid: string, objectType: string, key: string, pairSides: ReadonlyArray<{ linkId: string; side: 'a' | 'b' }>): Promise<OntologyObjectRecord | undefined> {
+  async deleteObject(
+    ontologyRid: string,
+    objectType: string,
+    key: string,
+    pairSides: ReadonlyArray<{ linkId: string; side: 'a' | 'b' }>,
+  ): Promise<OntologyObjectRecord | undefined> {
     return this.db.transaction(async (q) => {
-      const row = (await q.query<{ record: string }>('DELETE FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = $3 RETURNING record', [ontologyRid, objectType, key])).rows[0];
+      const row = (
+        await q.query<{ record: string }>('DELETE FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = $3 RETURNING record', [
+          ontologyRid,
+          objectType,
+          key,
+        ])
+      ).rows[0];
       if (!row) return undefined;
       for (const { linkId, side } of pairSides) {
-        const sql = side === 'a' ? 'DELETE FROM ontology_pairs WHERE ontology_rid = $1 AND link_id = $2 AND a = $3' : 'DELETE FROM ontology_pairs WHERE ontology_rid = $1 AND link_id = $2 AND b = $3';
+        const sql =
+          side === 'a'
+            ? 'DELETE FROM ontology_pairs WHERE ontology_rid = $1 AND link_id = $2 AND a = $3'
+            : 'DELETE FROM ontology_pairs WHERE ontology_rid = $1 AND link_id = $2 AND b = $3';
         await q.query(sql, [ontologyRid, linkId, key]);
       }
       return decode<OntologyObjectRecord>(row.record);
@@ -158,28 +179,61 @@ async function applyOne(q: Querier, ontologyRid: string, e: StoredEdit, deleted:
       const seq = deleted.get(`${e.objectType}\u0000${key}`);
       const res =
         seq === undefined
-          ? await q.query('INSERT INTO ontology_objects (ontology_rid, object_type, key, record) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [ontologyRid, e.objectType, key, encode(record)])
-          : await q.query('INSERT INTO ontology_objects (ontology_rid, object_type, key, record, seq) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [ontologyRid, e.objectType, key, encode(record), seq]);
+          ? await q.query('INSERT INTO ontology_objects (ontology_rid, object_type, key, record) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+              ontologyRid,
+              e.objectType,
+              key,
+              encode(record),
+            ])
+          : await q.query('INSERT INTO ontology_objects (ontology_rid, object_type, key, record, seq) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+              ontologyRid,
+              e.objectType,
+              key,
+              encode(record),
+              seq,
+            ]);
       return res.rowCount === 1 ? undefined : 'exists';
     }
     case 'modify': {
       const key = String(e.primaryKey);
-      const row = (await q.query<{ record: string }>('SELECT record FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = $3 FOR UPDATE', [ontologyRid, e.objectType, key])).rows[0];
+      const row = (
+        await q.query<{ record: string }>('SELECT record FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = $3 FOR UPDATE', [
+          ontologyRid,
+          e.objectType,
+          key,
+        ])
+      ).rows[0];
       if (!row) return 'missing';
       const before = decode<OntologyObjectRecord>(row.record);
       const after: OntologyObjectRecord = { ...before, values: merge(before.values, e.set) };
-      await q.query('UPDATE ontology_objects SET record = $4 WHERE ontology_rid = $1 AND object_type = $2 AND key = $3', [ontologyRid, e.objectType, key, encode(after)]);
+      await q.query('UPDATE ontology_objects SET record = $4 WHERE ontology_rid = $1 AND object_type = $2 AND key = $3', [
+        ontologyRid,
+        e.objectType,
+        key,
+        encode(after),
+      ]);
       return undefined;
     }
     case 'delete': {
       const key = String(e.primaryKey);
-      const row = (await q.query<{ seq: number }>('DELETE FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = $3 RETURNING seq', [ontologyRid, e.objectType, key])).rows[0];
+      const row = (
+        await q.query<{ seq: number }>('DELETE FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 AND key = $3 RETURNING seq', [
+          ontologyRid,
+          e.objectType,
+          key,
+        ])
+      ).rows[0];
       if (!row) return 'missing';
       deleted.set(`${e.objectType}\u0000${key}`, row.seq);
       return undefined;
     }
     case 'addPair':
-      await q.query('INSERT INTO ontology_pairs (ontology_rid, link_id, a, b) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [ontologyRid, e.linkId, e.a, e.b]);
+      await q.query('INSERT INTO ontology_pairs (ontology_rid, link_id, a, b) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+        ontologyRid,
+        e.linkId,
+        e.a,
+        e.b,
+      ]);
       return undefined;
     case 'removePair':
       await q.query('DELETE FROM ontology_pairs WHERE ontology_rid = $1 AND link_id = $2 AND a = $3 AND b = $4', [ontologyRid, e.linkId, e.a, e.b]);

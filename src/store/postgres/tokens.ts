@@ -51,7 +51,9 @@ export class PgTokens implements TokenRepo {
 
   /** The newest `limit` access tokens still stored, newest (last issued) first. */
   async listAccess(limit: number): Promise<AccessTokenRecord[]> {
-    return (await this.db.rows<{ record: string }>('SELECT record FROM access_tokens ORDER BY seq DESC LIMIT $1', [limit])).map((r) => decode<AccessTokenRecord>(r.record));
+    return (await this.db.rows<{ record: string }>('SELECT record FROM access_tokens ORDER BY seq DESC LIMIT $1', [limit])).map((r) =>
+      decode<AccessTokenRecord>(r.record),
+    );
   }
 
   async revokeAccess(token: string): Promise<boolean> {

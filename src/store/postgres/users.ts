@@ -17,10 +17,13 @@ export class PgUsers implements UserRepo {
 
   async insert(u: UserRecord): Promise<boolean> {
     const serviceFor = u.principalType === 'service' ? (u.oauthClientId ?? null) : null;
-    const res = await this.db.query(
-      'INSERT INTO users (id, username, service_for, active, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
-      [u.id, u.username, serviceFor, u.active, encode(u)],
-    );
+    const res = await this.db.query('INSERT INTO users (id, username, service_for, active, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+      u.id,
+      u.username,
+      serviceFor,
+      u.active,
+      encode(u),
+    ]);
     return res.rowCount === 1;
   }
 
@@ -61,7 +64,7 @@ export class PgUsers implements UserRepo {
   }
 
   async listActiveHumans(): Promise<UserRecord[]> {
-    const rows = await this.db.rows<Row>("SELECT id, record, active FROM users WHERE username IS NOT NULL AND active ORDER BY seq");
+    const rows = await this.db.rows<Row>('SELECT id, record, active FROM users WHERE username IS NOT NULL AND active ORDER BY seq');
     return rows.map((r) => user(r)!).filter((u) => u.principalType === 'human');
   }
 

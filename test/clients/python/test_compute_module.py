@@ -2,7 +2,7 @@
 `platform-emulator run-module` against a live emulator (real packages, real processes, real sockets).
 
 What the installed foundry-compute-modules 0.34.0 does (read from its source, client/internal_query_client.py
-and startup.py; CONTRACTS §10):
+and startup.py; docs/contracts.md §10):
 - Environment: RUNTIME_HOST, RUNTIME_PORT, GET_JOB_URI, POST_RESULT_URI, POST_SCHEMA_URI,
   RESTART_NOTIFICATION_URI (of the four URIs only the *path* is kept), MODULE_AUTH_TOKEN (a *file path*; the
   token is read from it), CONNECTIONS_TO_OTHER_PODS_CA_PATH (CA file, required), MAX_CONCURRENT_TASKS (default 1).

@@ -1,6 +1,6 @@
 """The platform's Python SDK (foundry-platform-sdk 1.111.0), unmodified, against a live emulator.
 
-What the installed package does (read from its source, foundry_sdk/_core; CONTRACTS §10-11):
+What the installed package does (read from its source, foundry_sdk/_core; docs/contracts.md §10-11):
 - URLs: `hostname` may carry a port ("localhost:4000"); any scheme in it is stripped and `Config.scheme`
   (default "https") put in front, so plain http needs `Config(scheme="http")`. API calls go to
   `{scheme}://{hostname}/api` + `/v2/...`; the OAuth base is hard-coded as `{scheme}://{hostname}/multipass/api`
@@ -88,7 +88,7 @@ def test_confidential_client_auth_through_the_path_alias(emulator):
 
 
 def test_confidential_client_without_scopes_gets_its_allowed_scopes(emulator):
-    # The SDK sends no `scope` when given none; the client's allowed_scopes are granted (CONTRACTS §2).
+    # The SDK sends no `scope` when given none; the client's allowed_scopes are granted (docs/contracts.md §2).
     auth = ConfidentialClientAuth(client_id="py-limited", client_secret="py-limited-secret")
     client = client_for(emulator, auth)
     assert "sales" in [o.api_name for o in client.ontologies.Ontology.list().data]

@@ -25,13 +25,23 @@ function peopleRoutes(parent: FastifyInstance, deps: { store: Store }): void {
   app.get('/_emulate/platform/directory/people', { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
     const q = (request.query.q ?? '').toLowerCase();
     const users = (await deps.store.users.list()).filter((u) => q === '' || u.username.toLowerCase().includes(q));
-    const page = pageOf(users, { pageSize: request.query.pageSize ?? '100', ...(request.query.pageToken ? { pageToken: request.query.pageToken } : {}) }, `people?q=${q}`);
+    const page = pageOf(
+      users,
+      { pageSize: request.query.pageSize ?? '100', ...(request.query.pageToken ? { pageToken: request.query.pageToken } : {}) },
+      `people?q=${q}`,
+    );
     const directory = deps.store.part(DIRECTORY);
     const items = [];
     for (const u of page.data) {
       const names = [];
       for (const id of await groupsOf(directory, u.id, true)) names.push((await directory.group(id))?.name ?? id);
-      items.push({ username: u.username, id: u.id, active: u.active, groups: names.sort().join(', '), markings: (await markingsOfUser(directory, u.id)).join(', ') });
+      items.push({
+        username: u.username,
+        id: u.id,
+        active: u.active,
+        groups: names.sort().join(', '),
+        markings: (await markingsOfUser(directory, u.id)).join(', '),
+      });
     }
     return { items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
@@ -43,31 +53,46 @@ function groupControlRoutes(parent: FastifyInstance, deps: { store: Store }): vo
   const NameParam = Type.Object({ name: Type.String({ minLength: 1 }) });
   const bad = (field: string, why: string) => invalidArgument('InvalidArgument', { field }, `Invalid group: ${field}: ${why}`).because(`${field}: ${why}`);
 
-  app.put('/_emulate/platform/groups/:name', { config: CONTROL_ROUTE, schema: { params: NameParam, body: Type.Record(Type.String(), Type.Unknown()) } }, async (request) => {
-    const entry = Value.Default(GroupSeed, { ...request.body, name: request.params.name }) as GroupSeedEntry;
-    const first = [...Value.Errors(GroupSeed, entry)][0];
-    if (first) throw bad(first.path.slice(1).replace(/\//g, '.') || 'body', first.message);
-    const directory = deps.store.part(DIRECTORY);
-    const old = await directory.groupByName(entry.name);
-    const id = old?.id ?? entry.id ?? seededGroupId(entry.name);
-    const members = [];
-    for (const [i, m] of entry.members.entries()) {
-      if (typeof m === 'string') {
-        const user = await deps.store.users.byUsername(m);
-        if (!user) throw bad(`members[${i}]`, `no user "${m}"`);
-        members.push({ principalId: user.id, principalType: 'USER' as const });
-      } else {
-        const group = await directory.groupByName(m.group);
-        if (!group) throw bad(`members[${i}].group`, `no group "${m.group}"`);
-        if (await wouldCycle(directory, id, group.id)) throw bad(`members[${i}].group`, `group "${m.group}" holds "${entry.name}" already: a group cannot contain itself`);
-        members.push({ principalId: group.id, principalType: 'GROUP' as const });
+  app.put(
+    '/_emulate/platform/groups/:name',
+    { config: CONTROL_ROUTE, schema: { params: NameParam, body: Type.Record(Type.String(), Type.Unknown()) } },
+    async (request) => {
+      const entry = Value.Default(GroupSeed, { ...request.body, name: request.params.name }) as GroupSeedEntry;
+      const first = [...Value.Errors(GroupSeed, entry)][0];
+      if (first) throw bad(first.path.slice(1).replace(/\//g, '.') || 'body', first.message);
+      const directory = deps.store.part(DIRECTORY);
+      const old = await directory.groupByName(entry.name);
+      const id = old?.id ?? entry.id ?? seededGroupId(entry.name);
+      const members = [];
+      for (const [i, m] of entry.members.entries()) {
+        if (typeof m === 'string') {
+          const user = await deps.store.users.byUsername(m);
+          if (!user) throw bad(`members[${i}]`, `no user "${m}"`);
+          members.push({ principalId: user.id, principalType: 'USER' as const });
+        } else {
+          const group = await directory.groupByName(m.group);
+          if (!group) throw bad(`members[${i}].group`, `no group "${m.group}"`);
+          if (await wouldCycle(directory, id, group.id))
+            throw bad(`members[${i}].group`, `group "${m.group}" holds "${entry.name}" already: a group cannot contain itself`);
+          members.push({ principalId: group.id, principalType: 'GROUP' as const });
+        }
       }
-    }
-    await directory.putGroup({ id, name: entry.name, realm: old?.realm ?? DEFAULT_REALM, organizations: entry.organizations, attributes: entry.attributes, ...(entry.description !== undefined ? { description: entry.description } : {}) });
-    await directory.removeGroupMembers(id, (await directory.groupMembers(id)).map((m) => m.principalId));
-    await directory.addGroupMembers(id, members);
-    return { created: old === undefined, group: { id, name: entry.name, members: entry.members } };
-  });
+      await directory.putGroup({
+        id,
+        name: entry.name,
+        realm: old?.realm ?? DEFAULT_REALM,
+        organizations: entry.organizations,
+        attributes: entry.attributes,
+        ...(entry.description !== undefined ? { description: entry.description } : {}),
+      });
+      await directory.removeGroupMembers(
+        id,
+        (await directory.groupMembers(id)).map((m) => m.principalId),
+      );
+      await directory.addGroupMembers(id, members);
+      return { created: old === undefined, group: { id, name: entry.name, members: entry.members } };
+    },
+  );
 
   app.delete('/_emulate/platform/groups/:name', { config: CONTROL_ROUTE, schema: { params: NameParam } }, async (request) => {
     const directory = deps.store.part(DIRECTORY);

@@ -27,14 +27,21 @@ export function usersBackstage(parent: FastifyInstance, { store }: ServiceDeps):
     })),
   }));
 
-  app.put('/_emulate/platform/users/:username', { config: CONTROL_ROUTE, schema: { params: Type.Object({ username: Key }), body: AnyObject } }, async (request) => {
-    const seed = seedEntry(usersSeed, { ...request.body, username: request.params.username });
-    const created = await store.users.upsert(userFromSeed(seed));
-    const user = await store.users.byUsername(seed.username);
-    return { created, user: userSeedOf(user!) };
-  });
+  app.put(
+    '/_emulate/platform/users/:username',
+    { config: CONTROL_ROUTE, schema: { params: Type.Object({ username: Key }), body: AnyObject } },
+    async (request) => {
+      const seed = seedEntry(usersSeed, { ...request.body, username: request.params.username });
+      const created = await store.users.upsert(userFromSeed(seed));
+      const user = await store.users.byUsername(seed.username);
+      return { created, user: userSeedOf(user!) };
+    },
+  );
 
-  for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
+  for (const [action, active] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
     app.post(`/_emulate/platform/users/:username/${action}`, { config: CONTROL_ROUTE, schema: { params: Username } }, async (request) => {
       const user = await store.users.setActive(request.params.username, active);
       if (!user) throw notFound('UserNotFound', { username: request.params.username });

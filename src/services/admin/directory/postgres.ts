@@ -43,7 +43,11 @@ export class PgDirectory implements DirectoryRepo {
   constructor(private readonly db: Db) {}
 
   async putGroup(g: GroupRecord) {
-    await this.db.query('INSERT INTO directory_groups (id, name, record) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET name = $2, record = $3', [g.id, g.name, encode(g)]);
+    await this.db.query('INSERT INTO directory_groups (id, name, record) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET name = $2, record = $3', [
+      g.id,
+      g.name,
+      encode(g),
+    ]);
   }
   async group(id: string) {
     const row = await this.db.first<{ record: string }>('SELECT record FROM directory_groups WHERE id = $1', [id]);
@@ -55,7 +59,9 @@ export class PgDirectory implements DirectoryRepo {
   }
   async groups() {
     // COLLATE "C": the same byte order as memory's comparison of strings.
-    return (await this.db.rows<{ record: string }>('SELECT record FROM directory_groups ORDER BY name COLLATE "C", id COLLATE "C"')).map((r) => decode<GroupRecord>(r.record));
+    return (await this.db.rows<{ record: string }>('SELECT record FROM directory_groups ORDER BY name COLLATE "C", id COLLATE "C"')).map((r) =>
+      decode<GroupRecord>(r.record),
+    );
   }
   async deleteGroup(id: string) {
     return this.db.transaction(async (q) => {
@@ -74,7 +80,9 @@ export class PgDirectory implements DirectoryRepo {
     await this.db.query('DELETE FROM directory_group_members WHERE group_id = $1 AND principal_id = ANY($2::text[])', [groupId, principalIds]);
   }
   async groupMembers(groupId: string) {
-    return (await this.db.rows<EdgeRow>('SELECT principal_id, principal_type FROM directory_group_members WHERE group_id = $1 ORDER BY seq', [groupId])).map(member);
+    return (await this.db.rows<EdgeRow>('SELECT principal_id, principal_type FROM directory_group_members WHERE group_id = $1 ORDER BY seq', [groupId])).map(
+      member,
+    );
   }
   async allGroupMembers() {
     const rows = await this.db.rows<EdgeRow & { group_id: string }>('SELECT group_id, principal_id, principal_type FROM directory_group_members ORDER BY seq');
@@ -99,7 +107,9 @@ export class PgDirectory implements DirectoryRepo {
     return row && decode<MarkingCategoryRecord>(row.record);
   }
   async categories() {
-    return (await this.db.rows<{ record: string }>('SELECT record FROM directory_marking_categories ORDER BY id COLLATE "C"')).map((r) => decode<MarkingCategoryRecord>(r.record));
+    return (await this.db.rows<{ record: string }>('SELECT record FROM directory_marking_categories ORDER BY id COLLATE "C"')).map((r) =>
+      decode<MarkingCategoryRecord>(r.record),
+    );
   }
   async putMarking(m: MarkingRecord) {
     await this.db.query('INSERT INTO directory_markings (id, record) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET record = $2', [m.id, encode(m)]);
@@ -109,7 +119,9 @@ export class PgDirectory implements DirectoryRepo {
     return row && decode<MarkingRecord>(row.record);
   }
   async markings() {
-    return (await this.db.rows<{ record: string }>('SELECT record FROM directory_markings ORDER BY id COLLATE "C"')).map((r) => decode<MarkingRecord>(r.record));
+    return (await this.db.rows<{ record: string }>('SELECT record FROM directory_markings ORDER BY id COLLATE "C"')).map((r) =>
+      decode<MarkingRecord>(r.record),
+    );
   }
   async addMarkingMembers(markingId: string, members: readonly MemberRecord[]) {
     await this.addEdges('directory_marking_members', 'marking_id', markingId, members);
@@ -118,7 +130,9 @@ export class PgDirectory implements DirectoryRepo {
     await this.db.query('DELETE FROM directory_marking_members WHERE marking_id = $1 AND principal_id = ANY($2::text[])', [markingId, principalIds]);
   }
   async markingMembers(markingId: string) {
-    return (await this.db.rows<EdgeRow>('SELECT principal_id, principal_type FROM directory_marking_members WHERE marking_id = $1 ORDER BY seq', [markingId])).map(member);
+    return (
+      await this.db.rows<EdgeRow>('SELECT principal_id, principal_type FROM directory_marking_members WHERE marking_id = $1 ORDER BY seq', [markingId])
+    ).map(member);
   }
   async markingsOfPrincipals(principalIds: readonly string[]) {
     const rows = await this.db.rows<{ marking_id: string }>(

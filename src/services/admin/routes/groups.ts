@@ -39,11 +39,22 @@ export function groupRoutes(parent: FastifyInstance, deps: { store: Store }): vo
     return group;
   };
   /** The body of create and replace, checked: organizations given, the name free (but for the group itself). */
-  const checked = async (body: { name: string; organizations: string[]; description?: string; attributes: Record<string, string[]> }, id: string): Promise<GroupRecord> => {
+  const checked = async (
+    body: { name: string; organizations: string[]; description?: string; attributes: Record<string, string[]> },
+    id: string,
+  ): Promise<GroupRecord> => {
     if (body.organizations.length === 0) throw invalidArgument('InvalidGroupOrganizations').because('a group needs at least one organization rid');
     const clash = await directory().groupByName(body.name);
-    if (clash && clash.id !== id) throw invalidArgument('GroupNameAlreadyExists', { groupName: body.name }).because(`group ${clash.id} is named "${body.name}" already`);
-    return { id, name: body.name, realm: DEFAULT_REALM, organizations: body.organizations, attributes: body.attributes, ...(body.description !== undefined ? { description: body.description } : {}) };
+    if (clash && clash.id !== id)
+      throw invalidArgument('GroupNameAlreadyExists', { groupName: body.name }).because(`group ${clash.id} is named "${body.name}" already`);
+    return {
+      id,
+      name: body.name,
+      realm: DEFAULT_REALM,
+      organizations: body.organizations,
+      attributes: body.attributes,
+      ...(body.description !== undefined ? { description: body.description } : {}),
+    };
   };
 
   app.get(P, {
@@ -134,9 +145,11 @@ export function groupRoutes(parent: FastifyInstance, deps: { store: Store }): vo
       const members = await resolvePrincipals(store, request.body.principalIds);
       for (const m of members) {
         if (m.principalType === 'GROUP' && (await wouldCycle(directory(), group.id, m.principalId))) {
-          throw invalidArgument('CircularDependency', { groupId: group.id, principalId: m.principalId }, 'A group cannot contain itself, directly or through nested groups.').because(
-            `adding group ${m.principalId} to group ${group.id} would make ${group.id} contain itself`,
-          );
+          throw invalidArgument(
+            'CircularDependency',
+            { groupId: group.id, principalId: m.principalId },
+            'A group cannot contain itself, directly or through nested groups.',
+          ).because(`adding group ${m.principalId} to group ${group.id} would make ${group.id} contain itself`);
         }
       }
       await directory().addGroupMembers(group.id, members);

@@ -24,7 +24,11 @@ const MarkingParams = Type.Object({ markingId: Type.String() });
 const Preview = Type.Object({ preview: Type.Optional(Type.String()) });
 const markingIdOf = (request: { params: unknown }) => ({ markingId: (request.params as { markingId?: string }).markingId ?? '' });
 /** `markingIds` may come once or repeated in the query string. */
-const MarkingIdsQuery = Type.Object({ markingIds: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])), displayType: Type.Optional(Type.String()), preview: Type.Optional(Type.String()) });
+const MarkingIdsQuery = Type.Object({
+  markingIds: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  displayType: Type.Optional(Type.String()),
+  preview: Type.Optional(Type.String()),
+});
 const listOf = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 export function markingRoutes(parent: FastifyInstance, deps: { store: Store; clock: Clock }): void {
@@ -81,12 +85,23 @@ export function markingRoutes(parent: FastifyInstance, deps: { store: Store; clo
     handler: async (request) => {
       const body = request.body;
       if (body.name.trim() === '') throw invalidArgument('MarkingNameIsEmpty').because('a marking needs a name');
-      if (!(await directory().category(body.categoryId))) throw notFound('MarkingCategoryNotFound', { markingCategoryId: body.categoryId }).because(`no marking category has the id ${body.categoryId}`);
-      if (!body.initialRoleAssignments.some((r) => r.role === 'ADMINISTER')) throw invalidArgument('CreateMarkingMissingInitialAdminRole').because('a new marking needs an ADMINISTER role assignment');
+      if (!(await directory().category(body.categoryId)))
+        throw notFound('MarkingCategoryNotFound', { markingCategoryId: body.categoryId }).because(`no marking category has the id ${body.categoryId}`);
+      if (!body.initialRoleAssignments.some((r) => r.role === 'ADMINISTER'))
+        throw invalidArgument('CreateMarkingMissingInitialAdminRole').because('a new marking needs an ADMINISTER role assignment');
       const taken = (await directory().markings()).some((m) => m.categoryId === body.categoryId && m.name === body.name);
-      if (taken) throw invalidArgument('MarkingNameInCategoryAlreadyExists', { displayName: body.name, categoryId: body.categoryId }).because(`category ${body.categoryId} has a marking "${body.name}" already`);
+      if (taken)
+        throw invalidArgument('MarkingNameInCategoryAlreadyExists', { displayName: body.name, categoryId: body.categoryId }).because(
+          `category ${body.categoryId} has a marking "${body.name}" already`,
+        );
       const members = await resolvePrincipals(store, body.initialMembers);
-      const marking: MarkingRecord = { id: randomUuid(), categoryId: body.categoryId, name: body.name, createdTime: new Date(deps.clock.now()).toISOString(), ...(body.description !== undefined ? { description: body.description } : {}) };
+      const marking: MarkingRecord = {
+        id: randomUuid(),
+        categoryId: body.categoryId,
+        name: body.name,
+        createdTime: new Date(deps.clock.now()).toISOString(),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+      };
       await directory().putMarking(marking);
       await directory().addMarkingMembers(marking.id, members);
       return markingWire(marking);
@@ -100,7 +115,11 @@ export function markingRoutes(parent: FastifyInstance, deps: { store: Store; clo
       const old = await existing(request.params.markingId);
       if (request.body.name.trim() === '') throw invalidArgument('MarkingNameIsEmpty').because('a marking needs a name');
       const { description: _dropped, ...rest } = old;
-      const marking: MarkingRecord = { ...rest, name: request.body.name, ...(request.body.description !== undefined ? { description: request.body.description } : {}) };
+      const marking: MarkingRecord = {
+        ...rest,
+        name: request.body.name,
+        ...(request.body.description !== undefined ? { description: request.body.description } : {}),
+      };
       await directory().putMarking(marking);
       return markingWire(marking);
     },
@@ -117,7 +136,9 @@ export function markingRoutes(parent: FastifyInstance, deps: { store: Store; clo
       let members: MemberRecord[] = direct;
       if (transitive) {
         const seen = new Map(direct.map((m) => [m.principalId, m]));
-        for (const m of direct) if (m.principalType === 'GROUP') for (const below of await membersOf(directory(), m.principalId, true)) if (!seen.has(below.principalId)) seen.set(below.principalId, below);
+        for (const m of direct)
+          if (m.principalType === 'GROUP')
+            for (const below of await membersOf(directory(), m.principalId, true)) if (!seen.has(below.principalId)) seen.set(below.principalId, below);
         members = [...seen.values()];
       }
       // The package says the page size is ignored: one page of every member.
@@ -126,7 +147,10 @@ export function markingRoutes(parent: FastifyInstance, deps: { store: Store; clo
     },
   });
 
-  for (const [verb, errorName] of [['add', 'AddMarkingMembersPermissionDenied'], ['remove', 'RemoveMarkingMembersPermissionDenied']] as const) {
+  for (const [verb, errorName] of [
+    ['add', 'AddMarkingMembersPermissionDenied'],
+    ['remove', 'RemoveMarkingMembersPermissionDenied'],
+  ] as const) {
     app.post(`${P}/:markingId/markingMembers/${verb}`, {
       config: { auth: { kind: 'bearer', scope: WRITE, denied: { errorName, parameters: markingIdOf } } },
       schema: { params: MarkingParams, body: Type.Object({ principalIds: Type.Array(Type.String(), { maxItems: 1000 }) }) },
@@ -145,12 +169,29 @@ export function markingRoutes(parent: FastifyInstance, deps: { store: Store; clo
     handler: async (request) => {
       const [categories, markings] = [await directory().categories(), await directory().markings()];
       const page = pageOf(categories, request.query, 'markingCategories');
-      return { ...page, data: page.data.map((c) => categoryWire(c, markings.filter((m) => m.categoryId === c.id).map((m) => m.id))) };
+      return {
+        ...page,
+        data: page.data.map((c) =>
+          categoryWire(
+            c,
+            markings.filter((m) => m.categoryId === c.id).map((m) => m.id),
+          ),
+        ),
+      };
     },
   });
 
   app.get('/api/v2/admin/markingCategories/:markingCategoryId', {
-    config: { auth: { kind: 'bearer', scope: READ, denied: { errorName: 'GetMarkingCategoryPermissionDenied', parameters: (r) => ({ markingCategoryId: (r.params as { markingCategoryId?: string }).markingCategoryId ?? '' }) } } },
+    config: {
+      auth: {
+        kind: 'bearer',
+        scope: READ,
+        denied: {
+          errorName: 'GetMarkingCategoryPermissionDenied',
+          parameters: (r) => ({ markingCategoryId: (r.params as { markingCategoryId?: string }).markingCategoryId ?? '' }),
+        },
+      },
+    },
     schema: { params: Type.Object({ markingCategoryId: Type.String() }), querystring: Preview },
     handler: async (request) => {
       const id = request.params.markingCategoryId;
@@ -165,7 +206,11 @@ export function markingRoutes(parent: FastifyInstance, deps: { store: Store; clo
     config: { auth: { kind: 'bearer', scope: READ } },
     schema: { querystring: MarkingIdsQuery },
     handler: async (request) => {
-      const banner = ((await directory().setting(BANNER_KEY)) as BannerSetting | undefined) ?? { classification: 'UNCLASSIFIED', textColor: '#ffffff', backgroundColors: ['#007a33'] };
+      const banner = ((await directory().setting(BANNER_KEY)) as BannerSetting | undefined) ?? {
+        classification: 'UNCLASSIFIED',
+        textColor: '#ffffff',
+        backgroundColors: ['#007a33'],
+      };
       const known = new Set((await directory().markings()).map((m) => m.id));
       const markings = [...new Set(listOf(request.query.markingIds))].filter((id) => known.has(id));
       return { classificationString: banner.classification, markings, textColor: banner.textColor, backgroundColors: banner.backgroundColors };

@@ -75,7 +75,9 @@ export function userRoutes(parent: FastifyInstance, deps: { store: Store }): voi
     config: { auth: { kind: 'bearer', scope: READ, denied: { errorName: 'SearchUsersPermissionDenied', parameters: () => ({}) } } },
     handler: async (request) => {
       const search = parseSearch(request.body);
-      const found = (await store.users.list()).filter((u) => u.active && matches(search.value, [u.username, u.givenName, u.familyName, u.email, u.displayName]));
+      const found = (await store.users.list()).filter(
+        (u) => u.active && matches(search.value, [u.username, u.givenName, u.familyName, u.email, u.displayName]),
+      );
       const page = pageOf(found, search, `users/search?q=${search.value}`);
       return { ...page, data: page.data.map(userWire) };
     },

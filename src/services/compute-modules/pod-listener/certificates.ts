@@ -1,4 +1,4 @@
-// The in-pod runtime's TLS material (CONTRACTS §10): a CA made at each start whose private key is not
+// The in-pod runtime's TLS material (docs/contracts.md §10): a CA made at each start whose private key is not
 // extractable (it signs one certificate and is forgotten), and a server certificate for the loopback addresses.
 // The X.509 work is src/tls/certificates.ts, shared with the public TLS listener.
 import { issueServerCertificate, makeCertificateAuthority } from '../../../tls/certificates.js';

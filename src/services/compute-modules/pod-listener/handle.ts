@@ -12,7 +12,7 @@ export interface PodRuntimeHandle {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The in-pod runtime listener's side of the app (CONTRACTS §10). */
+    /** The in-pod runtime listener's side of the app (docs/contracts.md §10). */
     podRuntime: PodRuntimeHandle;
   }
 }

@@ -1,4 +1,4 @@
-// The runtime routes as the in-pod runtime answers them (CONTRACTS §10), on the pod listener. The poll, schemas
+// The runtime routes as the in-pod runtime answers them (docs/contracts.md §10), on the pod listener. The poll, schemas
 // and results routes are the public port's own (module-routes.ts: same checks, leases and notes, same job
 // service and store); what differs is what the platform's Python runtime SDK (foundry-compute-modules 0.34.0)
 // counts as success:
@@ -29,13 +29,14 @@ export async function podRoutes(pod: FastifyInstance, deps: PodRouteDeps): Promi
   moduleRoutes(pod, { ...deps, stored: 'noContent' });
 
   // Bodiless: the SDK sends no content type and no body.
-  pod.withTypeProvider<TypeBoxTypeProvider>().post(
-    `${RUNTIMES_PREFIX}/:runtimeId/${RESTART_TAIL}`,
-    { onRequest: moduleAuth(store), schema: { params: RuntimeParams } },
-    async (request) => {
+  pod
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .post(`${RUNTIMES_PREFIX}/:runtimeId/${RESTART_TAIL}`, { onRequest: moduleAuth(store), schema: { params: RuntimeParams } }, async (request) => {
       const ids = await jobs.requeueRestarted(request.params.runtimeId);
-      request.log.info({ runtimeId: request.params.runtimeId, requeued: ids.length, jobIds: ids }, 'module restart notification: the restarted replica\'s jobs back in the queue');
+      request.log.info(
+        { runtimeId: request.params.runtimeId, requeued: ids.length, jobIds: ids },
+        "module restart notification: the restarted replica's jobs back in the queue",
+      );
       return ids;
-    },
-  );
+    });
 }

@@ -1,4 +1,4 @@
-// Compute modules (SPEC §4.5, §4.6; CONTRACTS §6): the runtime routes a module's SDK polls, and the job
+// Compute modules (SPEC §4.5, §4.6; docs/contracts.md §6): the runtime routes a module's SDK polls, and the job
 // routes an app calls, joined by one job lifecycle (jobs.ts) with event-driven waiting (wakeups.ts).
 //
 // Known deviations from the real platform:
@@ -8,16 +8,16 @@
 // - Any valid bearer token may read or cancel any job (the platform limits this to the submitter).
 // - Session creation and inspection answer only on loopback or with the control token (the spec gives them
 //   no auth at all), because they reveal module auth tokens and job contents.
-// - Beyond CONTRACTS: DELETE {prefix}/jobs/{jobId} and GET {prefix}/schemas?rid&branch, as the platform's
+// - Beyond docs/contracts.md: DELETE {prefix}/jobs/{jobId} and GET {prefix}/schemas?rid&branch, as the platform's
 //   generated multiplexer client calls them.
-// - Error names CONTRACTS §6 does not give (OAuth envelope): a job result asked of a failed job is 409
+// - Error names docs/contracts.md §6 does not give (OAuth envelope): a job result asked of a failed job is 409
 //   `job_failed`, of a canceled one 409 `job_canceled` (the "409 with the status"; the description names the
 //   job, and a failure its reason); a synchronous execute whose job ends that way answers the same. An
 //   execute still waiting when the emulator is reset answers 404 `not_found` (its job is gone with the
 //   store), and one waiting when it shuts down 503 `temporarily_unavailable`.
 // - Waiting is per process; on a shared PostgreSQL store, other instances' changes arrive as LISTEN/NOTIFY
 //   hints (cross-instance.ts), and a lost hint delays a wake-up by up to a second (the periodic re-check).
-// - A job past `max_queued_jobs` is 429 `queue_full` (CONTRACTS §8 asks for "a clear error", names none).
+// - A job past `max_queued_jobs` is 429 `queue_full` (docs/contracts.md §8 asks for "a clear error", names none).
 // - Module liveness (liveness.ts) judges a module by its last poll on any instance (recorded in the store).
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../../store/store.js';

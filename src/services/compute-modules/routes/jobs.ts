@@ -1,4 +1,4 @@
-// Job routes (SPEC §4.6, CONTRACTS §6): what an app calls, with any valid bearer token, through the same
+// Job routes (SPEC §4.6, docs/contracts.md §6): what an app calls, with any valid bearer token, through the same
 // paths as the platform's multiplexer. Errors use the OAuth envelope.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

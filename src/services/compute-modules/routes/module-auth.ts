@@ -1,4 +1,4 @@
-// Who may call a runtime's module routes (CONTRACTS §6), on the public port and on the in-pod runtime listener
+// Who may call a runtime's module routes (docs/contracts.md §6), on the public port and on the in-pod runtime listener
 // alike: the runtime (and job) must exist, then the Module-Auth-Token must be the runtime's, compared in
 // constant time; all before any body is read. Ids and tokens have a shape (issue 10, items 6 and 12).
 import type { FastifyRequest } from 'fastify';
@@ -9,7 +9,7 @@ import { invalidModuleAuthToken, invalidRequest, quote, resourceNotFound } from 
 
 export const RUNTIMES_PREFIX = '/_emulate/platform/compute-modules/runtimes';
 
-// The shapes CONTRACTS §6 gives: a runtime id goes into URIs and paths, a token into a header.
+// The shapes docs/contracts.md §6 gives: a runtime id goes into URIs and paths, a token into a header.
 const RUNTIME_ID = '^[A-Za-z0-9._:-]{1,128}$';
 const MODULE_AUTH_TOKEN = '^[!-~]{16,512}$';
 export const RuntimeId = Type.String({ pattern: RUNTIME_ID });
@@ -32,7 +32,7 @@ export async function lookUp(store: Store, runtimeId: string, jobId?: string): P
 /**
  * Unknown runtime (or job) 404 first, then the Module-Auth-Token: all before any body is read. A runtime id of
  * the wrong shape is 400 invalid_request, unless a runtime has it: a seed is not held to the shapes, and its
- * runtimes must keep working. A token is only ever right or wrong (401, CONTRACTS §6), whatever its shape:
+ * runtimes must keep working. A token is only ever right or wrong (401, docs/contracts.md §6), whatever its shape:
  * a seeded runtime's short token, rotated away by a session reset, is a wrong token, not a malformed request.
  */
 export function moduleAuth(store: Store) {
@@ -43,7 +43,8 @@ export function moduleAuth(store: Store) {
     }
     const { runtime } = await lookUp(store, runtimeId, jobId);
     const presented = request.headers['module-auth-token'];
-    if (typeof presented !== 'string') throw invalidModuleAuthToken().because(`No Module-Auth-Token header; the routes of runtime ${quote(runtimeId)} expect the token its session answered.`);
+    if (typeof presented !== 'string')
+      throw invalidModuleAuthToken().because(`No Module-Auth-Token header; the routes of runtime ${quote(runtimeId)} expect the token its session answered.`);
     if (!safeEqual(presented, runtime.moduleAuthToken)) {
       throw invalidModuleAuthToken().because(`The Module-Auth-Token is not the current token of runtime ${quote(runtimeId)} (a session reset rotates it).`);
     }

@@ -1,6 +1,6 @@
-// The routes a module's runtime SDK calls (CONTRACTS §6): the long-poll, schemas and results. One definition
+// The routes a module's runtime SDK calls (docs/contracts.md §6): the long-poll, schemas and results. One definition
 // for both places that serve them, the public port (runtime-routes.ts) and the in-pod runtime listener
-// (pod-listener/, CONTRACTS §10), so that every check, lease and note applies to both. The one difference is
+// (pod-listener/, docs/contracts.md §10), so that every check, lease and note applies to both. The one difference is
 // a parameter: the in-pod runtime answers a stored result or schemas with 204, the public port with 200 `{}`.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -76,18 +76,20 @@ export function moduleRoutes(parent: FastifyInstance, deps: ModuleRouteDeps): vo
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.withTypeProvider<TypeBoxTypeProvider>().post(
-      `${RUNTIMES_PREFIX}/:runtimeId/results/:jobId`,
-      { onRequest: moduleAuth(store), bodyLimit: deps.settings.computeModules.maxResultBytes, schema: { params: JobParams } },
-      async (request, reply) => {
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const contentType = request.headers['content-type'];
-        const accepted = await jobs.postResult(request.params.jobId, { body, contentType });
-        // Accepted either way: a late answer is discarded (CONTRACTS §6), and the SDKs retry or exit on a refusal.
-        if (!accepted) request.log.info({ jobId: request.params.jobId }, 'result for a job no longer in progress discarded');
-        else noteResult(request, request.params.jobId, body);
-        return stored(reply);
-      },
-    );
+    scope
+      .withTypeProvider<TypeBoxTypeProvider>()
+      .post(
+        `${RUNTIMES_PREFIX}/:runtimeId/results/:jobId`,
+        { onRequest: moduleAuth(store), bodyLimit: deps.settings.computeModules.maxResultBytes, schema: { params: JobParams } },
+        async (request, reply) => {
+          const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          const contentType = request.headers['content-type'];
+          const accepted = await jobs.postResult(request.params.jobId, { body, contentType });
+          // Accepted either way: a late answer is discarded (docs/contracts.md §6), and the SDKs retry or exit on a refusal.
+          if (!accepted) request.log.info({ jobId: request.params.jobId }, 'result for a job no longer in progress discarded');
+          else noteResult(request, request.params.jobId, body);
+          return stored(reply);
+        },
+      );
   });
 }

@@ -1,4 +1,4 @@
-// Runtime routes (SPEC §4.5, CONTRACTS §6): what a module's runtime SDK talks to. Errors use the OAuth envelope.
+// Runtime routes (SPEC §4.5, docs/contracts.md §6): what a module's runtime SDK talks to. Errors use the OAuth envelope.
 // The module-facing routes (poll, schemas, results) are module-routes.ts's, shared with the in-pod runtime
 // listener; here are the control side's session and inspection routes, and those routes as the public port answers.
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +21,7 @@ export interface RuntimeRouteDeps {
   jobs: JobService;
 }
 
-// The shapes CONTRACTS §6 gives (module-auth.ts), checked before anything is created (issue 10, items 6 and 12).
+// The shapes docs/contracts.md §6 gives (module-auth.ts), checked before anything is created (issue 10, items 6 and 12).
 // Other names: no control characters, no lone surrogates (the u-flag pattern reads a surrogate pair as one
 // character, so only a lone one falls in the range).
 const name = (minLength: number) => Type.String({ pattern: `^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]{${minLength},256}$` });
@@ -46,7 +46,7 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
   app.post(RUNTIMES_PREFIX, { config: CONTROL_ROUTE, schema: { body: SessionBody } }, async (request) => {
     const session = await jobs.openSession(request.body);
     request.log.info({ runtimeId: session.runtimeId, created: session.created }, 'compute-module session opened');
-    // The in-pod runtime listener, when this server runs one: what a Python module needs (CONTRACTS §10).
+    // The in-pod runtime listener, when this server runs one: what a Python module needs (docs/contracts.md §10).
     const pod = await app.podRuntime.listener?.();
     return {
       runtimeId: session.runtimeId,
@@ -54,23 +54,32 @@ export function runtimeRoutes(parent: FastifyInstance, deps: RuntimeRouteDeps): 
       getJobUri: uri(session.runtimeId, 'job'),
       postResultUri: uri(session.runtimeId, 'results'),
       postSchemaUri: uri(session.runtimeId, 'schemas'),
-      ...(pod ? { podRuntime: { host: pod.host, port: pod.port, restartNotificationUri: pod.restartNotificationUri(session.runtimeId), caCertificate: pod.caCertificate } } : {}),
+      ...(pod
+        ? {
+            podRuntime: {
+              host: pod.host,
+              port: pod.port,
+              restartNotificationUri: pod.restartNotificationUri(session.runtimeId),
+              caCertificate: pod.caCertificate,
+            },
+          }
+        : {}),
     };
   });
 
   moduleRoutes(app, { ...deps, stored: 'emptyObject' });
 
-  app.get(
-    `${RUNTIMES_PREFIX}/:runtimeId/jobs/:jobId`,
-    { config: CONTROL_ROUTE, schema: { params: JobParams } },
-    async (request) => {
-      const { runtimeId, jobId } = request.params;
-      const { runtime, job } = await lookUp(store, runtimeId, jobId);
-      const [apps, schemas] = await Promise.all([store.computeModules.deployedAppsOf(runtimeId), store.computeModules.schemas(runtimeId)]);
-      const answer = inspectionWire(runtime, apps, job!, schemas, jobs.waitingPolls(runtimeId));
-      if (serializes(answer)) return withNote(answer, job!, schemas);
-      // Stored before such values were refused: shown without what cannot be written, never a 500.
-      return withNote({ ...answer, job: { ...answer.job, query: serializes(job!.query) ? job!.query : null }, schemas: schemas.filter(serializes) }, job!, schemas);
-    },
-  );
+  app.get(`${RUNTIMES_PREFIX}/:runtimeId/jobs/:jobId`, { config: CONTROL_ROUTE, schema: { params: JobParams } }, async (request) => {
+    const { runtimeId, jobId } = request.params;
+    const { runtime, job } = await lookUp(store, runtimeId, jobId);
+    const [apps, schemas] = await Promise.all([store.computeModules.deployedAppsOf(runtimeId), store.computeModules.schemas(runtimeId)]);
+    const answer = inspectionWire(runtime, apps, job!, schemas, jobs.waitingPolls(runtimeId));
+    if (serializes(answer)) return withNote(answer, job!, schemas);
+    // Stored before such values were refused: shown without what cannot be written, never a 500.
+    return withNote(
+      { ...answer, job: { ...answer.job, query: serializes(job!.query) ? job!.query : null }, schemas: schemas.filter(serializes) },
+      job!,
+      schemas,
+    );
+  });
 }

@@ -38,13 +38,18 @@ function errorShape(body: Buffer): string | undefined {
   }
   const keys = Object.keys(parsed as object);
   const { error, reason } = parsed as { error?: unknown; reason?: unknown };
-  if (typeof error !== 'string' || !keys.every((k) => k === 'error' || k === 'reason') || (reason !== undefined && typeof reason !== 'string')) return undefined;
+  if (typeof error !== 'string' || !keys.every((k) => k === 'error' || k === 'reason') || (reason !== undefined && typeof reason !== 'string'))
+    return undefined;
   return `The module answered with the runtime SDK's failure shape (its function threw): error "${cut(error, 64)}"${reason === undefined ? '' : `, reason "${cut(reason)}"`}. The job counts as succeeded with these bytes as its result.`;
 }
 
 /** The note of a job, for its inspection: why nothing (or only a failure) came back, when that can be seen. */
 export function jobNote(job: JobRecord, schemas: unknown[]): string | null {
-  return (job.result ? errorShape(job.result.body) : undefined) ?? (job.state === 'queued' || job.state === 'inProgress' ? missingFunction(job, schemas) : undefined) ?? null;
+  return (
+    (job.result ? errorShape(job.result.body) : undefined) ??
+    (job.state === 'queued' || job.state === 'inProgress' ? missingFunction(job, schemas) : undefined) ??
+    null
+  );
 }
 
 /** The inspection body, with `note` only when there is one. */

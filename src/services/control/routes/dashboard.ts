@@ -1,4 +1,4 @@
-// The dashboard at /_emulate/ui (CONTRACTS §7): three static files under src/ui, shipped in the package as
+// The dashboard at /_emulate/ui (docs/contracts.md §7): three static files under src/ui, shipped in the package as
 // they are (dist/ui after a build), so users need no front-end build step. Served like the control routes
 // (loopback, or the control token). `GET /` leads there when a browser asks, else it answers a small JSON
 // index of the service's entry points.
@@ -18,7 +18,8 @@ const ASSETS: Record<string, string> = {
 };
 
 /** Nothing but our own files; the page talks only to this origin; never framed. */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The folder of the assets: beside the bundle in dist/ (dist/ui), or src/ui when run from the sources. */
 function assetFolder(): string | undefined {

@@ -1,4 +1,4 @@
-// GET /_emulate/platform/events: a server-sent event stream (CONTRACTS §7) of journal entries as they are
+// GET /_emulate/platform/events: a server-sent event stream (docs/contracts.md §7) of journal entries as they are
 // recorded (`event: journal`) and of `change` events naming what may have changed (`{"topics":["users"]}`),
 // so that the dashboard refreshes within 100 ms of a change without polling.
 //

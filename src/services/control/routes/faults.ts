@@ -34,8 +34,12 @@ export function faultRoutes(parent: FastifyInstance): void {
 
   app.delete('/_emulate/platform/faults', { config: CONTROL_ROUTE }, async () => ({ cleared: app.faults.clear() }));
 
-  app.delete('/_emulate/platform/faults/:id', { config: CONTROL_ROUTE, schema: { params: Type.Object({ id: Type.String({ pattern: '^[0-9]{1,9}$' }) }) } }, async (request) => {
-    if (app.faults.clear(Number(request.params.id)) === 0) throw notFound('FaultNotFound', { id: request.params.id });
-    return { cleared: 1 };
-  });
+  app.delete(
+    '/_emulate/platform/faults/:id',
+    { config: CONTROL_ROUTE, schema: { params: Type.Object({ id: Type.String({ pattern: '^[0-9]{1,9}$' }) }) } },
+    async (request) => {
+      if (app.faults.clear(Number(request.params.id)) === 0) throw notFound('FaultNotFound', { id: request.params.id });
+      return { cleared: 1 };
+    },
+  );
 }

@@ -1,4 +1,4 @@
-// GET /_emulate/platform/journal: what the service did and why, newest first (CONTRACTS §7). DELETE clears.
+// GET /_emulate/platform/journal: what the service did and why, newest first (docs/contracts.md §7). DELETE clears.
 // Reading it is not journaled (src/http/journal/hook.ts), so a reader polling it does not fill it.
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

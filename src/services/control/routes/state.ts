@@ -15,9 +15,14 @@ export function stateRoutes(parent: FastifyInstance, deps: { store: Store; servi
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/_emulate/platform/state',
-    { config: CONTROL_ROUTE, schema: {
+    {
+      config: CONTROL_ROUTE,
+      schema: {
         querystring: Type.Object(
-          { format: Type.Optional(Type.Union([Type.Literal('yaml'), Type.Literal('json')])), secrets: Type.Optional(Type.Union([Type.Literal('include'), Type.Literal('omit')])) },
+          {
+            format: Type.Optional(Type.Union([Type.Literal('yaml'), Type.Literal('json')])),
+            secrets: Type.Optional(Type.Union([Type.Literal('include'), Type.Literal('omit')])),
+          },
           { additionalProperties: false },
         ),
       },
@@ -25,7 +30,8 @@ export function stateRoutes(parent: FastifyInstance, deps: { store: Store; servi
     async (request, reply) => {
       const dropped: string[] = [];
       const doc = await exportState(deps.store, codecs, { dropped, secrets: request.query.secrets === 'include' });
-      if (dropped.length) request.log.warn({ dropped: dropped.slice(0, 20), count: dropped.length }, 'state export left out references to objects that no longer exist');
+      if (dropped.length)
+        request.log.warn({ dropped: dropped.slice(0, 20), count: dropped.length }, 'state export left out references to objects that no longer exist');
       const yaml = request.query.format === 'yaml' || (request.query.format === undefined && wantsYaml(request.headers.accept));
       reply.header('Cache-Control', 'no-store').header('Vary', 'Accept');
       return yaml ? reply.type('application/yaml; charset=utf-8').send(stateAsYaml(doc)) : reply.type('application/json; charset=utf-8').send(stateAsJson(doc));

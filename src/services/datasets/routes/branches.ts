@@ -21,7 +21,9 @@ export function branchRoutes(app: FastifyInstance, datasets: Datasets): void {
     return page(branches, branchWire, positive(request.query, 'pageSize'), one(request.query, 'pageToken'));
   });
 
-  app.get(`${V2}/:datasetRid/branches/:branchName`, { config: readAuth }, async (request: Req) => branchWire(await datasets.branch(request.params.datasetRid, request.params.branchName)));
+  app.get(`${V2}/:datasetRid/branches/:branchName`, { config: readAuth }, async (request: Req) =>
+    branchWire(await datasets.branch(request.params.datasetRid, request.params.branchName)),
+  );
 
   app.delete(`${V2}/:datasetRid/branches/:branchName`, { config: writeAuth }, async (request: Req, reply: FastifyReply) => {
     await datasets.deleteBranch(request.params.datasetRid, request.params.branchName);
@@ -34,7 +36,12 @@ export function branchRoutes(app: FastifyInstance, datasets: Datasets): void {
     const all = await datasets.repo.transactions(branch.datasetRid);
     const byRid = new Map(all.map((t) => [t.rid, t]));
     const history: TransactionRecord[] = all.filter((t) => t.branch === branch.name && t.status === 'OPEN');
-    for (let t = branch.head === undefined ? undefined : byRid.get(branch.head); t && history.length <= all.length; t = t.parent === undefined ? undefined : byRid.get(t.parent)) history.push(t);
+    for (
+      let t = branch.head === undefined ? undefined : byRid.get(branch.head);
+      t && history.length <= all.length;
+      t = t.parent === undefined ? undefined : byRid.get(t.parent)
+    )
+      history.push(t);
     return page(history, transactionWire, positive(request.query, 'pageSize'), one(request.query, 'pageToken'));
   });
 }

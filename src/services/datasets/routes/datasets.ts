@@ -9,7 +9,10 @@ import { V2, readAuth, writeAuth } from './common.js';
 import { one, positive, type Query } from './query.js';
 
 const CreateBody = Type.Object({ name: Type.String({ minLength: 1 }), parentFolderRid: Type.String({ minLength: 1 }) });
-const FieldList = Type.Object({ fieldSchemaList: Type.Array(Type.Object({ type: Type.String(), nullable: Type.Boolean() }, { additionalProperties: true })) }, { additionalProperties: true });
+const FieldList = Type.Object(
+  { fieldSchemaList: Type.Array(Type.Object({ type: Type.String(), nullable: Type.Boolean() }, { additionalProperties: true })) },
+  { additionalProperties: true },
+);
 const PutSchemaBody = Type.Object({
   branchName: Type.Optional(Type.String()),
   dataframeReader: Type.Optional(Type.String()),
@@ -17,7 +20,12 @@ const PutSchemaBody = Type.Object({
   schema: FieldList,
 });
 const BatchBody = Type.Array(
-  Type.Object({ datasetRid: Type.String(), branchName: Type.Optional(Type.String()), endTransactionRid: Type.Optional(Type.String()), versionId: Type.Optional(Type.String()) }),
+  Type.Object({
+    datasetRid: Type.String(),
+    branchName: Type.Optional(Type.String()),
+    endTransactionRid: Type.Optional(Type.String()),
+    versionId: Type.Optional(Type.String()),
+  }),
   { maxItems: 1000 },
 );
 
@@ -43,19 +51,26 @@ export function datasetRoutes(app: FastifyInstance, datasets: Datasets): void {
     return schemaWire(schema);
   });
 
-  app.put(`${V2}/:datasetRid/putSchema`, { config: writeAuth, schema: { body: PutSchemaBody } }, async (request: Req<{ branchName?: string; endTransactionRid?: string; dataframeReader?: string; schema: DatasetSchema }>) =>
-    schemaWire(await putSchema(datasets, request.params.datasetRid, request.body)),
+  app.put(
+    `${V2}/:datasetRid/putSchema`,
+    { config: writeAuth, schema: { body: PutSchemaBody } },
+    async (request: Req<{ branchName?: string; endTransactionRid?: string; dataframeReader?: string; schema: DatasetSchema }>) =>
+      schemaWire(await putSchema(datasets, request.params.datasetRid, request.body)),
   );
 
   // Datasets not found, or without a schema, are left out of the answer (as the SDK documents).
-  app.post(`${V2}/getSchemaBatch`, { config: readAuth, schema: { body: BatchBody } }, async (request: Req<Array<{ datasetRid: string; branchName?: string; endTransactionRid?: string; versionId?: string }>>) => {
-    const data: Record<string, unknown> = {};
-    for (const { datasetRid, ...q } of request.body) {
-      const found = await findSchema(datasets, datasetRid, q).catch(() => undefined);
-      if (found) data[datasetRid] = schemaWire(found);
-    }
-    return { data };
-  });
+  app.post(
+    `${V2}/getSchemaBatch`,
+    { config: readAuth, schema: { body: BatchBody } },
+    async (request: Req<Array<{ datasetRid: string; branchName?: string; endTransactionRid?: string; versionId?: string }>>) => {
+      const data: Record<string, unknown> = {};
+      for (const { datasetRid, ...q } of request.body) {
+        const found = await findSchema(datasets, datasetRid, q).catch(() => undefined);
+        if (found) data[datasetRid] = schemaWire(found);
+      }
+      return { data };
+    },
+  );
 
   // Newest first, as the SDK documents.
   app.get(`${V2}/:datasetRid/transactions`, { config: readAuth }, async (request: Req) => {

@@ -34,7 +34,10 @@ export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: Servi
     const { path } = filePathOf(request.raw.url ?? '');
     const transactionRid = one(request.query, 'transactionRid');
     const branchName = one(request.query, 'branchName');
-    await datasets.deleteFile(request.params.datasetRid, path, { ...(transactionRid === undefined ? {} : { transactionRid }), ...(branchName === undefined ? {} : { branchName }) });
+    await datasets.deleteFile(request.params.datasetRid, path, {
+      ...(transactionRid === undefined ? {} : { transactionRid }),
+      ...(branchName === undefined ? {} : { branchName }),
+    });
     return reply.code(204).send();
   });
 
@@ -43,18 +46,30 @@ export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: Servi
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     // The route's own body limit: the framework refuses a larger declared Content-Length with its 1 MiB default.
-    scope.post(`${V2}/:datasetRid/files/*`, { config: writeAuth, bodyLimit: deps.settings.limits.maxDatasetFileBytes }, async (request: Req, reply: FastifyReply) => {
-      const { datasetRid } = request.params;
-      const { path, suffixed } = filePathOf(request.raw.url ?? '', 'upload');
-      if (!suffixed) throw notFound('ApiNotFound', {}).because('a POST under /files/ must end in /upload');
-      const file = await upload(request, reply, datasets, deps.settings.limits.maxDatasetFileBytes, datasetRid, path);
-      return fileWire(file);
-    });
+    scope.post(
+      `${V2}/:datasetRid/files/*`,
+      { config: writeAuth, bodyLimit: deps.settings.limits.maxDatasetFileBytes },
+      async (request: Req, reply: FastifyReply) => {
+        const { datasetRid } = request.params;
+        const { path, suffixed } = filePathOf(request.raw.url ?? '', 'upload');
+        if (!suffixed) throw notFound('ApiNotFound', {}).because('a POST under /files/ must end in /upload');
+        const file = await upload(request, reply, datasets, deps.settings.limits.maxDatasetFileBytes, datasetRid, path);
+        return fileWire(file);
+      },
+    );
   });
 }
 
 /** Streams the request body into the dataset; used by the v2 and v1 upload routes. */
-export async function upload(request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply, datasets: Datasets, maxBytes: number, datasetRid: string, path: string, transactionRidOverride?: string) {
+export async function upload(
+  request: FastifyRequest<{ Querystring: Query }>,
+  reply: FastifyReply,
+  datasets: Datasets,
+  maxBytes: number,
+  datasetRid: string,
+  path: string,
+  transactionRidOverride?: string,
+) {
   const declared = Number(request.headers['content-length'] ?? NaN);
   // A body that says it is too large is refused unread; the connection closes, since the client may still be sending.
   if (declared > maxBytes) {

@@ -18,14 +18,22 @@ export function list(q: Query, name: string): string[] {
 export function positive(q: Query, name: string): number | undefined {
   const v = one(q, name);
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < 1) throw invalidArgument('InvalidParameterValue', { parameter: name }, `${name} must be a positive integer.`).because(`${name} was ${JSON.stringify(v.slice(0, 32))}`);
+  if (!/^\d+$/.test(v) || Number(v) < 1)
+    throw invalidArgument('InvalidParameterValue', { parameter: name }, `${name} must be a positive integer.`).because(
+      `${name} was ${JSON.stringify(v.slice(0, 32))}`,
+    );
   return Number(v);
 }
 
 export function transactionType(datasetRid: string, value: unknown): TransactionType | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string' && (TRANSACTION_TYPES as readonly string[]).includes(value)) return value as TransactionType;
-  throw invalidTransactionType(datasetRid, '', String(value), `transaction type ${JSON.stringify(String(value).slice(0, 32))} is none of SNAPSHOT, APPEND, UPDATE, DELETE`);
+  throw invalidTransactionType(
+    datasetRid,
+    '',
+    String(value),
+    `transaction type ${JSON.stringify(String(value).slice(0, 32))} is none of SNAPSHOT, APPEND, UPDATE, DELETE`,
+  );
 }
 
 /** The view parameters of a read. */

@@ -13,7 +13,10 @@ import { list, one, positive, type Query } from './query.js';
 
 export async function readTable(datasets: Datasets, datasetRid: string, q: Query, reply: FastifyReply, branchKey: 'branchName' | 'branchId') {
   const format = one(q, 'format');
-  if (format !== 'ARROW' && format !== 'CSV') throw invalidArgument('InvalidParameterValue', { parameter: 'format' }, 'format must be ARROW or CSV.').because(`format was ${JSON.stringify((format ?? '(none)').slice(0, 32))}`);
+  if (format !== 'ARROW' && format !== 'CSV')
+    throw invalidArgument('InvalidParameterValue', { parameter: 'format' }, 'format must be ARROW or CSV.').because(
+      `format was ${JSON.stringify((format ?? '(none)').slice(0, 32))}`,
+    );
   const branchName = one(q, branchKey);
   const startTransactionRid = one(q, 'startTransactionRid');
   const endTransactionRid = one(q, 'endTransactionRid');
@@ -23,7 +26,10 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
     ...(startTransactionRid === undefined ? {} : { startTransactionRid }),
     ...(endTransactionRid === undefined ? {} : { endTransactionRid }),
   });
-  const schema = await findSchema(datasets, datasetRid, { ...(range.branch ? { branchName: range.branch.name } : {}), ...(endTransactionRid === undefined ? {} : { endTransactionRid }) });
+  const schema = await findSchema(datasets, datasetRid, {
+    ...(range.branch ? { branchName: range.branch.name } : {}),
+    ...(endTransactionRid === undefined ? {} : { endTransactionRid }),
+  });
   if (!schema) throw schemaNotFound(datasetRid, range.branch?.name ?? DEFAULT_BRANCH, endTransactionRid);
   const columns = planColumns(schema.schema, list(q, 'columns'));
   if (!Array.isArray(columns)) {

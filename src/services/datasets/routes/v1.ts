@@ -23,7 +23,9 @@ function checkedPath(path: string | undefined): string {
 export function v1Routes(app: FastifyInstance, datasets: Datasets, deps: ServiceDeps): void {
   app.get(`${V1}/:datasetRid`, { config: readAuth }, async (request: Req) => datasetWire(await datasets.dataset(request.params.datasetRid)));
 
-  app.get(`${V1}/:datasetRid/readTable`, { config: readAuth }, async (request: Req, reply: FastifyReply) => readTable(datasets, request.params.datasetRid, request.query, reply, 'branchId'));
+  app.get(`${V1}/:datasetRid/readTable`, { config: readAuth }, async (request: Req, reply: FastifyReply) =>
+    readTable(datasets, request.params.datasetRid, request.query, reply, 'branchId'),
+  );
 
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();

@@ -57,7 +57,12 @@ const ms = (v: unknown): number => (v instanceof Date ? v.getTime() : typeof v =
 const KINDS: Record<string, Kind> = {
   STRING: { arrow: () => new Utf8(), parse: (t) => t, value: (v) => String(v), text: (c) => String(c) },
   // Decimals travel as their exact text (an Arrow decimal needs a fixed precision the schema may not give).
-  DECIMAL: { arrow: () => new Utf8(), parse: (t) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t.trim()) ? t.trim() : fail(t, 'a decimal')), value: (v) => String(v), text: (c) => String(c) },
+  DECIMAL: {
+    arrow: () => new Utf8(),
+    parse: (t) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t.trim()) ? t.trim() : fail(t, 'a decimal')),
+    value: (v) => String(v),
+    text: (c) => String(c),
+  },
   BYTE: integer(8, () => new Int8()),
   SHORT: integer(16, () => new Int16()),
   INTEGER: integer(32, () => new Int32()),

@@ -28,7 +28,9 @@ export async function* parquetRows(path: string, bytes: Readable, columns: reado
     const end = Math.min(total, start + batchRows);
     let objects: Array<Record<string, unknown>>;
     try {
-      objects = (await parquetReadObjects({ file, metadata, columns: columns.map((c) => c.name), rowStart: start, rowEnd: end })) as Array<Record<string, unknown>>;
+      objects = (await parquetReadObjects({ file, metadata, columns: columns.map((c) => c.name), rowStart: start, rowEnd: end })) as Array<
+        Record<string, unknown>
+      >;
     } catch (err) {
       throw new TableReadError(`${path} rows ${start + 1}-${end}: ${(err as Error).message}`);
     }

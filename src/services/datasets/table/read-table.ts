@@ -18,8 +18,7 @@ export const BATCH_ROWS = 5_000;
 export type TableFormat = 'ARROW' | 'CSV';
 
 /** The view's files a table read takes: CSV and Parquet by name; others (`_SUCCESS`, logs) are skipped. */
-export const tabularFormat = (path: string): 'csv' | 'parquet' | undefined =>
-  /\.csv$/i.test(path) ? 'csv' : /\.parquet$/i.test(path) ? 'parquet' : undefined;
+export const tabularFormat = (path: string): 'csv' | 'parquet' | undefined => (/\.csv$/i.test(path) ? 'csv' : /\.parquet$/i.test(path) ? 'parquet' : undefined);
 
 /** The columns to read, checked before any byte is sent; a message for the caller when one cannot be served. */
 export function planColumns(schema: DatasetSchema, wanted: readonly string[]): Column[] | { problem: string; column?: string } {
@@ -59,7 +58,13 @@ async function* rowsOf(files: readonly FileRecord[], blobs: BlobStore, columns: 
   }
 }
 
-export function tableBytes(format: TableFormat, files: readonly FileRecord[], blobs: BlobStore, columns: readonly Column[], rowLimit?: number): AsyncGenerator<Buffer> {
+export function tableBytes(
+  format: TableFormat,
+  files: readonly FileRecord[],
+  blobs: BlobStore,
+  columns: readonly Column[],
+  rowLimit?: number,
+): AsyncGenerator<Buffer> {
   const rows = rowsOf(files, blobs, columns, rowLimit);
   return format === 'ARROW' ? arrowStream(columns, rows) : csvStream(columns, rows);
 }

@@ -26,7 +26,8 @@ export function folderRoutes(parent: FastifyInstance, deps: { store: Store; cloc
 
   const folder = async (rid: string) => {
     const node = await tree().get(rid);
-    if (!node || !CONTAINERS.includes(node.kind)) throw notFound('FolderNotFound', { folderRid: rid }).because(`no space, project or folder has the rid ${rid}`);
+    if (!node || !CONTAINERS.includes(node.kind))
+      throw notFound('FolderNotFound', { folderRid: rid }).because(`no space, project or folder has the rid ${rid}`);
     return node;
   };
   const created = (kind: NodeKind, rid: string, displayName: string, parentRid: string | undefined, who: string, description?: string): NodeRecord => ({
@@ -44,7 +45,8 @@ export function folderRoutes(parent: FastifyInstance, deps: { store: Store; cloc
     updatedTime: now(),
   });
   const checkName = (name: string) => {
-    if (name.trim() === '' || name.includes('/')) throw invalidArgument('InvalidDisplayName', { displayName: name }).because('a name is not empty and holds no "/"');
+    if (name.trim() === '' || name.includes('/'))
+      throw invalidArgument('InvalidDisplayName', { displayName: name }).because('a name is not empty and holds no "/"');
   };
 
   app.post(F, {
@@ -53,9 +55,13 @@ export function folderRoutes(parent: FastifyInstance, deps: { store: Store; cloc
     handler: async (request) => {
       const { parentFolderRid, displayName } = request.body;
       const parentNode = await folder(parentFolderRid);
-      if (parentNode.kind === 'SPACE') throw invalidArgument('CreateFolderOutsideProjectNotSupported', { parentFolderRid }).because('a folder lives in a project or a folder, not directly in a space');
+      if (parentNode.kind === 'SPACE')
+        throw invalidArgument('CreateFolderOutsideProjectNotSupported', { parentFolderRid }).because(
+          'a folder lives in a project or a folder, not directly in a space',
+        );
       checkName(displayName);
-      if (await nameTaken(tree(), parentFolderRid, displayName)) throw conflict('ResourceNameAlreadyExists', { parentFolderRid, displayName }).because(`the folder holds a "${displayName}" already`);
+      if (await nameTaken(tree(), parentFolderRid, displayName))
+        throw conflict('ResourceNameAlreadyExists', { parentFolderRid, displayName }).because(`the folder holds a "${displayName}" already`);
       const node = created('FOLDER', `ri.compass.main.folder.${randomUuid()}`, displayName, parentFolderRid, request.principal!.id);
       await tree().put(node);
       return folderWire(await place(tree(), node));
@@ -100,7 +106,8 @@ export function folderRoutes(parent: FastifyInstance, deps: { store: Store; cloc
     schema: { params: Type.Object({ projectRid: Type.String() }) },
     handler: async (request) => {
       const node = await tree().get(request.params.projectRid);
-      if (!node || node.kind !== 'PROJECT') throw notFound('ProjectNotFound', { projectRid: request.params.projectRid }).because(`no project has the rid ${request.params.projectRid}`);
+      if (!node || node.kind !== 'PROJECT')
+        throw notFound('ProjectNotFound', { projectRid: request.params.projectRid }).because(`no project has the rid ${request.params.projectRid}`);
       return projectWire(await place(tree(), node));
     },
   });
@@ -124,7 +131,8 @@ export function folderRoutes(parent: FastifyInstance, deps: { store: Store; cloc
       const space = await tree().get(spaceRid);
       if (!space || space.kind !== 'SPACE') throw notFound('SpaceNotFound', { spaceRid }).because(`no space has the rid ${spaceRid}`);
       checkName(displayName);
-      if (await nameTaken(tree(), spaceRid, displayName)) throw conflict('ProjectNameAlreadyExists', { displayName, spaceRid }).because(`the space holds a project "${displayName}" already`);
+      if (await nameTaken(tree(), spaceRid, displayName))
+        throw conflict('ProjectNameAlreadyExists', { displayName, spaceRid }).because(`the space holds a project "${displayName}" already`);
       const node = created('PROJECT', `ri.compass.main.folder.${randomUuid()}`, displayName, spaceRid, request.principal!.id, description);
       await tree().put(node);
       return projectWire(await place(tree(), node));
@@ -145,7 +153,8 @@ export function folderRoutes(parent: FastifyInstance, deps: { store: Store; cloc
     schema: { params: Type.Object({ spaceRid: Type.String() }), querystring: Preview },
     handler: async (request) => {
       const node = await tree().get(request.params.spaceRid);
-      if (!node || node.kind !== 'SPACE') throw notFound('SpaceNotFound', { spaceRid: request.params.spaceRid }).because(`no space has the rid ${request.params.spaceRid}`);
+      if (!node || node.kind !== 'SPACE')
+        throw notFound('SpaceNotFound', { spaceRid: request.params.spaceRid }).because(`no space has the rid ${request.params.spaceRid}`);
       return spaceWire({ node, ancestors: [] });
     },
   });

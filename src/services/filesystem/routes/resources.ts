@@ -59,7 +59,13 @@ export function resourceRoutes(parent: FastifyInstance, deps: { store: Store; cl
   });
 
   app.get(`${P}/getByPath`, {
-    config: { auth: { kind: 'bearer', scope: READ, denied: { errorName: 'GetByPathPermissionDenied', parameters: (r) => ({ path: (r.query as { path?: string }).path ?? '' }) } } },
+    config: {
+      auth: {
+        kind: 'bearer',
+        scope: READ,
+        denied: { errorName: 'GetByPathPermissionDenied', parameters: (r) => ({ path: (r.query as { path?: string }).path ?? '' }) },
+      },
+    },
     schema: { querystring: Type.Object({ path: Type.String(), preview: Type.Optional(Type.String()) }) },
     handler: async (request) => {
       const node = await byPath(request.query.path);
@@ -101,11 +107,16 @@ export function resourceRoutes(parent: FastifyInstance, deps: { store: Store; cl
       const node = await existing(request.params.resourceRid);
       if (!node.trashed) {
         const placed = await place(tree(), node);
-        if (placed.ancestors.some((a) => a.trashed)) throw invalidArgument('ResourceNotDirectlyTrashed', { resourceRid: node.rid }).because('it is in the trash through a folder above it: restore that folder');
+        if (placed.ancestors.some((a) => a.trashed))
+          throw invalidArgument('ResourceNotDirectlyTrashed', { resourceRid: node.rid }).because(
+            'it is in the trash through a folder above it: restore that folder',
+          );
         throw invalidArgument('ResourceNotTrashed', { resourceRid: node.rid }).because('it is not in the trash');
       }
       if (await nameTaken(tree(), node.parentRid, node.displayName, node.rid)) {
-        throw conflict('ResourceNameAlreadyExists', { parentFolderRid: node.parentRid ?? '', displayName: node.displayName }).because(`its folder holds another "${node.displayName}" now`);
+        throw conflict('ResourceNameAlreadyExists', { parentFolderRid: node.parentRid ?? '', displayName: node.displayName }).because(
+          `its folder holds another "${node.displayName}" now`,
+        );
       }
       await tree().put(touched({ ...node, trashed: false }, request.principal!.id));
       return reply.code(204).send();
@@ -117,7 +128,8 @@ export function resourceRoutes(parent: FastifyInstance, deps: { store: Store; cl
     schema: { params: RidParams },
     handler: async (request, reply) => {
       const node = await existing(request.params.resourceRid);
-      if (!node.trashed) throw invalidArgument('ResourceNotTrashed', { resourceRid: node.rid }).because('only a resource in the trash can be deleted for good: delete it first');
+      if (!node.trashed)
+        throw invalidArgument('ResourceNotTrashed', { resourceRid: node.rid }).because('only a resource in the trash can be deleted for good: delete it first');
       const below = await descendants(tree(), node.rid);
       await tree().remove([...below.map((n) => n.rid).reverse(), node.rid]);
       return reply.code(204).send();
@@ -133,7 +145,10 @@ export function resourceRoutes(parent: FastifyInstance, deps: { store: Store; cl
     },
   });
 
-  for (const [verb, errorName] of [['addMarkings', 'AddMarkingsPermissionDenied'], ['removeMarkings', 'RemoveMarkingsPermissionDenied']] as const) {
+  for (const [verb, errorName] of [
+    ['addMarkings', 'AddMarkingsPermissionDenied'],
+    ['removeMarkings', 'RemoveMarkingsPermissionDenied'],
+  ] as const) {
     app.post(`${P}/:resourceRid/${verb}`, {
       config: { auth: { kind: 'bearer', scope: WRITE, denied: { errorName, parameters: ridOf } } },
       schema: { params: RidParams, body: MarkingsBody },
@@ -141,7 +156,8 @@ export function resourceRoutes(parent: FastifyInstance, deps: { store: Store; cl
         const node = await existing(request.params.resourceRid);
         const ids = request.body.markingIds;
         if (verb === 'addMarkings') {
-          for (const id of ids) if (!(await deps.store.part(DIRECTORY).marking(id))) throw notFound('MarkingNotFound', { markingId: id }).because(`no marking has the id ${id}`);
+          for (const id of ids)
+            if (!(await deps.store.part(DIRECTORY).marking(id))) throw notFound('MarkingNotFound', { markingId: id }).because(`no marking has the id ${id}`);
         }
         const markings = verb === 'addMarkings' ? [...new Set([...node.markings, ...ids])] : node.markings.filter((m) => !ids.includes(m));
         await tree().put(touched({ ...node, markings }, request.principal!.id));

@@ -31,7 +31,10 @@ export class PgTree implements TreeRepo {
     return row && decode<NodeRecord>(row.record);
   }
   async children(parentRid: string | undefined) {
-    const rows = await this.db.rows<{ record: string }>('SELECT record FROM filesystem_nodes WHERE parent_rid = $1 ORDER BY display_name COLLATE "C", rid COLLATE "C"', [parentRid ?? '']);
+    const rows = await this.db.rows<{ record: string }>(
+      'SELECT record FROM filesystem_nodes WHERE parent_rid = $1 ORDER BY display_name COLLATE "C", rid COLLATE "C"',
+      [parentRid ?? ''],
+    );
     return rows.map((r) => decode<NodeRecord>(r.record));
   }
   async all() {

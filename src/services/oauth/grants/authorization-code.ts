@@ -11,10 +11,13 @@ import { quote, quoteUri, when } from '../reasons.js';
 import { refreshTokensFull, refusalFor } from '../limits.js';
 
 export const authorizationCodeGrant: Grant = async ({ store, clock, settings, client, params }) => {
-  if (params.code === undefined) throw invalidRequest('The code parameter is required.').because('The authorization_code grant needs the code the redirect carried; the request has none.');
+  if (params.code === undefined)
+    throw invalidRequest('The code parameter is required.').because('The authorization_code grant needs the code the redirect carried; the request has none.');
   const consumed = await store.oauth.consumeCode(params.code);
   if (consumed.outcome === 'unknown') {
-    throw invalidGrant('The authorization code is invalid or expired.').because('The code is not one this service issued (or a reset forgot it, or it was swept after expiry).');
+    throw invalidGrant('The authorization code is invalid or expired.').because(
+      'The code is not one this service issued (or a reset forgot it, or it was swept after expiry).',
+    );
   }
   const code = consumed.code;
   if (consumed.outcome === 'replayed') {
@@ -24,7 +27,9 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, settings, cl
     );
   }
   if (code.expiresAt <= clock.now()) {
-    throw invalidGrant('The authorization code is invalid or expired.').because(`The code expired at ${when(code.expiresAt)} (codes live 10 minutes); it is now ${when(clock.now())}.`);
+    throw invalidGrant('The authorization code is invalid or expired.').because(
+      `The code expired at ${when(code.expiresAt)} (codes live 10 minutes); it is now ${when(clock.now())}.`,
+    );
   }
   if (code.clientId !== client.clientId) {
     throw invalidGrant('The authorization code was issued to another client.').because(
@@ -49,7 +54,10 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, settings, cl
     );
   }
 
-  const response = await mintAccessToken({ store, clock, settings }, { principal: user, clientId: client.clientId, scopes: code.scopes, grantId: code.grantId });
+  const response = await mintAccessToken(
+    { store, clock, settings },
+    { principal: user, clientId: client.clientId, scopes: code.scopes, grantId: code.grantId },
+  );
   // A refresh token only with offline_access, and only for a client that may use it.
   if (code.scopes.includes(OFFLINE_ACCESS) && client.grantTypes.includes('refresh_token')) {
     const refresh = newRefreshToken(clock, { clientId: client.clientId, userId: user.id, scopes: code.scopes, grantId: code.grantId });

@@ -1,6 +1,6 @@
 // grant_type=client_credentials (RFC 6749 §4.4): a token for the client's service principal, with the
 // requested scopes echoed and no refresh token. `offline_access` may be asked for (the Python platform SDK's
-// ConfidentialClientAuth appends it to every scope list, CONTRACTS §10): granted as asked, even when the
+// ConfidentialClientAuth appends it to every scope list, docs/contracts.md §10): granted as asked, even when the
 // client's allowed_scopes does not list it, and still no refresh token. A request with no `scope` at all (what
 // the Python SDK and the command-line tools built on it send by default) gets the client's allowed_scopes, else
 // every scope the served services check (docs/oauth.md).
@@ -44,16 +44,23 @@ export function clientCredentialsScopes(client: ClientRecord, params: Params, ma
 export const clientCredentialsGrant: Grant = async ({ store, clock, settings, scopeMatrix, client, params }) => {
   const requested = clientCredentialsScopes(client, params, scopeMatrix);
   if ('problem' in requested) {
-    throw invalidScope(requested.problem).because(`${requested.problem} The client ${quote(client.clientId)} may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`);
+    throw invalidScope(requested.problem).because(
+      `${requested.problem} The client ${quote(client.clientId)} may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`,
+    );
   }
   const minted = await mintForClientPrincipal({ store, clock, settings }, client.clientId, requested.scopes);
   if (minted) return minted;
-  return withServicePrincipal({ store, clock, settings }, client.clientId, () => newServicePrincipal(client), async (principal) => {
-    if (!principal.active) {
-      throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`).because(
-        `The service user ${quote(principal.username)} that client_credentials tokens of ${quote(client.clientId)} act as is deactivated.`,
-      );
-    }
-    return mintAccessToken({ store, clock, settings }, { principal, clientId: client.clientId, scopes: requested.scopes });
-  });
+  return withServicePrincipal(
+    { store, clock, settings },
+    client.clientId,
+    () => newServicePrincipal(client),
+    async (principal) => {
+      if (!principal.active) {
+        throw invalidGrant(`The service user of the client "${client.clientId}" is deactivated.`).because(
+          `The service user ${quote(principal.username)} that client_credentials tokens of ${quote(client.clientId)} act as is deactivated.`,
+        );
+      }
+      return mintAccessToken({ store, clock, settings }, { principal, clientId: client.clientId, scopes: requested.scopes });
+    },
+  );
 };

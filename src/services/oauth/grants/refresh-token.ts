@@ -20,12 +20,16 @@ async function reused(deps: OAuthDeps, grantId: string): Promise<never> {
 
 export const refreshTokenGrant: Grant = async ({ store, clock, settings, client, params }) => {
   if (params.refresh_token === undefined) {
-    throw invalidRequest('The refresh_token parameter is required.').because('The refresh_token grant needs the refresh token of an earlier answer; the request has none.');
+    throw invalidRequest('The refresh_token parameter is required.').because(
+      'The refresh_token grant needs the refresh token of an earlier answer; the request has none.',
+    );
   }
   const current = await store.oauth.findRefreshToken(params.refresh_token);
   if (!current) throw invalidGrant(INVALID).because('The refresh token is not one this service issued, or it was revoked (a reset forgets every token).');
   if (current.expiresAt <= clock.now()) {
-    throw invalidGrant(INVALID).because(`The refresh token expired at ${when(current.expiresAt)} (refresh tokens live 24 hours); it is now ${when(clock.now())}.`);
+    throw invalidGrant(INVALID).because(
+      `The refresh token expired at ${when(current.expiresAt)} (refresh tokens live 24 hours); it is now ${when(clock.now())}.`,
+    );
   }
   if (current.clientId !== client.clientId) {
     throw invalidGrant('The refresh token was issued to another client.').because(
@@ -37,7 +41,8 @@ export const refreshTokenGrant: Grant = async ({ store, clock, settings, client,
   let scopes = current.scopes;
   if (params.scope !== undefined) {
     const requested = checkScopes(client, params.scope);
-    if ('problem' in requested) throw invalidScope(requested.problem).because(`${requested.problem} The client may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`);
+    if ('problem' in requested)
+      throw invalidScope(requested.problem).because(`${requested.problem} The client may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`);
     const wider = requested.scopes.filter((s) => !current.scopes.includes(s));
     if (wider.length > 0) {
       throw invalidScope(`A refresh cannot add scopes the original authorization did not grant: ${wider.join(' ')}.`).because(

@@ -1,4 +1,4 @@
-// Applying an action (CONTRACTS §9). Parameters not declared are ParametersNotFound and ill-typed values
+// Applying an action (docs/contracts.md §9). Parameters not declared are ParametersNotFound and ill-typed values
 // InvalidParameterValue (400s); a missing required parameter, an object parameter naming no object, or edits
 // that cannot apply (a create whose key is taken, a modify of no object) make the validation INVALID, which
 // the response reports with status 200 and nothing changed, as the platform does. Otherwise the edits are
@@ -18,12 +18,23 @@ export interface Validation {
 }
 
 /** Checks one request's parameters and plans its edits; throws the 400s, reports the rest in the validation. */
-export async function validate(store: Store, ontology: OntologyRecord, action: ActionTypeDef, given: Record<string, unknown>): Promise<{ validation: Validation; plan?: PlannedEdits }> {
+export async function validate(
+  store: Store,
+  ontology: OntologyRecord,
+  action: ActionTypeDef,
+  given: Record<string, unknown>,
+): Promise<{ validation: Validation; plan?: PlannedEdits }> {
   const check = checkParameters(action.parameters, given);
   const declared = [...action.parameters.keys()];
-  if (check.unknown.length) throw parametersNotFound(action.apiName, check.unknown, declared).because(`Action ${action.apiName} declares no parameter ${names(check.unknown)}; it declares ${names(declared)}.`);
+  if (check.unknown.length)
+    throw parametersNotFound(action.apiName, check.unknown, declared).because(
+      `Action ${action.apiName} declares no parameter ${names(check.unknown)}; it declares ${names(declared)}.`,
+    );
   const bad = check.invalid;
-  if (bad) throw invalidParameterValue(bad.name, actionTypeWire(bad.dataType), bad.value).because(`Parameter ${bad.name} of action ${action.apiName} ${bad.problem}; the request gave ${shown(bad.value)}.`);
+  if (bad)
+    throw invalidParameterValue(bad.name, actionTypeWire(bad.dataType), bad.value).because(
+      `Parameter ${bad.name} of action ${action.apiName} ${bad.problem}; the request gave ${shown(bad.value)}.`,
+    );
   const parameters: Validation['parameters'] = {};
   for (const [name, def] of action.parameters) {
     let ok = !check.missing.includes(name);
@@ -42,7 +53,9 @@ export async function validate(store: Store, ontology: OntologyRecord, action: A
 
 /** Why a validation is INVALID, in plain words, for the journal. */
 export function whyInvalid(v: Validation): string {
-  const params = Object.entries(v.parameters).filter(([, p]) => p.result === 'INVALID').map(([name]) => name);
+  const params = Object.entries(v.parameters)
+    .filter(([, p]) => p.result === 'INVALID')
+    .map(([name]) => name);
   const criteria = v.submissionCriteria.flatMap((c) => (c.configuredFailureMessage ? [c.configuredFailureMessage] : []));
   return [...(params.length ? [`the parameter ${names(params)} is missing or names no object`] : []), ...criteria].join('; ');
 }
@@ -55,5 +68,7 @@ export function failed(validation: Validation, message: string): Validation {
 export async function commit(store: Store, ontology: OntologyRecord, plan: PlannedEdits, dryRun: boolean): Promise<string | undefined> {
   const outcome = await store.ontologyObjects.applyEdits(ontology.rid, plan.stored, { dryRun });
   if (outcome.ok) return undefined;
-  return outcome.problem === 'exists' ? `${outcome.objectType} ${String(outcome.primaryKey)} already exists` : `${outcome.objectType} ${String(outcome.primaryKey)} does not exist`;
+  return outcome.problem === 'exists'
+    ? `${outcome.objectType} ${String(outcome.primaryKey)} already exists`
+    : `${outcome.objectType} ${String(outcome.primaryKey)} does not exist`;
 }

@@ -50,11 +50,22 @@ export async function planEdits(store: Store, ontology: OntologyRecord, action: 
   return plan;
 }
 
-async function planLink(store: Store, ontology: OntologyRecord, type: ObjectTypeDef, e: Extract<EditTemplate, { kind: 'link' | 'unlink' }>, pk: string | number, fill: (v: unknown) => unknown, plan: PlannedEdits) {
+async function planLink(
+  store: Store,
+  ontology: OntologyRecord,
+  type: ObjectTypeDef,
+  e: Extract<EditTemplate, { kind: 'link' | 'unlink' }>,
+  pk: string | number,
+  fill: (v: unknown) => unknown,
+  plan: PlannedEdits,
+) {
   const link = type.links.get(e.linkType)!;
   const targetType = findObjectType(ontology, link.target);
   const targetPk = primaryKeyOf(targetType, fill(e.target));
-  for (const [t, key] of [[type, pk], [targetType, targetPk]] as const) {
+  for (const [t, key] of [
+    [type, pk],
+    [targetType, targetPk],
+  ] as const) {
     if (!(await store.ontologyObjects.get(ontology.rid, t.apiName, String(key)))) plan.failure ??= `${t.apiName} ${String(key)} does not exist`;
   }
   const adding = e.kind === 'link';
@@ -98,7 +109,8 @@ function typedValues(type: ObjectTypeDef, template: Record<string, unknown>, fil
 
 function primaryKeyOf(type: ObjectTypeDef, value: unknown): string | number {
   const prop = type.properties.get(type.primaryKey)!;
-  if (value === null || value === undefined || valueProblem(prop.dataType, value)) throw invalidPropertyValue(type.primaryKey, prop.dataType.type, value ?? null);
+  if (value === null || value === undefined || valueProblem(prop.dataType, value))
+    throw invalidPropertyValue(type.primaryKey, prop.dataType.type, value ?? null);
   return value as string | number;
 }
 

@@ -1,4 +1,4 @@
-// Actions (CONTRACTS §9): apply and applyBatch, scope api:ontologies-write.
+// Actions (docs/contracts.md §9): apply and applyBatch, scope api:ontologies-write.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findOntology, WRITE, type OntologyDeps } from '../context.js';
 import { actionTypeNotFound, actionValidationFailed, invalidRequest, notSupported } from '../errors.js';
@@ -19,15 +19,24 @@ export function actionRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     const p = request.params as { ontology: string; actionType: string };
     const ontology = await findOntology(deps.store, p.ontology);
     const action = ontology.actionTypes.get(p.actionType);
-    if (!action) throw actionTypeNotFound(p.actionType).because(`Ontology ${ontology.apiName} has no action type ${quote(p.actionType)}; its action types are ${names(ontology.actionTypes.keys())}.`);
+    if (!action)
+      throw actionTypeNotFound(p.actionType).because(
+        `Ontology ${ontology.apiName} has no action type ${quote(p.actionType)}; its action types are ${names(ontology.actionTypes.keys())}.`,
+      );
     const body = request.body;
     if (!isRecord(body)) throw invalidRequest('body', 'must be a JSON object');
     const options = body.options === undefined ? {} : body.options;
     if (!isRecord(options)) throw invalidRequest('options', 'must be an object');
     const mode = options.mode ?? 'VALIDATE_AND_EXECUTE';
     const returnEdits = options.returnEdits ?? 'NONE';
-    if (!MODES.includes(String(mode))) throw notSupported('options.mode', String(mode)).because(`options.mode ${quote(String(mode))} is not one the emulator knows; it takes ${MODES.join(' or ')}.`);
-    if (!RETURN_EDITS.includes(String(returnEdits))) throw notSupported('options.returnEdits', String(returnEdits)).because(`options.returnEdits ${quote(String(returnEdits))} is not one the emulator knows; it takes ${RETURN_EDITS.join(', ')}.`);
+    if (!MODES.includes(String(mode)))
+      throw notSupported('options.mode', String(mode)).because(
+        `options.mode ${quote(String(mode))} is not one the emulator knows; it takes ${MODES.join(' or ')}.`,
+      );
+    if (!RETURN_EDITS.includes(String(returnEdits)))
+      throw notSupported('options.returnEdits', String(returnEdits)).because(
+        `options.returnEdits ${quote(String(returnEdits))} is not one the emulator knows; it takes ${RETURN_EDITS.join(', ')}.`,
+      );
     return { ontology, action, body, mode, returnEdits };
   };
   const parametersOf = (v: unknown, field: string): Record<string, unknown> => {
@@ -73,12 +82,18 @@ export function actionRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     for (const [i, r] of body.requests.entries()) {
       if (!isRecord(r)) throw invalidRequest(`requests[${i}]`, 'must be an object');
       const { validation, plan } = await validate(deps.store, ontology, action, parametersOf(r.parameters, `requests[${i}].parameters`));
-      if (!plan) throw actionValidationFailed(action.apiName).because(`Request ${i} of the batch of ${action.apiName} is not valid: ${whyInvalid(validation)}; nothing was applied.`);
+      if (!plan)
+        throw actionValidationFailed(action.apiName).because(
+          `Request ${i} of the batch of ${action.apiName} is not valid: ${whyInvalid(validation)}; nothing was applied.`,
+        );
       plans.push(plan);
     }
     const all: PlannedEdits = { stored: plans.flatMap((p) => p.stored), wire: plans.flatMap((p) => p.wire) };
     const problem = await commit(deps.store, ontology, all, false);
-    if (problem) throw actionValidationFailed(action.apiName).because(`The edits of the batch of ${action.apiName} cannot apply together: ${problem}; nothing was applied.`);
+    if (problem)
+      throw actionValidationFailed(action.apiName).because(
+        `The edits of the batch of ${action.apiName} cannot apply together: ${problem}; nothing was applied.`,
+      );
     return returnEdits === 'NONE' ? {} : { edits: editsWire(all.wire, true) };
   });
 }

@@ -47,7 +47,9 @@ export function ontologiesBackstage(parent: FastifyInstance, deps: ServiceDeps):
       const found = (await store.ontologies.byApiName(ontology)) ?? (await store.ontologies.byRid(ontology));
       if (!found) {
         const known = (await store.ontologies.list()).map((o) => o.apiName);
-        throw notFound('OntologyNotFound', { ontology }).because(`No ontology with api name or rid "${ontology}"; the ontologies are ${known.length ? known.join(', ') : 'none'}.`);
+        throw notFound('OntologyNotFound', { ontology }).because(
+          `No ontology with api name or rid "${ontology}"; the ontologies are ${known.length ? known.join(', ') : 'none'}.`,
+        );
       }
       const created = !found.queries.has(query);
       // It sets the default `result` (what answers when no case of a typed query matches); cases stay. A new

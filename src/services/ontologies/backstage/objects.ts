@@ -28,7 +28,8 @@ async function problemsOf(store: Store, ontology: OntologyRecord, type: ObjectTy
   for (const [name, value] of Object.entries(body)) {
     const prop = type.properties.get(name);
     if (!prop) problems.push(`body.${name}: not a property of ${type.apiName} (properties: ${[...type.properties.keys()].join(', ')})`);
-    else if (name === type.primaryKey && value !== pk) problems.push(`body.${name}: the primary key is the path's (${JSON.stringify(pk)}); leave it out or give the same value`);
+    else if (name === type.primaryKey && value !== pk)
+      problems.push(`body.${name}: the primary key is the path's (${JSON.stringify(pk)}); leave it out or give the same value`);
     else if (value !== null) {
       const why = valueProblem(prop.dataType, value);
       if (why) problems.push(`body.${name}: ${why}`);
@@ -64,7 +65,8 @@ async function referencesTo(store: Store, ontology: OntologyRecord, type: Object
   for (const t of ontology.objectTypes.values()) {
     for (const l of t.links.values()) {
       if (l.via.kind !== 'outgoing' || l.target !== type.apiName) continue;
-      for (const o of await store.ontologyObjects.withValues(ontology.rid, t.apiName, l.via.property, new Set([key]))) found.push(`${t.apiName} ${o.key}.${l.via.property}`);
+      for (const o of await store.ontologyObjects.withValues(ontology.rid, t.apiName, l.via.property, new Set([key])))
+        found.push(`${t.apiName} ${o.key}.${l.via.property}`);
     }
   }
   return found;
@@ -80,9 +82,11 @@ export function ontologyObjectRoutes(parent: FastifyInstance, deps: { store: Sto
     const key = keyFromPath(type, params.primaryKey);
     const pkType = type.properties.get(type.primaryKey)!.dataType.type;
     if (key === undefined) {
-      throw invalidArgument('InvalidArgument', { field: 'primaryKey' }, `primaryKey: ${quote(params.primaryKey)} is not a primary key of ${type.apiName} (${type.primaryKey} is ${pkType})`).because(
-        `The path's primary key ${quote(params.primaryKey)} is not a canonical ${pkType}, the type of ${type.apiName}.${type.primaryKey}.`,
-      );
+      throw invalidArgument(
+        'InvalidArgument',
+        { field: 'primaryKey' },
+        `primaryKey: ${quote(params.primaryKey)} is not a primary key of ${type.apiName} (${type.primaryKey} is ${pkType})`,
+      ).because(`The path's primary key ${quote(params.primaryKey)} is not a canonical ${pkType}, the type of ${type.apiName}.${type.primaryKey}.`);
     }
     return { ontology, type, key, pk: pkValueFromPath(type, params.primaryKey) };
   };
@@ -93,7 +97,9 @@ export function ontologyObjectRoutes(parent: FastifyInstance, deps: { store: Sto
     if (problems.length) {
       const field = problems[0]!.split(':')[0]!;
       const text = problems.slice(0, 20).join('; ');
-      throw invalidArgument('InvalidArgument', { field }, `Invalid ${type.apiName} object: ${text}`.slice(0, 2000)).because(`The body is not a valid ${type.apiName} object of the seed: ${text}.`);
+      throw invalidArgument('InvalidArgument', { field }, `Invalid ${type.apiName} object: ${text}`.slice(0, 2000)).because(
+        `The body is not a valid ${type.apiName} object of the seed: ${text}.`,
+      );
     }
     const values: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(request.body)) if (value !== null) values[name] = value;

@@ -1,4 +1,4 @@
-// Ontology metadata (CONTRACTS §9): full metadata, object types, outgoing link types, query types, action types.
+// Ontology metadata (docs/contracts.md §9): full metadata, object types, outgoing link types, query types, action types.
 // Lists are returned whole (no nextPageToken): a seeded ontology is small.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findObjectType, findOntology, READ, type OntologyDeps } from '../context.js';
@@ -22,11 +22,16 @@ export function metadataRoutes(app: FastifyInstance, deps: OntologyDeps): void {
   app.get(`${BASE}/objectTypes`, { config: READ }, async (request) => ({ data: [...(await ontologyOf(request)).objectTypes.values()].map(objectTypeWire) }));
   app.get(`${BASE}/objectTypes/:objectType`, { config: READ }, async (request) => objectTypeWire(await typeOf(request)));
   app.get(`${BASE}/objectTypes/:objectType/fullMetadata`, { config: READ }, async (request) => objectTypeFullWire(await typeOf(request)));
-  app.get(`${BASE}/objectTypes/:objectType/outgoingLinkTypes`, { config: READ }, async (request) => ({ data: [...(await typeOf(request)).links.values()].map(linkSideWire) }));
+  app.get(`${BASE}/objectTypes/:objectType/outgoingLinkTypes`, { config: READ }, async (request) => ({
+    data: [...(await typeOf(request)).links.values()].map(linkSideWire),
+  }));
   app.get(`${BASE}/objectTypes/:objectType/outgoingLinkTypes/:linkType`, { config: READ }, async (request) => {
     const type = await typeOf(request);
     const link = type.links.get((request.params as Params).linkType);
-    if (!link) throw linkTypeNotFound(type.apiName, (request.params as Params).linkType).because(`${type.apiName} has no link ${quote((request.params as Params).linkType)}; its links are ${names(type.links.keys())}.`);
+    if (!link)
+      throw linkTypeNotFound(type.apiName, (request.params as Params).linkType).because(
+        `${type.apiName} has no link ${quote((request.params as Params).linkType)}; its links are ${names(type.links.keys())}.`,
+      );
     return linkSideWire(link);
   });
 
@@ -42,12 +47,21 @@ export function metadataRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     const served = query ? undefined : await functionQueryResolverOf(deps.store)?.get(ontology, queryApiName);
     if (served) {
       const version = (request.query as Record<string, unknown>).version;
-      if (typeof version === 'string' && version && version !== served.version) throw queryVersionNotFound(queryApiName, version).because(`Query ${queryApiName} is at version ${String(served.version)}; the request asked for ${quote(version)}.`);
+      if (typeof version === 'string' && version && version !== served.version)
+        throw queryVersionNotFound(queryApiName, version).because(
+          `Query ${queryApiName} is at version ${String(served.version)}; the request asked for ${quote(version)}.`,
+        );
       return served;
     }
-    if (!query) throw queryNotFound(queryApiName).because(`Ontology ${ontology.apiName} has no query ${quote(queryApiName)}; its queries are ${names(ontology.queryTypes.keys())}.`);
+    if (!query)
+      throw queryNotFound(queryApiName).because(
+        `Ontology ${ontology.apiName} has no query ${quote(queryApiName)}; its queries are ${names(ontology.queryTypes.keys())}.`,
+      );
     const version = (request.query as Record<string, unknown>).version;
-    if (typeof version === 'string' && version && version !== query.version) throw queryVersionNotFound(queryApiName, version).because(`Query ${queryApiName} is at version ${query.version}; the request asked for ${quote(version)}.`);
+    if (typeof version === 'string' && version && version !== query.version)
+      throw queryVersionNotFound(queryApiName, version).because(
+        `Query ${queryApiName} is at version ${query.version}; the request asked for ${quote(version)}.`,
+      );
     return queryTypeWireOf(query);
   });
 
@@ -56,7 +70,10 @@ export function metadataRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     const { actionType } = request.params as Params;
     const ontology = await ontologyOf(request);
     const action = ontology.actionTypes.get(actionType);
-    if (!action) throw actionTypeNotFound(actionType).because(`Ontology ${ontology.apiName} has no action type ${quote(actionType)}; its action types are ${names(ontology.actionTypes.keys())}.`);
+    if (!action)
+      throw actionTypeNotFound(actionType).because(
+        `Ontology ${ontology.apiName} has no action type ${quote(actionType)}; its action types are ${names(ontology.actionTypes.keys())}.`,
+      );
     return actionTypeWireOf(action);
   });
 }

@@ -1,4 +1,4 @@
-// An action type's declarative edits (CONTRACTS §9): `{create: T, values}`, `{modify: T, primary_key, set}`,
+// An action type's declarative edits (docs/contracts.md §9): `{create: T, values}`, `{modify: T, primary_key, set}`,
 // `{delete: T, primary_key}`, `{link|unlink: T, primary_key, link_type, target}`. A string `$name` stands for
 // the parameter `name`; every other value is a literal, checked against the property it is written to.
 import type { EditTemplate, ObjectTypeDef, ParameterDef } from '../../../store/ontology-model.js';
@@ -29,7 +29,13 @@ const KEYS: Record<(typeof OPS)[number], string[]> = {
 /** The parameter a value names (`$name`), else undefined for a literal. */
 export const parameterRef = (v: unknown): string | undefined => (typeof v === 'string' && v.startsWith('$') && v.length > 1 ? v.slice(1) : undefined);
 
-export function compileEdits(edits: EditSeed[], parameters: Map<string, ParameterDef>, types: Map<string, ObjectTypeDef>, path: string, problems: string[]): EditTemplate[] {
+export function compileEdits(
+  edits: EditSeed[],
+  parameters: Map<string, ParameterDef>,
+  types: Map<string, ObjectTypeDef>,
+  path: string,
+  problems: string[],
+): EditTemplate[] {
   const out: EditTemplate[] = [];
   for (const [i, e] of edits.entries()) {
     const at = `${path}[${i}]`;
@@ -63,7 +69,8 @@ export function compileEdits(edits: EditSeed[], parameters: Map<string, Paramete
     const checkRef = (value: unknown, where: string, property?: string) => {
       const ref = parameterRef(value);
       if (ref !== undefined) {
-        if (!parameters.has(ref)) problems.push(`${where}: $${short(ref)} is not a declared parameter (declared: ${[...parameters.keys()].join(', ') || 'none'})`);
+        if (!parameters.has(ref))
+          problems.push(`${where}: $${short(ref)} is not a declared parameter (declared: ${[...parameters.keys()].join(', ') || 'none'})`);
         return;
       }
       const prop = property === undefined ? undefined : type.properties.get(property);

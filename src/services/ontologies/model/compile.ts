@@ -1,4 +1,4 @@
-// Seed ontology -> definitions, objects and pairs, with every problem the shapes could not catch (CONTRACTS §9):
+// Seed ontology -> definitions, objects and pairs, with every problem the shapes could not catch (docs/contracts.md §9):
 // data types, property values against their types, unique primary keys, foreign keys and pairs pointing at
 // existing objects, link and edit references resolving, `$parameters` declared. Used by the seed loader (for
 // the problems) and by applySeed (for the records); a seed is compiled once and the result reused on reset.
@@ -40,7 +40,8 @@ export function compileOntology(o: OntologySeed, ontologyRid: string, path: stri
     }
     const pk = properties.get(t.primary_key);
     if (!(t.primary_key in t.properties)) problems.push(`${at}.primary_key: "${short(t.primary_key)}" is not one of the properties`);
-    else if (pk && !PRIMARY_KEY_TYPES.includes(pk.dataType.type)) problems.push(`${at}.primary_key: a primary key must be of type ${PRIMARY_KEY_TYPES.join(', ')}`);
+    else if (pk && !PRIMARY_KEY_TYPES.includes(pk.dataType.type))
+      problems.push(`${at}.primary_key: a primary key must be of type ${PRIMARY_KEY_TYPES.join(', ')}`);
     const title = t.title_property ?? t.primary_key;
     if (!(title in t.properties)) problems.push(`${at}.title_property: "${short(title)}" is not one of the properties`);
     const displayName = t.display_name ?? t.api_name;
@@ -103,7 +104,8 @@ export function compileOntology(o: OntologySeed, ontologyRid: string, path: stri
       if (target && !objectTypes.has(target)) problems.push(`${at}.parameters.${name}.objectTypeApiName: no object type "${short(target)}"`);
     }
     const edits: EditTemplate[] = compileEdits(a.edits, parameters, objectTypes, `${at}.edits`, problems);
-    if (a.function !== undefined && a.edits.length > 0) problems.push(`${at}.function: an action type takes its edits from the function or from \`edits\`, not both`);
+    if (a.function !== undefined && a.edits.length > 0)
+      problems.push(`${at}.function: an action type takes its edits from the function or from \`edits\`, not both`);
     actionTypes.set(a.api_name, {
       apiName: a.api_name,
       rid: a.rid ?? `ri.actions.main.action-type.${stableUuid(`${ontologyRid}:action:${a.api_name}`)}`,
@@ -202,13 +204,40 @@ function compileLinks(
           problems.push(`${at}.foreign_key: "${short(l.foreign_key)}" is not a property of ${t.api_name}`);
           continue;
         }
-        if (targetPk && !sameType(fk.dataType, targetPk.dataType)) problems.push(`${at}.foreign_key: ${l.foreign_key} is ${fk.dataType.type} but ${target.apiName}.${target.primaryKey} is ${targetPk.dataType.type}`);
+        if (targetPk && !sameType(fk.dataType, targetPk.dataType))
+          problems.push(`${at}.foreign_key: ${l.foreign_key} is ${fk.dataType.type} but ${target.apiName}.${target.primaryKey} is ${targetPk.dataType.type}`);
         for (const [k, obj] of [...(byType.get(t.api_name)?.values() ?? [])].entries()) {
           const v = obj.values[l.foreign_key];
-          if (v !== undefined && !byType.get(l.target)?.has(String(v))) problems.push(`${path}.objects.${t.api_name}[${k}].${l.foreign_key}: no ${l.target} with primary key ${short(String(v))}`);
+          if (v !== undefined && !byType.get(l.target)?.has(String(v)))
+            problems.push(`${path}.objects.${t.api_name}[${k}].${l.foreign_key}: no ${l.target} with primary key ${short(String(v))}`);
         }
-        addSide({ ...common, apiName: l.api_name, displayName: l.display_name ?? l.api_name, source: t.api_name, target: l.target, cardinality: 'ONE', reverse: l.reverse, via: { kind: 'outgoing', property: l.foreign_key } }, `${at}.api_name`);
-        if (l.reverse) addSide({ ...common, apiName: l.reverse, displayName: l.reverse_display_name ?? l.reverse, source: l.target, target: t.api_name, cardinality: 'MANY', reverse: l.api_name, via: { kind: 'incoming', property: l.foreign_key } }, `${at}.reverse`);
+        addSide(
+          {
+            ...common,
+            apiName: l.api_name,
+            displayName: l.display_name ?? l.api_name,
+            source: t.api_name,
+            target: l.target,
+            cardinality: 'ONE',
+            reverse: l.reverse,
+            via: { kind: 'outgoing', property: l.foreign_key },
+          },
+          `${at}.api_name`,
+        );
+        if (l.reverse)
+          addSide(
+            {
+              ...common,
+              apiName: l.reverse,
+              displayName: l.reverse_display_name ?? l.reverse,
+              source: l.target,
+              target: t.api_name,
+              cardinality: 'MANY',
+              reverse: l.api_name,
+              via: { kind: 'incoming', property: l.foreign_key },
+            },
+            `${at}.reverse`,
+          );
       } else {
         const list: Array<[string, string]> = [];
         for (const [n, pair] of (l.pairs ?? []).entries()) {
@@ -222,8 +251,33 @@ function compileLinks(
           else list.push([a, b]);
         }
         pairs.set(linkId, list);
-        addSide({ ...common, apiName: l.api_name, displayName: l.display_name ?? l.api_name, source: t.api_name, target: l.target, cardinality: 'MANY', reverse: l.reverse, via: { kind: 'pairs', linkId, side: 'a' } }, `${at}.api_name`);
-        if (l.reverse) addSide({ ...common, apiName: l.reverse, displayName: l.reverse_display_name ?? l.reverse, source: l.target, target: t.api_name, cardinality: 'MANY', reverse: l.api_name, via: { kind: 'pairs', linkId, side: 'b' } }, `${at}.reverse`);
+        addSide(
+          {
+            ...common,
+            apiName: l.api_name,
+            displayName: l.display_name ?? l.api_name,
+            source: t.api_name,
+            target: l.target,
+            cardinality: 'MANY',
+            reverse: l.reverse,
+            via: { kind: 'pairs', linkId, side: 'a' },
+          },
+          `${at}.api_name`,
+        );
+        if (l.reverse)
+          addSide(
+            {
+              ...common,
+              apiName: l.reverse,
+              displayName: l.reverse_display_name ?? l.reverse,
+              source: l.target,
+              target: t.api_name,
+              cardinality: 'MANY',
+              reverse: l.api_name,
+              via: { kind: 'pairs', linkId, side: 'b' },
+            },
+            `${at}.reverse`,
+          );
       }
     }
   }

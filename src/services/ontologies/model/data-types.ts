@@ -4,7 +4,22 @@
 import { SCALAR_TYPES, type DataType, type ScalarType } from '../../../store/ontology-model.js';
 
 /** Types the SDK knows that a seed cannot express (no YAML form for their values here). */
-const REFUSED = ['attachment', 'cipherText', 'geoshape', 'geotimeSeriesReference', 'marking', 'mediaReference', 'timeseries', 'vector', 'geohash', 'objectSet', 'interfaceObject', 'set', 'union', 'map'];
+const REFUSED = [
+  'attachment',
+  'cipherText',
+  'geoshape',
+  'geotimeSeriesReference',
+  'marking',
+  'mediaReference',
+  'timeseries',
+  'vector',
+  'geohash',
+  'objectSet',
+  'interfaceObject',
+  'set',
+  'union',
+  'map',
+];
 
 export type TypeUse = 'property' | 'parameter';
 
@@ -29,7 +44,9 @@ export function parseDataType(raw: unknown, path: string, use: TypeUse, problems
     return { type: 'object', objectType: target };
   }
   const why = REFUSED.includes(name) || name === 'object' ? 'not supported by the emulator' : 'unknown';
-  problems.push(`${path}: data type "${short(name)}" is ${why}; supported: ${[...SCALAR_TYPES, 'array', 'struct', ...(use === 'parameter' ? ['object'] : [])].join(', ')}`);
+  problems.push(
+    `${path}: data type "${short(name)}" is ${why}; supported: ${[...SCALAR_TYPES, 'array', 'struct', ...(use === 'parameter' ? ['object'] : [])].join(', ')}`,
+  );
   return undefined;
 }
 
@@ -74,17 +91,23 @@ export function valueProblem(type: DataType, value: unknown): string | undefined
     case 'integer':
     case 'long': {
       const [min, max] = INT_RANGE[type.type]!;
-      return Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? undefined : `must be an integer of type ${type.type} (${min} to ${max})`;
+      return Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+        ? undefined
+        : `must be an integer of type ${type.type} (${min} to ${max})`;
     }
     case 'double':
     case 'float':
       return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
     case 'decimal':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) ? undefined : 'must be a decimal number';
+      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value))
+        ? undefined
+        : 'must be a decimal number';
     case 'date':
       return typeof value === 'string' && isDate(value) ? undefined : 'must be a date YYYY-MM-DD';
     case 'timestamp':
-      return typeof value === 'string' && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'must be an ISO 8601 timestamp with a zone (2024-01-02T03:04:05Z)';
+      return typeof value === 'string' && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value))
+        ? undefined
+        : 'must be an ISO 8601 timestamp with a zone (2024-01-02T03:04:05Z)';
     case 'geopoint':
       return isGeoPoint(value) ? undefined : 'must be a GeoJSON point {type: Point, coordinates: [longitude, latitude]}';
     case 'array': {
@@ -126,7 +149,16 @@ function isGeoPoint(v: unknown): boolean {
 /** ObjectPropertyType. */
 export function propertyTypeWire(t: DataType): Record<string, unknown> {
   if (t.type === 'array') return { type: 'array', subType: propertyTypeWire(t.subType), reducers: [] };
-  if (t.type === 'struct') return { type: 'struct', structFieldTypes: t.fields.map((f) => ({ apiName: f.name, rid: `ri.ontology.main.struct-field.${f.name}`, dataType: propertyTypeWire(f.type), typeClasses: [] })) };
+  if (t.type === 'struct')
+    return {
+      type: 'struct',
+      structFieldTypes: t.fields.map((f) => ({
+        apiName: f.name,
+        rid: `ri.ontology.main.struct-field.${f.name}`,
+        dataType: propertyTypeWire(f.type),
+        typeClasses: [],
+      })),
+    };
   return { type: t.type };
 }
 
@@ -148,5 +180,5 @@ export function actionTypeWire(t: DataType): Record<string, unknown> {
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A value short enough to quote in a message (CONTRACTS §1: at most 64 characters). */
+/** A value short enough to quote in a message (docs/contracts.md §1: at most 64 characters). */
 export const short = (s: string): string => (s.length > 64 ? `${s.slice(0, 63)}…` : s);

@@ -1,5 +1,5 @@
 // Declared parameters of queries and actions: `name: type` or `name: {type: ..., required: false, description}`,
-// required unless written so (CONTRACTS §9).
+// required unless written so (docs/contracts.md §9).
 import type { ParameterDef } from '../../../store/ontology-model.js';
 import { isRecord, parseDataType } from './data-types.js';
 

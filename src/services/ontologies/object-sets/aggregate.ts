@@ -9,7 +9,12 @@ import { invalidRequest, notSupported, propertiesNotFound } from '../errors.js';
 import { PlatformError } from '../../../errors.js';
 
 const groupsExceeded = (groupsLimit: number) =>
-  new PlatformError('INVALID_ARGUMENT', 'AggregationGroupCountExceededLimit', { groupsCount: groupsLimit + 1, groupsLimit }, `The aggregation makes more than ${groupsLimit} groups.`);
+  new PlatformError(
+    'INVALID_ARGUMENT',
+    'AggregationGroupCountExceededLimit',
+    { groupsCount: groupsLimit + 1, groupsLimit },
+    `The aggregation makes more than ${groupsLimit} groups.`,
+  );
 
 const NUMERIC = ['byte', 'short', 'integer', 'long', 'double', 'float', 'decimal'];
 const MAX_GROUPS = 10000;
@@ -119,7 +124,8 @@ function groupingOf(type: ObjectTypeDef, g: unknown): Grouping {
     const includeNull = g.includeNullValues === true;
     const nullGroup = typeof g.defaultValue === 'string' ? g.defaultValue : null;
     const arrays = prop.dataType.type === 'array';
-    if (g.maxGroupCount !== undefined && (!Number.isInteger(g.maxGroupCount) || (g.maxGroupCount as number) < 1)) throw invalidRequest('groupBy.maxGroupCount', 'must be a positive integer');
+    if (g.maxGroupCount !== undefined && (!Number.isInteger(g.maxGroupCount) || (g.maxGroupCount as number) < 1))
+      throw invalidRequest('groupBy.maxGroupCount', 'must be a positive integer');
     return {
       field,
       maxGroups: g.maxGroupCount as number | undefined,

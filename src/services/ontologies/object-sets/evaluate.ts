@@ -48,7 +48,10 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
       if (typeof set.link !== 'string') throw invalidRequest('objectSet.link', 'required');
       if (!inner.objectType) throw notSupported('object set', 'searchAround over objects of several types');
       const link = inner.objectType.links.get(set.link);
-      if (!link) throw linkTypeNotFound(inner.objectType.apiName, set.link).because(`searchAround: ${inner.objectType.apiName} has no link ${quote(set.link)}; its links are ${names(inner.objectType.links.keys())}.`);
+      if (!link)
+        throw linkTypeNotFound(inner.objectType.apiName, set.link).because(
+          `searchAround: ${inner.objectType.apiName} has no link ${quote(set.link)}; its links are ${names(inner.objectType.links.keys())}.`,
+        );
       return { objectType: findObjectType(ontology, link.target), objects: await followLink(store, ontology.rid, link, inner.objects) };
     }
     case 'union':
@@ -67,7 +70,9 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
       }
       const others = rest.map((p) => new Set(p.objects.map(identity)));
       const keep =
-        set.type === 'intersect' ? (o: OntologyObjectRecord) => others.every((s) => s.has(identity(o))) : (o: OntologyObjectRecord) => !others.some((s) => s.has(identity(o)));
+        set.type === 'intersect'
+          ? (o: OntologyObjectRecord) => others.every((s) => s.has(identity(o)))
+          : (o: OntologyObjectRecord) => !others.some((s) => s.has(identity(o)));
       return { objectType: set.type === 'intersect' ? objectType : first.objectType, objects: first.objects.filter(keep) };
     }
     default:

@@ -73,7 +73,8 @@ export function order(type: ObjectTypeDef, objects: readonly OntologyObjectRecor
     const compare = comparatorFor(prop.dataType);
     if (!compare) throw notSupported('orderBy on a property of type', prop.dataType.type);
     const direction = (f as { direction?: unknown }).direction ?? 'asc';
-    if (direction !== 'asc' && direction !== 'desc' && direction !== 'ASC' && direction !== 'DESC') throw invalidRequest('orderBy.direction', 'must be asc or desc');
+    if (direction !== 'asc' && direction !== 'desc' && direction !== 'ASC' && direction !== 'DESC')
+      throw invalidRequest('orderBy.direction', 'must be asc or desc');
     return { field, compare, sign: String(direction).toLowerCase() === 'desc' ? -1 : 1 };
   });
   // Array.prototype.sort is stable: ties keep store order. Absent values last in either direction.

@@ -1,4 +1,4 @@
-// Object sets (CONTRACTS §9): loadObjects, loadObjectsMultipleObjectTypes and aggregate.
+// Object sets (docs/contracts.md §9): loadObjects, loadObjectsMultipleObjectTypes and aggregate.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findOntology, READ, type OntologyDeps } from '../context.js';
 import { evaluateObjectSet } from './evaluate.js';
@@ -27,7 +27,12 @@ export function objectSetRoutes(app: FastifyInstance, deps: OntologyDeps): void 
   app.post(`${BASE}/loadObjectsMultipleObjectTypes`, { config: READ }, async (request) => {
     const { ontology, body, set } = await evaluate(request);
     if (body.orderBy !== undefined && !set.objectType) throw notSupported('orderBy over objects of several types', 'orderBy');
-    return { ...pageOf(ontology, set.objectType, set.objects, body), interfaceToObjectTypeMappings: {}, interfaceToObjectTypeMappingsV2: {}, propertySecurities: [] };
+    return {
+      ...pageOf(ontology, set.objectType, set.objects, body),
+      interfaceToObjectTypeMappings: {},
+      interfaceToObjectTypeMappingsV2: {},
+      propertySecurities: [],
+    };
   });
 
   app.post(`${BASE}/aggregate`, { config: READ }, async (request) => {

@@ -1,4 +1,4 @@
-// Objects of one type (CONTRACTS §9): list, get, search, count, aggregate, and linked objects.
+// Objects of one type (docs/contracts.md §9): list, get, search, count, aggregate, and linked objects.
 // Query strings are read leniently (`preview` in any letter case and other unknown keys are ignored).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findObjectType, findOntology, READ, type OntologyDeps } from '../context.js';
@@ -88,7 +88,10 @@ export function objectRoutes(app: FastifyInstance, deps: OntologyDeps): void {
   const linked = async (request: FastifyRequest) => {
     const { ontology, type, p, query } = await resolve(request);
     const link = type.links.get(p.linkType!);
-    if (!link) throw linkTypeNotFound(type.apiName, p.linkType!).because(`${type.apiName} has no link ${quote(p.linkType!)}; its links are ${names(type.links.keys())}.`);
+    if (!link)
+      throw linkTypeNotFound(type.apiName, p.linkType!).because(
+        `${type.apiName} has no link ${quote(p.linkType!)}; its links are ${names(type.links.keys())}.`,
+      );
     const source = await one(ontology.rid, type, p.primaryKey!);
     const targets = await followLink(deps.store, ontology.rid, link, [source]);
     return { ontology, link, targets, target: findObjectType(ontology, link.target), p, query };

@@ -11,12 +11,23 @@ export interface FunctionQueryResolver {
   /** One of them by api name (and version, when given); undefined when there is none. */
   get(ontology: OntologyRecord, apiName: string): Promise<Record<string, unknown> | undefined>;
   /** Runs it: the answer to send (`{value}`) and a note for the journal; undefined when there is none. */
-  execute(ontology: OntologyRecord, apiName: string, parameters: Record<string, unknown>, signal: AbortSignal): Promise<{ answer: unknown; note: string } | undefined>;
+  execute(
+    ontology: OntologyRecord,
+    apiName: string,
+    parameters: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ answer: unknown; note: string } | undefined>;
   /**
    * A function-backed action: runs the function with the action's parameters and reads the edits it returns,
    * checked against the ontology (a refusal names the edit that does not fit). `literals` fills `$` values.
    */
-  actionEdits(ontology: OntologyRecord, actionType: string, functionApiName: string, parameters: Record<string, unknown>, signal: AbortSignal): Promise<{ templates: EditTemplate[]; literals: Record<string, unknown>; note: string }>;
+  actionEdits(
+    ontology: OntologyRecord,
+    actionType: string,
+    functionApiName: string,
+    parameters: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ templates: EditTemplate[]; literals: Record<string, unknown>; note: string }>;
 }
 
 const resolvers = new WeakMap<Store, FunctionQueryResolver>();
