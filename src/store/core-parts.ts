@@ -3,7 +3,7 @@
 // shipped before parts had migrations of their own, so these parts bring none; a new part brings its own.
 // The services' modules list these parts, so the reset, the PostgreSQL pass's coverage check and the
 // state tables all derive from the service list.
-import type { StorePart } from './parts.js';
+import type { PartRegistry, StorePart } from './parts.js';
 import type { UserRepo } from './users.js';
 import type { ClientRepo } from './clients.js';
 import type { TokenRepo } from './tokens.js';
@@ -117,6 +117,20 @@ export const CORE_PARTS: readonly StorePart<unknown>[] = [
   COMPUTE_MODULES,
   COMPUTE_MODULE_JOBS,
 ] as StorePart<unknown>[];
+
+/** The core repositories a Store names, built by a backend's registry. */
+export const coreRepositories = (registry: PartRegistry) => ({
+  users: registry.get(USERS),
+  clients: registry.get(CLIENTS),
+  tokens: registry.get(TOKENS),
+  oauth: registry.get(OAUTH),
+  enrollment: registry.get(ENROLLMENT),
+  connections: registry.get(CONNECTIONS),
+  ontologies: registry.get(ONTOLOGIES),
+  ontologyObjects: registry.get(ONTOLOGY_OBJECTS),
+  computeModules: registry.get(COMPUTE_MODULES),
+  computeModuleJobs: registry.get(COMPUTE_MODULE_JOBS),
+});
 
 /** The core parts first, then each further part once (by name), in the order given. */
 export function withCoreParts(parts: readonly StorePart<unknown>[]): StorePart<unknown>[] {

@@ -125,13 +125,11 @@ export const cbacBannerSeed: SeedCodec<BannerSeed | undefined> = {
   schema: Type.Optional(BannerSeed),
   async apply(part, { store }) {
     if (part)
-      await store
-        .part(DIRECTORY)
-        .putSetting(BANNER_KEY, {
-          classification: part.classification,
-          textColor: part.text_color,
-          backgroundColors: part.background_colors,
-        } satisfies BannerSetting);
+      await store.part(DIRECTORY).putSetting(BANNER_KEY, {
+        classification: part.classification,
+        textColor: part.text_color,
+        backgroundColors: part.background_colors,
+      } satisfies BannerSetting);
   },
   async export({ store }) {
     const b = (await store.part(DIRECTORY).setting(BANNER_KEY)) as BannerSetting | undefined;

@@ -2,34 +2,13 @@
 // store part builds its repository here on first use; a reset clears every repository built.
 import type { Store } from '../store.js';
 import { PartRegistry, type StorePart } from '../parts.js';
-import {
-  COMPUTE_MODULE_JOBS,
-  COMPUTE_MODULES,
-  CONNECTIONS,
-  CLIENTS,
-  ENROLLMENT,
-  OAUTH,
-  ONTOLOGIES,
-  ONTOLOGY_OBJECTS,
-  TOKENS,
-  USERS,
-  withCoreParts,
-} from '../core-parts.js';
+import { coreRepositories, withCoreParts } from '../core-parts.js';
 
 export function createMemoryStore(extraParts: readonly StorePart<unknown>[] = []): Store {
   const parts = withCoreParts(extraParts);
   const registry = new PartRegistry(parts, (part, lookup) => part.memory(lookup));
   return {
-    users: registry.get(USERS),
-    clients: registry.get(CLIENTS),
-    tokens: registry.get(TOKENS),
-    oauth: registry.get(OAUTH),
-    enrollment: registry.get(ENROLLMENT),
-    connections: registry.get(CONNECTIONS),
-    ontologies: registry.get(ONTOLOGIES),
-    ontologyObjects: registry.get(ONTOLOGY_OBJECTS),
-    computeModules: registry.get(COMPUTE_MODULES),
-    computeModuleJobs: registry.get(COMPUTE_MODULE_JOBS),
+    ...coreRepositories(registry),
     parts,
     part: (part) => registry.get(part),
     shared: false,

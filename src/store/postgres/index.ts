@@ -9,19 +9,7 @@ import { describeStoreUrl } from './url.js';
 import { lockKey, migrate } from './migrations.js';
 import { PgNotifications } from './notifications.js';
 import { PartRegistry, type StorePart } from '../parts.js';
-import {
-  COMPUTE_MODULE_JOBS,
-  COMPUTE_MODULES,
-  CONNECTIONS,
-  CLIENTS,
-  ENROLLMENT,
-  OAUTH,
-  ONTOLOGIES,
-  ONTOLOGY_OBJECTS,
-  TOKENS,
-  USERS,
-  withCoreParts,
-} from '../core-parts.js';
+import { coreRepositories, withCoreParts } from '../core-parts.js';
 import { migrateParts } from './part-migrations.js';
 
 export interface PostgresStoreOptions extends DbOptions {
@@ -70,16 +58,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     return result;
   }
   return {
-    users: registry.get(USERS),
-    clients: registry.get(CLIENTS),
-    tokens: registry.get(TOKENS),
-    oauth: registry.get(OAUTH),
-    enrollment: registry.get(ENROLLMENT),
-    connections: registry.get(CONNECTIONS),
-    ontologies: registry.get(ONTOLOGIES),
-    ontologyObjects: registry.get(ONTOLOGY_OBJECTS),
-    computeModules: registry.get(COMPUTE_MODULES),
-    computeModuleJobs: registry.get(COMPUTE_MODULE_JOBS),
+    ...coreRepositories(registry),
     parts,
     part: (part) => registry.get(part),
     shared: true,
