@@ -7,6 +7,7 @@ import { OffsetClock, isAdjustable, systemClock } from '../../src/clock.js';
 
 import { resolveSettings } from '../../src/settings.js';
 import { createMemoryStore } from '../../src/store/memory/index.js';
+import { SERVICES, servicePartsOf } from '../../src/services/index.js';
 
 const HOUR = 3600 * 1000;
 
@@ -46,7 +47,7 @@ describe('clock control route', () => {
 
   it('answers 409 ClockNotAdjustable when the service was given a clock it cannot move', async () => {
     const seed = validateTestSeed({});
-    const app = await buildApp({ settings: resolveSettings(seed, {}, {}), store: createMemoryStore(), clock: systemClock, seed });
+    const app = await buildApp({ settings: resolveSettings(seed, {}, {}), store: createMemoryStore(servicePartsOf(SERVICES)), clock: systemClock, seed });
     const res = await app.inject({ method: 'POST', url: '/_emulate/platform/clock', payload: { advanceMs: 1000 } });
     expect(res.statusCode).toBe(409);
     expect(platformError(res.json()).errorName).toBe('ClockNotAdjustable');

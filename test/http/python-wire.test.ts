@@ -6,7 +6,7 @@ import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.j
 import { TOKEN, basic, expectOAuthError, postForm } from '../oauth/flow.js';
 import { pathAliasProblems, pathAliasRewriter } from '../../src/http/path-aliases.js';
 import { PathPolicies } from '../../src/http/path-policy.js';
-import { SERVICES } from '../../src/services/index.js';
+import { SERVICES, servicePartsOf } from '../../src/services/index.js';
 
 /** The roots the services' path policy declares: what an alias may lead into and may not cover. */
 const ROOTS = new PathPolicies(SERVICES.flatMap((s) => s.policy ?? [])).roots();
@@ -153,7 +153,7 @@ describe('path aliases', () => {
 
   it('keeps the request as it came in originalUrl', async () => {
     const seed = validateTestSeed(SEED);
-    const store = createMemoryStore();
+    const store = createMemoryStore(servicePartsOf(SERVICES));
     await applyTestSeed(seed, store, new ManualClock());
     const app = await buildApp({ settings: resolveSettings(seed, {}, {}), store, clock: new ManualClock(), seed });
     let seen: { url: string; originalUrl: string } | undefined;

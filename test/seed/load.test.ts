@@ -87,7 +87,9 @@ platform:
       'platform.oauth_clients[0].redirect_uri: unknown key (did you mean `redirect_uris`?)',
     ]);
     expect(problemsOf(() => parseTestSeed('users: []\n'))).toEqual(['users: unknown key (the root key is `platform`; put every setting under it)']);
-    expect(problemsOf(() => parseTestSeed('platform:\n  zzzzzzzz: 1\n'))[0]).toMatch(/^platform.zzzzzzzz: unknown key \(known keys: port, host, base_url/);
+    expect(problemsOf(() => parseTestSeed('platform:\n  zzzzzzzz: 1\n'))[0]).toMatch(
+      /^platform.zzzzzzzz: unknown key \(known keys: port, https_port, host, base_url/,
+    );
   });
 
   it('names a key that is not an identifier in brackets, as the API errors do', () => {
