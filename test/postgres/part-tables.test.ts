@@ -13,8 +13,11 @@ import type { Store } from '../../src/store/store.js';
 import { freshSchemaUrl } from '../helpers/store.js';
 import { baseUrl } from './helpers.js';
 
-/** Bookkeeping, not state: migrations applied, counters of the caps, the seeded mark. */
-const BOOKKEEPING = ['counters', 'meta', 'part_migrations', 'schema_migrations'];
+/**
+ * Bookkeeping, not state: migrations applied, counters of the caps, the seeded mark, and the live instances' lease
+ * renewals (a reset must not make a running instance look gone).
+ */
+const BOOKKEEPING = ['counters', 'instances', 'meta', 'part_migrations', 'schema_migrations'];
 const parts = servicePartsOf(SERVICES);
 const declared = parts.flatMap((p) => p.tables);
 
