@@ -9,7 +9,11 @@ import type { ManualClock } from '../../src/clock.js';
 
 const PATH = '/api/v2/admin/users/getCurrent';
 const TOKEN = '/idp/api/oauth2/token';
-const SEED = { platform: { oauth_clients: [{ client_id: 'svc', client_secret: 'svc-secret-0123456789', grant_types: ['client_credentials'], allowed_scopes: ['api:admin-read'] }] } };
+const SEED = {
+  platform: {
+    oauth_clients: [{ client_id: 'svc', client_secret: 'svc-secret-0123456789', grant_types: ['client_credentials'], allowed_scopes: ['api:admin-read'] }],
+  },
+};
 const BASIC = `Basic ${Buffer.from('svc:svc-secret-0123456789').toString('base64')}`;
 let app: FastifyInstance;
 let clock: ManualClock;
