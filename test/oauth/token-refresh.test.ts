@@ -27,7 +27,7 @@ const refresh = (app: FastifyInstance, token: string, extra: Record<string, stri
   postForm(app, TOKEN, { grant_type: 'refresh_token', refresh_token: token, ...extra }, headers);
 
 describe('refresh_token grant', () => {
-  it('mints nothing more once the user\'s tokens were all revoked (admin revokeAllTokens, and a deleted user)', async () => {
+  it("mints nothing more once the user's tokens were all revoked (admin revokeAllTokens, and a deleted user)", async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const admin = await mintToken(app, 'admin', ['api:admin-write']);
     const first = await signedIn(app);
