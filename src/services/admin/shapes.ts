@@ -8,7 +8,8 @@ interface UserWire {
   familyName?: string;
   email?: string;
   realm: string;
-  organization: string;
+  /** Left out for a service principal (docs/contracts.md §3: the Python SDK refuses the spec's ""). */
+  organization?: string;
   status: 'ACTIVE' | 'DELETED';
   attributes: Record<string, string[]>;
 }
@@ -26,7 +27,7 @@ export function userWire(user: UserRecord): UserWire {
     id: user.id,
     username: user.username,
     realm: user.realm,
-    organization: human ? user.organizationRid : '',
+    ...(human ? { organization: user.organizationRid } : {}),
     status: user.active ? 'ACTIVE' : 'DELETED',
     attributes: { ...user.attributes, ...reserved },
   };

@@ -3,9 +3,8 @@ Python SDK drive it: `hostname="localhost:<port>"` with no `Config` (the SDK the
 client-credentials auth with no scopes (the SDK then sends no `scope`: "a token with all scopes"), and trust
 through the banner's `REQUESTS_CA_BUNDLE` line. No workaround on the client side.
 
-Not here yet: `pltr-cli` 0.16.0 and `foundry-cli` 0.29.1 themselves. Both install the same `pltr` Python package
-(foundry-cli is a fork), so they cannot share one virtual environment, and both keep profiles in the system
-keyring, which a headless CI machine lacks."""
+`pltr-cli` 0.16.0 itself runs in test_pltr_cli.py; `foundry-cli` 0.29.1 does not: it installs the same `pltr` Python package
+(foundry-cli is a fork), so the two cannot share one virtual environment."""
 
 from __future__ import annotations
 
