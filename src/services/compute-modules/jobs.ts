@@ -143,17 +143,7 @@ export class JobService {
    * `executeTimeoutMs` (the job stays), and undefined when the client went away (the job stays too).
    */
   async execute(request: JobRequest, signal: AbortSignal): Promise<JobRecord | undefined> {
-    const job = await newJob(this.deps, request);
-    // Subscribed before the job exists anywhere, so its result cannot slip past.
-    const subscription = this.finishes.subscribe(job.jobId, this.deps.settings.executeTimeoutMs, signal);
-    try {
-      await enqueue(this.deps, job);
-    } catch (err) {
-      subscription.cancel();
-      throw err;
-    }
-    this.jobQueued(job.runtimeId);
-    const wake = await subscription.wake;
+    const { job, wake } = await this.queueAndWait(request, this.deps.settings.executeTimeoutMs, signal);
     switch (wake.kind) {
       case 'notified':
         return wake.value;
@@ -176,6 +166,15 @@ export class JobService {
    * so that the caller can cancel it.
    */
   async executeWithin(request: JobRequest, timeoutMs: number, signal: AbortSignal): Promise<JobRecord> {
+    const { job, wake } = await this.queueAndWait(request, timeoutMs, signal);
+    if (wake.kind === 'notified') return wake.value;
+    if (wake.kind === 'reset') throw resourceNotFound(`Job ${job.jobId} was discarded when the service was reset.`);
+    if (wake.kind === 'shutdown') throw temporarilyUnavailable(`The service is shutting down; job ${job.jobId} was not answered.`);
+    return job;
+  }
+
+  /** Queues a job, subscribed to its finish before the job exists anywhere (so its result cannot slip past). */
+  private async queueAndWait(request: JobRequest, timeoutMs: number, signal: AbortSignal) {
     const job = await newJob(this.deps, request);
     const subscription = this.finishes.subscribe(job.jobId, timeoutMs, signal);
     try {
@@ -185,11 +184,7 @@ export class JobService {
       throw err;
     }
     this.jobQueued(job.runtimeId);
-    const wake = await subscription.wake;
-    if (wake.kind === 'notified') return wake.value;
-    if (wake.kind === 'reset') throw resourceNotFound(`Job ${job.jobId} was discarded when the service was reset.`);
-    if (wake.kind === 'shutdown') throw temporarilyUnavailable(`The service is shutting down; job ${job.jobId} was not answered.`);
-    return job;
+    return { job, wake: await subscription.wake };
   }
 
   /**
