@@ -200,3 +200,16 @@ describe('streams: the legacy stream-proxy routes', () => {
     expect(noView.status).toBe(404);
   });
 });
+
+describe('streams: a stream is a dataset', () => {
+  it('readTable on the stream answers its records as CSV', async () => {
+    const t = await streamsApp();
+    const rid = await createStream(t);
+    await call(t, 'POST', `${HS}/${rid}/streams/master/publishRecords`, { records: [{ id: 'a', temperature: 1.5 }, { id: 'b' }] });
+    const res = await t.app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=CSV`, headers: t.auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('id,temperature\na,1.5\nb,\n');
+    const limited = await t.app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=CSV&rowLimit=1&columns=id`, headers: t.auth });
+    expect(limited.body).toBe('id\na\n');
+  });
+});

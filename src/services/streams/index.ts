@@ -17,6 +17,11 @@ import { streamsRoutes } from './routes/index.js';
 import { streamsSeedCodec } from './seed.js';
 import { pipelinesCodec } from './pipeline/seed.js';
 import { READ, WRITE } from './routes/common.js';
+import { registerTableSource } from '../datasets/table/sources.js';
+import { streamTableSource } from './table-source.js';
+
+// readTable on a stream's dataset answers its records.
+registerTableSource(streamTableSource);
 
 export const streamsService: ServiceModule = {
   name: 'streams',
