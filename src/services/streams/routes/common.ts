@@ -1,8 +1,6 @@
-// What every streams route file shares: scopes, query parsing, and the build-token check (docs/streams.md).
+// What every streams route file shares: scopes and query parsing (docs/streams.md).
 import type { FastifyRequest } from 'fastify';
-import type { Store } from '../../../store/store.js';
-import { invalidParameter, resourceNotDeclared } from '../errors.js';
-import { declaredRidsOf, isBuildToken } from '../pipeline/build-token.js';
+import { invalidParameter } from '../errors.js';
 
 export const READ = 'api:streams-read';
 export const WRITE = 'api:streams-write';
@@ -24,14 +22,4 @@ export function wholeNumber(q: Query, name: string, min: number): number | undef
   if (!/^-?\d{1,15}$/.test(v) || Number(v) < min)
     throw invalidParameter(name, `it must be a whole number of at least ${min}, got ${JSON.stringify(v.slice(0, 32))}`);
   return Number(v);
-}
-
-/**
- * A build token (pipeline mode, docs/streams.md "Pipeline mode") may touch only the resources its app declared;
- * any other token passes (its scopes were checked already).
- */
-export async function checkResource(request: FastifyRequest, store: Store, rid: string): Promise<void> {
-  const token = request.accessToken;
-  if (!token || !isBuildToken(token)) return;
-  if (!(await declaredRidsOf(store, token)).includes(rid)) throw resourceNotDeclared(rid);
 }

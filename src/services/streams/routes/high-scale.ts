@@ -3,10 +3,9 @@
 // `/stream-proxy/api/v2/highScale/...` (where the Python SDK sends them after reading `stream_proxy` from the
 // service-discovery file). Publishing answers 204.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Store } from '../../../store/store.js';
 import { MAX_RECORD_BYTES, recordsJson, type Streams } from '../operations.js';
 import { invalidParameter } from '../errors.js';
-import { checkResource, one, readAuth, wholeNumber, writeAuth, type Req } from './common.js';
+import { one, readAuth, wholeNumber, writeAuth, type Req } from './common.js';
 
 /** Room for the largest record and its envelope; a batch gets more (its records are checked one by one). */
 const ONE_RECORD_BODY = MAX_RECORD_BYTES + 64 * 1024;
@@ -25,10 +24,9 @@ const objectBody = (b: unknown): Record<string, unknown> => {
   return b as Record<string, unknown>;
 };
 
-export function highScaleRoutes(app: FastifyInstance, streams: Streams, store: Store, base: string): void {
+export function highScaleRoutes(app: FastifyInstance, streams: Streams, base: string): void {
   const at = `${base}/v2/highScale/streams/datasets/:datasetRid/streams/:branch`;
   const target = async (request: Req, body?: unknown) => {
-    await checkResource(request, store, request.params.datasetRid);
     return streams.at(request.params.datasetRid, request.params.branch, viewRidOf(request, body));
   };
 

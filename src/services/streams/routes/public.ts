@@ -1,10 +1,9 @@
 // The public streams routes (docs/streams.md, "Routes"): create a streaming dataset, create a stream on a
 // dataset, get it, reset it. Wire shapes of @osdk/foundry.streams 2.38.0 and foundry-platform-sdk 1.111.0.
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../../store/store.js';
 import type { Streams, StreamSettings } from '../operations.js';
 import { wireStream } from '../operations.js';
-import { checkResource, readAuth, writeAuth, type Req } from './common.js';
+import { readAuth, writeAuth, type Req } from './common.js';
 import { invalidParameter } from '../errors.js';
 
 const V2 = '/api/v2/streams/datasets';
@@ -43,7 +42,7 @@ const settingsOf = (b: Record<string, unknown>, schemaRequired: boolean): Partia
   };
 };
 
-export function publicRoutes(app: FastifyInstance, streams: Streams, store: Store): void {
+export function publicRoutes(app: FastifyInstance, streams: Streams): void {
   app.post(`${V2}/create`, { config: writeAuth }, async (request: Req<unknown, CreateDatasetBody>) => {
     const b = bodyOf(request.body);
     const name = text(b.name, 'name');
@@ -55,19 +54,16 @@ export function publicRoutes(app: FastifyInstance, streams: Streams, store: Stor
 
   app.post(`${V2}/:datasetRid/streams`, { config: writeAuth }, async (request: Req<{ datasetRid: string }>) => {
     const b = bodyOf(request.body);
-    await checkResource(request, store, request.params.datasetRid);
     const stream = await streams.createStream(request.params.datasetRid, text(b.branchName, 'branchName'), settingsOf(b, true) as StreamSettings);
     return wireStream(stream);
   });
 
   app.get(`${V2}/:datasetRid/streams/:branch`, { config: readAuth }, async (request: Req) => {
-    await checkResource(request, store, request.params.datasetRid);
     return wireStream(await streams.get(request.params.datasetRid, request.params.branch));
   });
 
   app.post(`${V2}/:datasetRid/streams/:branch/reset`, { config: writeAuth }, async (request: Req) => {
     const b = request.body === undefined || request.body === null ? {} : bodyOf(request.body);
-    await checkResource(request, store, request.params.datasetRid);
     return wireStream(await streams.reset(request.params.datasetRid, request.params.branch, settingsOf(b, false)));
   });
 }
