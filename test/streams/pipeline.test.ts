@@ -62,7 +62,7 @@ describe('pipeline mode', () => {
       await new Promise((r) => setTimeout(r, 200));
       expect((await api(hs(INPUT, 'publishRecords'), { method: 'POST', body: JSON.stringify({ records: records.slice(COUNT / 2) }) })).status).toBe(204);
       expect(await running).toBe(0);
-      const result = JSON.parse(readFileSync(resultFile, 'utf8')) as Record<string, never>;
+      const result = JSON.parse(readFileSync(resultFile, 'utf8')) as Record<string, unknown>;
       expect(result).toMatchObject({
         environment: 'pipelines',
         input: { rid: INPUT, branch: 'master' },

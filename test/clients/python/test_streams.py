@@ -14,10 +14,12 @@ What the installed package does (read from foundry_sdk/v2/streams and foundry_sd
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import pydantic
 import pytest
 from foundry_sdk import Config, FoundryClient, UserTokenAuth
+from conftest import PYTHON
 from foundry_sdk import BadRequestError, NotFoundError
 from foundry_sdk.v2.streams.errors import RecordDoesNotMatchStreamSchema, RecordDoesNotMatchStreamSchemaParameters
 
@@ -102,3 +104,27 @@ def test_named_errors(client):
     with pytest.raises(BadRequestError) as past:
         client.streams.Dataset.Stream.get_records(ds.rid, "master", limit=10, partition_id="0", start_offset=5)
     assert past.value.parameters["parameter"] == "startOffset"
+
+
+PIPELINE_MODULE = str(Path(__file__).resolve().parents[2] / "fixtures" / "pipeline-modules" / "py_pipeline.py")
+
+
+def test_plain_http_pipeline_module_through_run_module(client, start_module):
+    """The getting-started pipeline, in plain HTTP, run by run-module: every input record reaches the output
+    exactly once, doubled, and the build token is refused (403) on a stream the app did not declare."""
+    count = 40
+    records = [{"id": f"p{i}", "x": i} for i in range(count)]
+    client.streams.Dataset.Stream.publish_records("ri.foundry.main.dataset.py-in", "master", records=records[: count // 2])
+    module = start_module(
+        "rt-py-pipeline",
+        "ri.foundry.main.deployed-app.py-pipeline",
+        [PYTHON, PIPELINE_MODULE],
+        env={"EXPECT_RECORDS": str(count), "UNDECLARED_RID": "ri.foundry.main.dataset.py-secret"},
+    )
+    module.output.wait_for(r"pipeline mode: resources input, output", timeout=60)
+    client.streams.Dataset.Stream.publish_records("ri.foundry.main.dataset.py-in", "master", records=records[count // 2 :])
+    assert module.process.wait(timeout=90) == 0, "\n".join(module.output.matching(r".*"))
+    assert module.output.matching(r"pipeline moved 40 records; undeclared answered 403 ResourceNotDeclared")
+    out = client.streams.Dataset.Stream.get_records("ri.foundry.main.dataset.py-out", "master", limit=100, partition_id="0")
+    assert [r.offset for r in out] == list(range(count))
+    assert sorted((r.value["id"], r.value["twice"]) for r in out) == sorted((r["id"], r["x"] * 2) for r in records)
