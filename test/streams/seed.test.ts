@@ -125,3 +125,26 @@ describe('streams seed', () => {
     ).toEqual(doc.platform.pipelines);
   });
 });
+
+describe('streams dashboard views', () => {
+  it('lists streams with their offsets and newest record, and pipelines with both sides', async () => {
+    t = await buildTestApp({
+      seed: {
+        platform: {
+          ...seed.platform,
+          compute_modules: {
+            deployed_apps: [
+              { deployed_app_rid: 'ri.foundry.main.deployed-app.p', runtime_id: 'p-runtime', resources: { input: { rid: 'ri.foundry.main.dataset.events' } } },
+            ],
+          },
+        },
+      },
+    });
+    const streams = (await t.app.inject({ url: '/_emulate/platform/streams?q=events' })).json() as { items: unknown[] };
+    expect(streams.items).toEqual([
+      expect.objectContaining({ name: 'events', branch: 'master', first: 0, end: 2, latest: '{"id":"b","temperature":21,"tags":["x"]}' }),
+    ]);
+    const pipelines = (await t.app.inject({ url: '/_emulate/platform/pipelines' })).json() as { items: unknown[] };
+    expect(pipelines.items).toEqual([{ deployedAppRid: 'ri.foundry.main.deployed-app.p', branch: 'master', resources: 'input: 2 records, end 2' }]);
+  });
+});

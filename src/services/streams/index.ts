@@ -16,7 +16,7 @@ import { PIPELINES } from './pipeline/part.js';
 import { streamsRoutes } from './routes/index.js';
 import { streamsSeedCodec } from './seed.js';
 import { pipelinesCodec } from './pipeline/seed.js';
-import { pipelineBackstage } from './pipeline/backstage.js';
+import { streamsBackstage } from './backstage.js';
 import { READ, WRITE } from './routes/common.js';
 import { registerTableSource } from '../datasets/table/sources.js';
 import { streamTableSource } from './table-source.js';
@@ -35,5 +35,5 @@ export const streamsService: ServiceModule = {
   store: [STREAMS, PIPELINES],
   seed: [streamsSeedCodec, pipelinesCodec],
   routes: streamsRoutes,
-  backstage: { routes: pipelineBackstage },
+  backstage: streamsBackstage,
 };
