@@ -18,6 +18,7 @@ import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 import { datasets } from './datasets.js';
 import { streams } from './streams.js';
+import { streamPipeline } from './stream-pipeline.js';
 
 export const SCENARIOS: Scenario[] = [
   startup,
@@ -38,4 +39,5 @@ export const SCENARIOS: Scenario[] = [
   memory,
   datasets,
   streams,
+  streamPipeline,
 ];
