@@ -213,3 +213,39 @@ describe('streams: a stream is a dataset', () => {
     expect(limited.body).toBe('id\na\n');
   });
 });
+
+describe('streams: malformed requests', () => {
+  it('answers a named 400 or 404, never a 500', async () => {
+    const t = await streamsApp();
+    const rid = await createStream(t);
+    const at = `${HS}/${rid}/streams/master`;
+    const cases: Array<[string, 'GET' | 'POST', string, unknown, number]> = [
+      ['limit 0', 'GET', `${at}/getRecords?partitionId=0&limit=0`, undefined, 400],
+      ['limit not a number', 'GET', `${at}/getRecords?partitionId=0&limit=many`, undefined, 400],
+      ['no limit', 'GET', `${at}/getRecords?partitionId=0`, undefined, 400],
+      ['no partitionId', 'GET', `${at}/getRecords?limit=5`, undefined, 400],
+      ['negative startOffset', 'GET', `${at}/getRecords?partitionId=0&limit=5&startOffset=-1`, undefined, 400],
+      ['records not a list', 'POST', `${at}/publishRecords`, { records: { id: 'a' } }, 400],
+      ['no record', 'POST', `${at}/publishRecord`, {}, 400],
+      ['a list body', 'POST', `${at}/publishRecord`, [{ id: 'a' }], 400],
+      ['a record that is a list', 'POST', `${at}/publishRecord`, { record: [1] }, 400],
+      ['jsonRecords not a list', 'POST', `/stream-proxy/api/streams/${rid}/views/x/jsonRecords`, { value: {} }, 404],
+      ['reset of no stream', 'POST', `${V2}/${rid}/streams/nope/reset`, {}, 404],
+      ['create on no dataset', 'POST', `${V2}/ri.foundry.main.dataset.none/streams`, { branchName: 'master', schema: SCHEMA }, 404],
+      ['create without schema', 'POST', `${V2}/create`, { name: 'x', parentFolderRid: 'ri.compass.main.folder.x' }, 400],
+    ];
+    for (const [what, method, url, body, status] of cases) {
+      const res = await call(t, method, url, body);
+      expect(res.status, what).toBe(status);
+      expect(platformError(res.body).errorName, what).toBeTruthy();
+    }
+    const notJson = await t.app.inject({
+      method: 'POST',
+      url: `${at}/publishRecord`,
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: '{"record":',
+    });
+    expect(notJson.statusCode).toBe(400);
+    expect((await call(t, 'GET', `${at}/getEndOffsets`)).body).toEqual({ '0': 0 });
+  });
+});
