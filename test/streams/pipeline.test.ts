@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/index.js';
 import { runModule } from '../../src/run-module.js';
 import { controlToken } from '../clients/conformance-helpers.js';
+import { TEST_STORE, freshSchemaUrl } from '../helpers/store.js';
 import { PIPELINE_SESSION } from '../../src/services/streams/pipeline/backstage.js';
 
 const INPUT = 'ri.foundry.main.dataset.pipe-in';
@@ -37,7 +38,8 @@ const api = (path: string, init: RequestInit = {}, bearer = token) =>
 const hs = (rid: string, tail: string) => `/api/v2/highScale/streams/datasets/${rid}/streams/master/${tail}`;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ seed: SEED });
+  // On the PostgreSQL pass, a fresh schema of that store: build tokens and their principal live there too.
+  emulator = await startEmulator({ seed: SEED, ...(TEST_STORE ? { store: freshSchemaUrl(TEST_STORE) } : {}) });
   token = await controlToken(emulator.url, 'dev', ['api:streams-read', 'api:streams-write', 'api:datasets-read']);
 });
 afterAll(() => emulator?.close());
