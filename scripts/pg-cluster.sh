@@ -4,7 +4,7 @@
 #   scripts/pg-cluster.sh stop    stop it (the data stays under $PG_DIR until `destroy`)
 #   scripts/pg-cluster.sh destroy stop and delete the data
 #   scripts/pg-cluster.sh url     print the URL
-# PG_PORT (default 54329) and PG_DIR (default /tmp/platform-emulator-pg-$PG_PORT) move it. PG_PORT=free takes a
+# PG_DURABLE=1 starts it with fsync and synchronous commit on (see launch). PG_PORT (default 54329) and PG_DIR (default /tmp/platform-emulator-pg-$PG_PORT) move it. PG_PORT=free takes a
 # free port (CI: two runs on one machine must not collide; give PG_DIR then, and read the port from the URL).
 # With `free`, a port taken between the pick and the server's bind is picked again (a few times).
 # Run as root, the server runs as the `postgres` user (PostgreSQL refuses to run as root).
@@ -33,9 +33,13 @@ url() { echo "postgres://emulator:emulator@127.0.0.1:$PG_PORT/emulator"; }
 # A port the kernel hands out for 127.0.0.1 now (Node is there: npm runs the tests).
 pick_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
+# The tests' cluster trades durability for speed; PG_DURABLE=1 keeps PostgreSQL's shipped defaults (fsync and
+# synchronous commit on), for the bench figures a real deployment would see.
 launch() {
+  local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "${PG_DURABLE:-0}" = 1 ] && durability=""
   as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR" -l "$PG_DIR/server.log" -w start \
-    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null
+    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c max_connections=400 $durability" >/dev/null
 }
 
 start() {

@@ -10,6 +10,7 @@ import { applySeed, type SeedSummary } from './seed/apply.js';
 import { loggerOptions, logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { installErrorRendering } from './http/render-error.js';
 import { installServerLimits } from './http/server-limits.js';
+import { installFastLanes } from './http/fast-lane.js';
 import { sharedServerOptions } from './http/server-options.js';
 import { errorLineWriter } from './http/error-log.js';
 import { stdoutLines } from './log-sink.js';
@@ -119,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorRendering(app, errorLineWriter(level, destination));
   installJournal(app, { clock: deps.clock, size: deps.settings.journalSize, logLine: app.logPlatformError });
   installFaults(app);
-  installServerLimits(app, deps.settings.limits);
+  installServerLimits(app, deps.settings.limits, installFastLanes(app, deps));
   installAuth(app, deps);
   installCors(app, deps.settings.corsOrigins);
   useJsonBodies(app);

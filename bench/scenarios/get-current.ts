@@ -30,7 +30,7 @@ export const getCurrent: Scenario = {
       ];
       result.loads = await interleave(subjects);
       const [emu, base] = result.loads as [(typeof result.loads)[0], (typeof result.loads)[0]];
-      check(result, 'CPU per request vs baseline', emu.cpuUsPerRequest / base.cpuUsPerRequest, 'max', 1.5, 'x');
+      check(result, 'CPU per request vs baseline', emu.cpuUsPerRequest / base.cpuUsPerRequest, 'max', 1.2, 'x');
       check(result, 'throughput vs baseline', emu.rps / base.rps, 'min', 0.7, 'x');
       no5xxCheck(result, emu);
       check(result, 'emulator: non-200 answers', emu.requests - (emu.statuses['200'] ?? 0), 'max', 0, 'responses');

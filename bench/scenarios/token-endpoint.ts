@@ -45,7 +45,7 @@ export const tokenEndpoint: Scenario = {
       const emu = by('emulator');
       const base = by('baseline');
       const fastestPeer = Math.max(...PEERS.map((p) => by(p.name).rps));
-      check(result, 'CPU per request vs baseline', emu.cpuUsPerRequest / base.cpuUsPerRequest, 'max', 1.5, 'x');
+      check(result, 'CPU per request vs baseline', emu.cpuUsPerRequest / base.cpuUsPerRequest, 'max', 1.2, 'x');
       check(result, 'throughput vs baseline', emu.rps / base.rps, 'min', 0.7, 'x');
       check(result, 'throughput vs fastest peer', emu.rps / fastestPeer, 'min', 2, 'x');
       no5xxCheck(result, emu);

@@ -34,6 +34,8 @@ export interface Faults {
   list(): ArmedFault[];
   /** Clears one (by id) or all; returns how many were cleared. */
   clear(id?: number): number;
+  /** Whether any fault waits for a request (a fast lane then leaves the request to its route). */
+  anyArmed(): boolean;
 }
 
 declare module 'fastify' {
@@ -70,6 +72,7 @@ export function installFaults(app: FastifyInstance): Faults {
       return visible(fault);
     },
     list: () => armed.map(visible),
+    anyArmed: () => armed.length > 0,
     clear(id) {
       const before = armed.length;
       armed = id === undefined ? [] : armed.filter((f) => f.id !== id);

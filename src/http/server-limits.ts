@@ -31,12 +31,15 @@ export function serverOptions(limits: LimitSettings): { requestTimeout: number; 
   };
 }
 
+/** A listener asked before the framework; true when it took the request (it calls `route` to hand it back). */
+export type FrontLane = (request: IncomingMessage, response: ServerResponse, route: () => void) => boolean;
+
 /**
  * The connection cap, with one warning when it is first reached, and the answers of src/http/edge-refusals.ts
  * on every listening server: the main one, and those Fastify adds for a host name with several addresses
  * (`localhost`: 127.0.0.1 and ::1), which it creates with the same `http` options but none of these listeners.
  */
-export function installServerLimits(app: FastifyInstance, limits: LimitSettings): void {
+export function installServerLimits(app: FastifyInstance, limits: LimitSettings, front: FrontLane = () => false): void {
   let warned = false;
   const warnOnce = () => {
     if (warned) return;
@@ -52,12 +55,15 @@ export function installServerLimits(app: FastifyInstance, limits: LimitSettings)
     server.on('connect', (request, socket: Socket) => answerConnect(app, request, socket));
     server.on('checkExpectation', (request, response) => answerExpectation(app, request, response));
     if (secondary) server.on('clientError', (err: Error, socket: Socket) => answerClientError.call(app, err, socket));
-    // In front of Fastify's handler: one header lookup per request.
+    // In front of Fastify's handler: one header lookup per request, then the fast lanes (src/http/fast-lane.ts).
     const handlers = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
     server.removeAllListeners('request');
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       if (unframedBody(request)) return answerUnframedBody(app, request, response);
-      for (const handler of handlers) handler.call(server, request, response);
+      const route = () => {
+        for (const handler of handlers) handler.call(server, request, response);
+      };
+      if (!front(request, response, route)) route();
     });
   };
   install(app.server, false);

@@ -90,6 +90,8 @@ export interface OAuthRepo {
   /** With `max`: forgets the oldest marks first, so that at most `max` are kept (each matters only while a token is being issued). */
   revokeGrant(grantId: string, rememberUntil: number, max?: number): Promise<void>;
   isGrantRevoked(grantId: string): Promise<boolean>;
+  /** The authorizations of a user that still have a usable refresh token (what revoking all its tokens must end). */
+  liveGrantsOfUser(userId: string): Promise<string[]>;
 
   /** Deletes requests, codes, refresh tokens and revoked-grant marks that expired at or before `now`; returns how many. */
   sweepExpired(now: number): Promise<number>;

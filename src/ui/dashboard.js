@@ -406,11 +406,68 @@ const LOADERS = {
   journal: loadJournal,
 };
 
+// ---- the views services declare (GET /_emulate/ui/views): one panel each, searchable, its first page ----
+
+/** topic -> loaders of the declared views that a change of it refreshes. */
+const VIEW_LOADERS = new Map();
+const cell = (value) => (Array.isArray(value) ? chips(value.map(String)) : value === undefined || value === null ? '' : String(value));
+
+function addViewPanel(view, index) {
+  const id = `view-${index}`;
+  const body = el('div', { className: 'body', id: `${id}-body` });
+  const count = el('span', { className: 'count', id: `${id}-count` });
+  const search = el('input', { type: 'search', placeholder: 'Search', autocomplete: 'off', ariaLabel: `Search ${view.title}` });
+  const section = el(
+    'section',
+    { className: 'panel wide', id, dataset: { service: view.service } },
+    el('h2', {}, `${view.title} `, count),
+    el('div', { className: 'journal-tools' }, search),
+    body,
+  );
+  document.getElementById('journal').before(section);
+  const load = async () => {
+    const q = search.value.trim();
+    const page = await call('GET', `${view.listPath}${q ? `?q=${encodeURIComponent(q)}` : ''}`);
+    const items = page.items ?? [];
+    const rows = items.map((item) =>
+      el(
+        'tr',
+        {},
+        view.columns.map((c) => el('td', {}, cell(item[c.field]))),
+      ),
+    );
+    body.replaceChildren(
+      items.length
+        ? table(
+            view.columns.map((c) => c.heading),
+            rows,
+          )
+        : empty(q ? 'Nothing matches.' : 'Nothing yet.'),
+      page.nextPageToken ? el('p', { className: 'muted small' }, 'More on the next page of ', el('code', {}, view.listPath), '.') : null,
+    );
+    count.textContent = String(items.length) + (page.nextPageToken ? '+' : '');
+  };
+  let typing = 0;
+  search.addEventListener('input', () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => load().catch((err) => notice(`Could not load ${view.title}: ${err.message}`, true)), 200);
+  });
+  if (!VIEW_LOADERS.has(view.topic)) VIEW_LOADERS.set(view.topic, []);
+  VIEW_LOADERS.get(view.topic).push({ name: view.title, load });
+}
+
+async function loadViews() {
+  const { views } = await call('GET', '/_emulate/ui/views');
+  views.forEach(addViewPanel);
+}
+
 function refresh(topics) {
   const names = topics.includes('all') ? Object.keys(LOADERS) : topics.filter((t) => t in LOADERS);
+  const loaders = names.map((name) => ({ name, load: LOADERS[name] }));
+  for (const [topic, views] of VIEW_LOADERS) if (topics.includes('all') || topics.includes(topic)) loaders.push(...views);
   return Promise.all(
-    names.map((name) =>
-      LOADERS[name]().catch((err) => {
+    loaders.map(({ name, load }) =>
+      load().catch((err) => {
         notice(`Could not load ${name}: ${err.message}`, true);
       }),
     ),
@@ -443,4 +500,6 @@ document.getElementById('journal-clear').addEventListener('click', (e) => act(e.
 document.getElementById('refusals-only').addEventListener('change', renderJournal);
 document.getElementById('journal-path').addEventListener('input', renderJournal);
 
-connect();
+loadViews()
+  .catch((err) => notice(`Could not load the services' views: ${err.message}`, true))
+  .finally(connect);

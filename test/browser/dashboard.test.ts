@@ -46,6 +46,10 @@ async function setUp(): Promise<void> {
             domains: [{ host: 'api.weather.test', port: 443, scheme: 'HTTPS' }],
           },
         ],
+        groups: [{ name: 'analysts', members: ['alice'] }],
+        spaces: [{ rid: 'ri.compass.main.folder.space-main', name: 'Main' }],
+        projects: [{ rid: 'ri.compass.main.folder.proj', name: 'Demo', space: 'ri.compass.main.folder.space-main' }],
+        folders: [{ rid: 'ri.compass.main.folder.reports', name: 'reports', parent: 'ri.compass.main.folder.proj' }],
         ontologies: [{ api_name: 'demo', display_name: 'Demo Ontology', queries: [{ api_name: 'greet', result: { value: 'hi' } }] }],
         compute_modules: {
           poll_timeout_ms: 200,
@@ -137,6 +141,19 @@ describeInBrowser('dashboard in a real browser', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: `${dir}/dashboard-dark.png`, fullPage: true });
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('draws the views services declare, each searchable', async () => {
+    const views = (await (await api('GET', '/_emulate/ui/views')).json()).views as Array<{ service: string; title: string }>;
+    expect(views.map((v) => `${v.service}:${v.title}`)).toEqual(expect.arrayContaining(['admin:People', 'filesystem:Files']));
+    const people = page.locator('section[data-service="admin"]');
+    await expect(people.locator('tbody tr', { hasText: 'alice' }).first().textContent()).resolves.toContain('analysts');
+    await people.locator('input[type="search"]').fill('mall');
+    await page.waitForFunction(() => {
+      const rows = Array.from(document.querySelectorAll('section[data-service="admin"] tbody tr'));
+      return rows.length === 1 && rows[0]!.textContent!.includes('mallory');
+    });
+    await expect(page.locator('section[data-service="filesystem"] tbody').textContent()).resolves.toContain('/Main/Demo/reports');
   });
 
   it('shows a change made through the API, live', async () => {

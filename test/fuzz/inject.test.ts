@@ -7,15 +7,35 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { bearer, buildTestApp, mintToken } from '../helpers/app.js';
 import { checkAnswer } from './oracle.js';
-import { FUZZ_MODULE_TOKEN, FUZZ_RUNTIME, FUZZ_SEED, MUX, QUIET_APP, RUNTIMES, body, contentType, headers, method, path, runs } from './requests.js';
+import {
+  FUZZ_MODULE_TOKEN,
+  FUZZ_RUNTIME,
+  FUZZ_SEED,
+  MUX,
+  QUIET_APP,
+  RUNTIMES,
+  TEMPLATES,
+  body,
+  contentType,
+  headers,
+  method,
+  pathFrom,
+  runs,
+} from './requests.js';
+import { routeTemplates } from './route-templates.js';
+import { SERVICES } from '../../src/services/index.js';
 
 let app: FastifyInstance;
+let path: ReturnType<typeof pathFrom>;
 let valid = '';
 let gone = '';
 
 beforeAll(async () => {
   ({ app } = await buildTestApp({ seed: FUZZ_SEED }));
-  const scopes = ['api:admin-read', 'api:ontologies-read', 'api:connectivity-connection-read', 'api:connectivity-connection-write'];
+  // Every route of the app's table, new services' included, beside the hand-written wildcards.
+  path = pathFrom([...new Set([...TEMPLATES, ...routeTemplates(app)])]);
+  // Every scope a service checks: a request fuzzed with the valid token reaches its route's own checks.
+  const scopes = [...new Set(SERVICES.flatMap((s) => s.scopes ?? []))];
   valid = await mintToken(app, 'admin', scopes);
   await app.inject({ method: 'POST', url: '/_emulate/platform/users/gone/activate' });
   gone = await mintToken(app, 'gone', scopes);
@@ -26,6 +46,13 @@ afterAll(() => app.close());
 const RUNS = runs(400);
 
 describe('fuzzing every route family through inject', () => {
+  it('takes its paths from the route table, every service included', () => {
+    const templates = routeTemplates(app);
+    expect(templates).toEqual(expect.arrayContaining(['/api/v2/admin/users/getCurrent', '/api/v2/admin/users/*/getMarkings', '/idp/api/oauth2/token']));
+    expect(templates.some((t) => t.startsWith('/api/v2/datasets/'))).toBe(true);
+    expect(templates.some((t) => t.endsWith('/events'))).toBe(false);
+  });
+
   it(`answers ${RUNS} random requests within the contract`, { timeout: Math.max(30_000, RUNS * 50) }, async () => {
     await fc.assert(
       fc.asyncProperty(

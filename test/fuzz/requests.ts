@@ -49,8 +49,11 @@ const segment = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 90, max: 1200 }).map((n) => 'L'.repeat(n)) },
 );
 
-/** Route templates of every family; `*` is a random segment. */
-const TEMPLATES = [
+/**
+ * Route templates of every family; `*` is a random segment. The inject fuzzer adds every route of the app's own
+ * table (./route-templates.ts); these stay for what the table does not list: wildcards of unknown paths.
+ */
+export const TEMPLATES = [
   '/idp/api/oauth2/token',
   '/idp/api/oauth2/revoke_token',
   '/idp/api/oauth2/introspect',
@@ -118,27 +121,30 @@ const query = fc.oneof(
 );
 
 /** A path of some family, sometimes percent-encoded, sometimes with a bad escape or odd slashes, plus a query. */
-export const path = fc
-  .record({
-    template: fc.constantFrom(...TEMPLATES),
-    segments: fc.array(segment, { minLength: 2, maxLength: 2 }),
-    encoding: fc.oneof(
-      { weight: 5, arbitrary: fc.constant<null>(null) },
-      { weight: 2, arbitrary: fc.record({ picks: fc.array(fc.boolean(), { minLength: 1, maxLength: 7 }), lower: fc.boolean() }) },
-    ),
-    damage: fc.oneof(
-      { weight: 6, arbitrary: fc.constant('') },
-      { weight: 1, arbitrary: fc.constantFrom(...BAD_ESCAPES) },
-      { weight: 1, arbitrary: fc.constantFrom('/', '//', '/.', '/..') },
-    ),
-    query,
-  })
-  .map(({ template, segments, encoding, damage, query: q }) => {
-    let i = 0;
-    let p = template.replace(/\*/g, () => segments[i++ % segments.length]!);
-    if (encoding) p = encodeSome(p, encoding.picks, encoding.lower);
-    return p + damage + q;
-  });
+export const pathFrom = (templates: readonly string[]) =>
+  fc
+    .record({
+      template: fc.constantFrom(...templates),
+      segments: fc.array(segment, { minLength: 2, maxLength: 2 }),
+      encoding: fc.oneof(
+        { weight: 5, arbitrary: fc.constant<null>(null) },
+        { weight: 2, arbitrary: fc.record({ picks: fc.array(fc.boolean(), { minLength: 1, maxLength: 7 }), lower: fc.boolean() }) },
+      ),
+      damage: fc.oneof(
+        { weight: 6, arbitrary: fc.constant('') },
+        { weight: 1, arbitrary: fc.constantFrom(...BAD_ESCAPES) },
+        { weight: 1, arbitrary: fc.constantFrom('/', '//', '/.', '/..') },
+      ),
+      query,
+    })
+    .map(({ template, segments, encoding, damage, query: q }) => {
+      let i = 0;
+      let p = template.replace(/\*/g, () => segments[i++ % segments.length]!);
+      if (encoding) p = encodeSome(p, encoding.picks, encoding.lower);
+      return p + damage + q;
+    });
+
+export const path = pathFrom(TEMPLATES);
 
 export const method = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'GET', 'POST');
 

@@ -1,7 +1,8 @@
 // grant_type=refresh_token: rotation, reuse revoking the family, scope narrowing (docs/contracts.md §2).
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { bearer, buildTestApp } from '../helpers/app.js';
+import { bearer, buildTestApp, mintToken } from '../helpers/app.js';
+import { stableUuid } from '../../src/ids.js';
 import { TOKEN, basic, codeFor, expectOAuthError, postForm } from './flow.js';
 
 const SEED = `
@@ -26,6 +27,27 @@ const refresh = (app: FastifyInstance, token: string, extra: Record<string, stri
   postForm(app, TOKEN, { grant_type: 'refresh_token', refresh_token: token, ...extra }, headers);
 
 describe('refresh_token grant', () => {
+  it("mints nothing more once the user's tokens were all revoked (admin revokeAllTokens, and a deleted user)", async () => {
+    const { app } = await buildTestApp({ seed: SEED });
+    const admin = await mintToken(app, 'admin', ['api:admin-write']);
+    const first = await signedIn(app);
+    const second = await signedIn(app);
+    const alice = stableUuid('user:alice');
+    const revoked = await app.inject({ method: 'POST', url: `/api/v2/admin/users/${alice}/revokeAllTokens`, headers: bearer(admin) });
+    expect(revoked.statusCode).toBe(204);
+    for (const tokens of [first, second]) {
+      expectOAuthError(await refresh(app, tokens.refresh_token), 400, 'invalid_grant');
+      expect((await app.inject({ url: '/idp/api/me', headers: bearer(tokens.access_token) })).statusCode).toBe(401);
+    }
+    // The user stays active: a new sign-in works, and so does its refresh token.
+    const third = await signedIn(app);
+    const rotated = await refresh(app, third.refresh_token);
+    expect(rotated.statusCode).toBe(200);
+    const deleted = await app.inject({ method: 'DELETE', url: `/api/v2/admin/users/${alice}`, headers: bearer(admin) });
+    expect(deleted.statusCode).toBe(204);
+    expectOAuthError(await refresh(app, rotated.json().refresh_token), 400, 'invalid_grant');
+  });
+
   it('rotates: a new access token with the original scopes and a new refresh token', async () => {
     const { app } = await buildTestApp({ seed: SEED });
     const first = await signedIn(app);

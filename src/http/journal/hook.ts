@@ -25,6 +25,20 @@ export interface Journal {
    * listener's, src/services/compute-modules/pod-listener/), as the public app's are.
    */
   attach(listener: FastifyInstance): void;
+  /** Journals a success answered in front of the framework (src/http/fast-lane.ts), as its route would have. */
+  recordAnswered(answered: AnsweredRequest): void;
+}
+
+/** What a journal entry of a plain success needs, without the framework's request. */
+export interface AnsweredRequest {
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  clientId: string | undefined;
+  /** An OAuth request's Basic header, read for its client id on demand (its secret part never is). */
+  basic: string | undefined;
+  username: string | undefined;
 }
 
 declare module 'fastify' {
@@ -114,9 +128,29 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     clear: () => ring.clear(),
     capacity: deps.size,
     attach: (listener) => hook(listener),
+    recordAnswered(answered) {
+      if (deps.size === 0) return;
+      // Field by field, in the order record() writes them: one shape for every slot of the ring.
+      const record: JournalRecord = {
+        id: ++lastId,
+        timeMs: deps.clock.now(),
+        method: answered.method,
+        url: answered.url,
+        originalUrl: undefined,
+        status: answered.status,
+        durationMs: answered.durationMs,
+        clientId: answered.clientId,
+        basic: answered.basic,
+        username: answered.username,
+        errorCode: undefined,
+        reason: undefined,
+      };
+      push(record, listenerFailed);
+    },
   };
   app.decorate('journal', journal);
   app.onReset(() => ring.clear());
+  const listenerFailed = (err: unknown) => app.log.warn({ err }, 'a journal listener failed');
 
   function record(request: FastifyRequest, reply: FastifyReply): void {
     const { method, url } = request;
@@ -165,6 +199,10 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
       errorCode,
       reason: reason ?? request.journalNote ?? undefined,
     };
+    push(record, (err) => request.log.warn({ err }, 'a journal listener failed'));
+  }
+
+  function push(record: JournalRecord, listenerFailed: (err: unknown) => void): void {
     ring.push(record);
     if (listeners.size === 0) return;
     const entry = materialize(record);
@@ -172,7 +210,7 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
       try {
         listener(entry);
       } catch (err) {
-        request.log.warn({ err }, 'a journal listener failed');
+        listenerFailed(err);
       }
     }
   }

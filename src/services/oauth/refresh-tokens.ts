@@ -27,6 +27,15 @@ export async function revokeAuthorization(deps: OAuthDeps, grantId: string): Pro
 }
 
 /**
+ * Revokes every token acting as the user: its access tokens, and each authorization that could still mint more
+ * (a refresh token), as a deleted user and `revokeAllTokens` must (docs/directory.md).
+ */
+export async function revokeEverythingOfUser(deps: OAuthDeps, userId: string): Promise<void> {
+  for (const grantId of await deps.store.oauth.liveGrantsOfUser(userId)) await revokeAuthorization(deps, grantId);
+  await deps.store.tokens.revokePrincipal(userId);
+}
+
+/**
  * Called after issuing tokens for a grant: if a concurrent request revoked the grant meanwhile (a replayed
  * code, a reused refresh token), the tokens just issued are revoked too and the request fails.
  */

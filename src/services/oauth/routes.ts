@@ -16,6 +16,7 @@ import { finishSignIn, signInUser, startSignIn } from './sign-in.js';
 import { issueCode } from './codes.js';
 import { CALLBACK_PATH, renderSignInPage, signInCsp } from './signin-page.js';
 import { token } from './token-endpoint.js';
+import { rememberedClientCredentials } from './grants/remembered-client.js';
 import { principalNameOf } from './access-tokens.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
@@ -51,6 +52,8 @@ function parseParams(request: FastifyRequest, encoded: string, joined: readonly 
 const formOf = (request: FastifyRequest): Params => (request.body as Params | undefined) ?? {};
 
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+/** The same two headers as the fast lane writes them (lower case, as the framework sends them). */
+const NO_STORE_HEADERS = ['cache-control', 'no-store', 'pragma', 'no-cache'];
 
 export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps & Pick<ServiceDeps, 'services'>): void {
   // Every scope a served service checks (SPEC §5's matrix and what later services add), in service order.
@@ -101,6 +104,17 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps & Pick<Service
       return noStore(reply).redirect(location, 302);
     });
 
+    // A clean client_credentials success is answered in front of the framework (src/http/fast-lane.ts): the
+    // remembered client and one store step; everything else reaches the route below with its body replayed.
+    app.addFastLane({
+      kind: 'form-post',
+      path: `${OAUTH_BASE}/token`,
+      headers: NO_STORE_HEADERS,
+      answer: async (form, authorization) => {
+        const minted = await rememberedClientCredentials(tokenDeps, form, authorization);
+        return minted && { body: minted, username: app.journal.capacity > 0 ? await principalNameOf(deps, minted).catch(() => undefined) : undefined };
+      },
+    });
     // Not async: a request refused before any store call throws synchronously (see token()).
     // The journal names the user a token acts as (a client_credentials token's service user too).
     scope.post(`${OAUTH_BASE}/token`, (request, reply) =>

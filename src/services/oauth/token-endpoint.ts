@@ -1,13 +1,10 @@
-// POST /token: grant_type -> client authentication -> the client's grant types -> the grant module.
-import type { GrantType } from '../../store/store.js';
-import { invalidRequest, unauthorizedClient, unsupportedGrantType } from '../../errors.js';
+// POST /token: grant_type -> the grant module, which authenticates the client (grants/grant.ts) and answers.
+import { invalidRequest, unsupportedGrantType } from '../../errors.js';
 import type { TokenResponse } from './access-tokens.js';
-import { authenticateClient } from './client-auth.js';
 import { GRANTS, isGrantType } from './grants/index.js';
-import { clientCredentialsAsRemembered } from './grants/remembered-client.js';
 import type { Params } from './params.js';
 import type { TokenDeps } from './deps.js';
-import { named, quote, quoteAll } from './reasons.js';
+import { named } from './reasons.js';
 
 /**
  * Not async at its top: a missing or unknown grant_type throws before any promise exists. An async function
@@ -26,19 +23,5 @@ export function token(deps: TokenDeps, authorization: string | undefined, params
       `${named('grant_type', grantType)} is not one this service knows; expected authorization_code, refresh_token or client_credentials.`,
     );
   }
-  return grant(deps, grantType, authorization, params);
-}
-
-async function grant(deps: TokenDeps, grantType: GrantType, authorization: string | undefined, params: Params): Promise<TokenResponse> {
-  if (grantType === 'client_credentials') {
-    const minted = await clientCredentialsAsRemembered(deps, authorization, params);
-    if (minted) return minted;
-  }
-  const { client } = await authenticateClient(deps.store, authorization, params);
-  if (!client.grantTypes.includes(grantType)) {
-    throw unauthorizedClient(`The client "${client.clientId}" is not allowed the ${grantType} grant.`).because(
-      `The client ${quote(client.clientId)} asked for the ${grantType} grant; it is registered for ${quoteAll(client.grantTypes)}.`,
-    );
-  }
-  return GRANTS[grantType]({ store: deps.store, clock: deps.clock, settings: deps.settings, scopeMatrix: deps.scopeMatrix, client, params });
+  return GRANTS[grantType](deps, { grantType, authorization, params });
 }

@@ -97,6 +97,12 @@ export class MemoryOAuth implements OAuthRepo {
     }
   }
 
+  async liveGrantsOfUser(userId: string): Promise<string[]> {
+    const grants = new Set<string>();
+    for (const record of this.refresh.values()) if (record.userId === userId && !record.retired) grants.add(record.grantId);
+    return [...grants];
+  }
+
   async isGrantRevoked(grantId: string): Promise<boolean> {
     return this.revoked.has(grantId);
   }

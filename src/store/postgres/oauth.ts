@@ -118,6 +118,15 @@ export class PgOAuth implements OAuthRepo {
     );
   }
 
+  async liveGrantsOfUser(userId: string): Promise<string[]> {
+    // No index by user: this runs when a user is deleted or all its tokens revoked, not per request.
+    const rows = await this.db.query<{ grant_id: string }>(
+      `SELECT DISTINCT grant_id FROM refresh_tokens WHERE NOT retired AND (record::json ->> 'userId') = $1`,
+      [userId],
+    );
+    return rows.rows.map((r) => r.grant_id);
+  }
+
   async isGrantRevoked(grantId: string): Promise<boolean> {
     return (await this.db.query('SELECT 1 FROM revoked_grants WHERE grant_id = $1', [grantId])).rowCount === 1;
   }

@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Store } from '../../../store/store.js';
+import type { OAuthDeps } from '../../oauth/deps.js';
+import { revokeEverythingOfUser } from '../../oauth/refresh-tokens.js';
 import type { UserRecord } from '../../../store/users.js';
 import { invalidArgument, notFound } from '../../../errors.js';
 import { userWire } from '../shapes.js';
@@ -19,7 +20,7 @@ const Status = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DELETED')]);
 const UserParams = Type.Object({ userId: Type.String() });
 const userIdOf = (request: { params: unknown }) => ({ userId: (request.params as { userId?: string }).userId ?? '' });
 
-export function userRoutes(parent: FastifyInstance, deps: { store: Store }): void {
+export function userRoutes(parent: FastifyInstance, deps: OAuthDeps): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = deps;
   const directory = () => store.part(DIRECTORY);
@@ -122,7 +123,7 @@ export function userRoutes(parent: FastifyInstance, deps: { store: Store }): voi
       const user = await existing(request.params.userId);
       // A deleted user keeps its record (status DELETED) and its groups; its tokens stop working at once.
       if (user.username) await store.users.setActive(user.username, false);
-      await store.tokens.revokePrincipal(user.id);
+      await revokeEverythingOfUser(deps, user.id);
       return reply.code(204).send();
     },
   });
@@ -132,7 +133,7 @@ export function userRoutes(parent: FastifyInstance, deps: { store: Store }): voi
     schema: { params: UserParams },
     handler: async (request, reply) => {
       const user = await existing(request.params.userId);
-      await store.tokens.revokePrincipal(user.id);
+      await revokeEverythingOfUser(deps, user.id);
       return reply.code(204).send();
     },
   });

@@ -46,6 +46,9 @@ export function dashboardRoutes(app: FastifyInstance, services: readonly Service
     reply.type(ASSETS[name]!).header('Content-Security-Policy', CSP).header('X-Frame-Options', 'DENY').header('Cache-Control', 'no-cache').send(asset(name));
 
   app.get(DASHBOARD_PATH, { config: CONTROL_ROUTE }, serve('index.html'));
+  // The views services declare (their backstage's `views`): the dashboard draws one panel for each.
+  const views = services.flatMap((s) => (s.backstage?.views ?? []).map((view) => ({ service: s.name, ...view })));
+  app.get(`${DASHBOARD_PATH}/views`, { config: CONTROL_ROUTE }, async () => ({ views }));
   app.get(`${DASHBOARD_PATH}/dashboard.css`, { config: CONTROL_ROUTE }, serve('dashboard.css'));
   app.get(`${DASHBOARD_PATH}/dashboard.js`, { config: CONTROL_ROUTE }, serve('dashboard.js'));
 

@@ -6,11 +6,11 @@ import { mintAccessToken } from '../access-tokens.js';
 import { verifierProblem } from '../pkce.js';
 import { OFFLINE_ACCESS } from '../scopes.js';
 import { newRefreshToken, revokeAuthorization, revokeIfGrantRevoked } from '../refresh-tokens.js';
-import type { Grant } from './grant.js';
+import { afterClientAuthentication, type Grant } from './grant.js';
 import { quote, quoteUri, when } from '../reasons.js';
 import { refreshTokensFull, refusalFor } from '../limits.js';
 
-export const authorizationCodeGrant: Grant = async ({ store, clock, settings, client, params }) => {
+export const authorizationCodeGrant: Grant = afterClientAuthentication(async ({ store, clock, settings, client, params }) => {
   if (params.code === undefined)
     throw invalidRequest('The code parameter is required.').because('The authorization_code grant needs the code the redirect carried; the request has none.');
   const consumed = await store.oauth.consumeCode(params.code);
@@ -72,4 +72,4 @@ export const authorizationCodeGrant: Grant = async ({ store, clock, settings, cl
   // A replay racing this exchange may have revoked the grant: its tokens go too, the answer stays a 200.
   await revokeIfGrantRevoked({ store, clock, settings }, code.grantId);
   return response;
-};
+});

@@ -11,7 +11,9 @@ import type { ClientRecord, UserRecord } from '../../../store/store.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { OFFLINE_ACCESS, checkScopes } from '../scopes.js';
 import { mintForClientPrincipal, withServicePrincipal } from '../service-principals.js';
-import type { Grant } from './grant.js';
+import { authenticatedContext, type Grant, type GrantContext } from './grant.js';
+import type { TokenResponse } from '../access-tokens.js';
+import { clientCredentialsAsRemembered } from './remembered-client.js';
 import type { Params } from '../params.js';
 import { quote, quoteAll } from '../reasons.js';
 
@@ -41,7 +43,7 @@ export function clientCredentialsScopes(client: ClientRecord, params: Params, ma
   return offline ? { scopes: [...new Set(asked)].filter((s) => s === OFFLINE_ACCESS || requested.scopes.includes(s)) } : requested;
 }
 
-export const clientCredentialsGrant: Grant = async ({ store, clock, settings, scopeMatrix, client, params }) => {
+async function issueForClient({ store, clock, settings, scopeMatrix, client, params }: GrantContext): Promise<TokenResponse> {
   const requested = clientCredentialsScopes(client, params, scopeMatrix);
   if ('problem' in requested) {
     throw invalidScope(requested.problem).because(
@@ -63,4 +65,11 @@ export const clientCredentialsGrant: Grant = async ({ store, clock, settings, sc
       return mintAccessToken({ store, clock, settings }, { principal, clientId: client.clientId, scopes: requested.scopes });
     },
   );
-};
+}
+
+/**
+ * The remembered client first (one store round trip on PostgreSQL: docs/architecture.md, Hot paths); it answers
+ * only a clean success. Anything else takes the general path, which reads the client afresh and gives the errors.
+ */
+export const clientCredentialsGrant: Grant = async (deps, request) =>
+  (await clientCredentialsAsRemembered(deps, request.authorization, request.params)) ?? issueForClient(await authenticatedContext(deps, request));

@@ -5,7 +5,7 @@ import { invalidGrant, invalidRequest, invalidScope } from '../../../errors.js';
 import { mintAccessToken } from '../access-tokens.js';
 import { checkScopes } from '../scopes.js';
 import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refresh-tokens.js';
-import type { Grant } from './grant.js';
+import { afterClientAuthentication, type Grant } from './grant.js';
 import type { OAuthDeps } from '../deps.js';
 import { quote, quoteAll, when } from '../reasons.js';
 
@@ -18,7 +18,7 @@ async function reused(deps: OAuthDeps, grantId: string): Promise<never> {
   );
 }
 
-export const refreshTokenGrant: Grant = async ({ store, clock, settings, client, params }) => {
+export const refreshTokenGrant: Grant = afterClientAuthentication(async ({ store, clock, settings, client, params }) => {
   if (params.refresh_token === undefined) {
     throw invalidRequest('The refresh_token parameter is required.').because(
       'The refresh_token grant needs the refresh token of an earlier answer; the request has none.',
@@ -73,4 +73,4 @@ export const refreshTokenGrant: Grant = async ({ store, clock, settings, client,
   response.refresh_token = next.token;
   await assertGrantLive(store, current.grantId);
   return response;
-};
+});

@@ -1,0 +1,148 @@
+// Fast lanes: the hottest requests, answered in front of the framework when they plainly succeed (docs/architecture.md,
+// Hot paths). A route registers its lane beside itself (`app.addFastLane`). A lane takes a request only on its exact
+// path with no query, with no Origin header (no CORS answer to add), no fault armed and the service not closing;
+// it answers only a clean success. Anything else, and any failure before the answer starts, goes to the route,
+// which decides and renders as always: the route stays the truth. A lane must answer byte for byte what its route
+// would (test/http/fast-lane.test.ts compares them) and is journaled as the route's hook would journal it.
+import { Readable } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../store/store.js';
+import type { Clock } from '../clock.js';
+import type { UserRecord } from '../store/users.js';
+import type { AnsweredRequest } from './journal/hook.js';
+import type { FrontLane } from './server-limits.js';
+
+/** A GET behind a bearer token: the token known, unexpired, of an active user, with the route's scope. */
+export interface BearerReadLane {
+  kind: 'bearer-read';
+  path: string;
+  scope: string;
+  /** The route's answer for this principal (the function its handler calls). */
+  answer(principal: UserRecord): unknown;
+}
+
+/** A POST of a small `application/x-www-form-urlencoded` body (exactly that type, with a Content-Length). */
+export interface FormPostLane {
+  kind: 'form-post';
+  path: string;
+  /** Headers the route sets on its success, before the framework's content type and length, as name-value pairs. */
+  headers: readonly string[];
+  /** The answer to a clean success, or undefined to leave the request to the route. */
+  answer(form: string, authorization: string | undefined): Promise<{ body: unknown; username: string | undefined } | undefined>;
+}
+
+export type FastLane = BearerReadLane | FormPostLane;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Registers a route's fast lane; call it before the route itself is added. */
+    addFastLane(lane: FastLane): void;
+  }
+}
+
+interface FastLaneDeps {
+  store: Store;
+  clock: Clock;
+}
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const FORM = 'application/x-www-form-urlencoded';
+/** Larger forms take the route (whose body limit and parser apply). */
+const MAX_FORM_BYTES = 8192;
+/** A body a lane read and then left to its route, replayed to the route's parser. */
+const READ_BODY = Symbol('fast-lane body');
+type WithReadBody = IncomingMessage & { [READ_BODY]?: Buffer };
+
+const elapsedMs = (started: number) => Math.round((performance.now() - started) * 1000) / 1000;
+
+function write(res: ServerResponse, headers: readonly string[], body: string): void {
+  res.writeHead(200, [...headers, 'content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(body))]);
+  res.end(body);
+}
+
+/** Decorates `addFastLane`; returns what the server's request listener asks first (src/http/server-limits.ts). */
+export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): FrontLane {
+  // By path: one lookup per request, no key built (a lane serves one method).
+  const lanes = new Map<string, FastLane>();
+  const methodOf = (lane: FastLane) => (lane.kind === 'bearer-read' ? 'GET' : 'POST');
+  let closing = false;
+  app.addHook('preClose', async () => void (closing = true));
+  app.decorate('addFastLane', (lane: FastLane) => void lanes.set(lane.path, lane));
+  // A form a lane read and declined reaches its route's parser as if it came from the socket.
+  app.addHook('onRoute', (route) => {
+    const lane = lanes.get(route.url);
+    if (route.method !== 'POST' || lane === undefined || methodOf(lane) !== 'POST') return;
+    const own = route.preParsing === undefined ? [] : Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing];
+    route.preParsing = [
+      (request, _reply, payload, done) => {
+        const body = (request.raw as WithReadBody)[READ_BODY];
+        done(null, body === undefined ? payload : Readable.from([body], { objectMode: false }));
+      },
+      ...own,
+    ];
+  });
+
+  function bearerRead(lane: BearerReadLane, req: IncomingMessage, res: ServerResponse, route: () => void): boolean {
+    const presented = req.headers.authorization === undefined ? undefined : BEARER.exec(req.headers.authorization)?.[1];
+    if (!presented) return false;
+    const started = performance.now();
+    const serve = (found: Awaited<ReturnType<Store['tokens']['findAccessWithPrincipal']>>) => {
+      const principal = found?.principal;
+      const token = found?.token;
+      if (!token || !principal?.active || token.expiresAt <= deps.clock.now() || !token.scopes.includes(lane.scope)) return route();
+      // The CORS hook's Vary comes first on the route's answer too.
+      write(res, ['vary', 'Origin'], JSON.stringify(lane.answer(principal)));
+      journal(req, elapsedMs(started), token.clientId ?? undefined, undefined, principal.username);
+    };
+    deps.store.tokens
+      .findAccessWithPrincipal(presented)
+      .then(serve)
+      .catch(() => (res.headersSent ? res.destroy() : route()));
+    return true;
+  }
+
+  function formPost(lane: FormPostLane, req: WithReadBody, res: ServerResponse, route: () => void): boolean {
+    const length = Number(req.headers['content-length']);
+    if (req.headers['content-type'] !== FORM || req.headers['transfer-encoding'] !== undefined || !(length >= 0 && length <= MAX_FORM_BYTES)) return false;
+    const started = performance.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => {
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const decline = () => {
+        if (res.headersSent) return void res.destroy();
+        req[READ_BODY] = body;
+        route();
+      };
+      const authorization = req.headers.authorization;
+      lane
+        .answer(body.toString('utf8'), authorization)
+        .then((answered) => {
+          if (!answered) return decline();
+          write(res, ['vary', 'Origin', ...lane.headers], JSON.stringify(answered.body));
+          journal(
+            req,
+            elapsedMs(started),
+            undefined,
+            authorization !== undefined && /^Basic /i.test(authorization) ? authorization : undefined,
+            answered.username,
+          );
+        })
+        .catch(decline);
+    });
+    return true;
+  }
+
+  function journal(req: IncomingMessage, durationMs: number, clientId: string | undefined, basic: string | undefined, username: string | undefined): void {
+    const answered: AnsweredRequest = { method: req.method!, url: req.url!, status: 200, durationMs, clientId, basic, username };
+    app.journal.recordAnswered(answered);
+  }
+
+  return (req, res, route) => {
+    if (closing || lanes.size === 0) return false;
+    const lane = lanes.get(req.url!);
+    if (!lane || req.method !== methodOf(lane) || req.headers.origin !== undefined || app.faults.anyArmed()) return false;
+    return lane.kind === 'bearer-read' ? bearerRead(lane, req, res, route) : formPost(lane, req, res, route);
+  };
+}

@@ -1,0 +1,130 @@
+// The fast lanes (src/http/fast-lane.ts) of getCurrent and of the client_credentials token answer what their routes
+// would, byte for byte, and leave every other case to the route (a declined form reaches it intact). On a real
+// socket: inject() never passes through the server's request listener.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildTestApp, mintToken } from '../helpers/app.js';
+import type { ManualClock } from '../../src/clock.js';
+
+const PATH = '/api/v2/admin/users/getCurrent';
+const TOKEN = '/idp/api/oauth2/token';
+const SEED = {
+  platform: {
+    oauth_clients: [{ client_id: 'svc', client_secret: 'svc-secret-0123456789', grant_types: ['client_credentials'], allowed_scopes: ['api:admin-read'] }],
+  },
+};
+const BASIC = `Basic ${Buffer.from('svc:svc-secret-0123456789').toString('base64')}`;
+let app: FastifyInstance;
+let clock: ManualClock;
+let base: string;
+/** Requests the lane answered (it journals each through recordAnswered; the route's hook never calls it). */
+let laned = 0;
+
+beforeAll(async () => {
+  ({ app, clock } = await buildTestApp({ seed: SEED }));
+  const record = app.journal.recordAnswered.bind(app.journal);
+  app.journal.recordAnswered = (answered) => {
+    laned++;
+    record(answered);
+  };
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => app.close());
+
+async function get(path: string, headers: Record<string, string>, body?: string) {
+  const before = laned;
+  const res = await fetch(base + path, body === undefined ? { headers } : { method: 'POST', headers, body });
+  const seen: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (name !== 'date' && name !== 'keep-alive' && name !== 'connection') seen[name] = value;
+  });
+  return { status: res.status, headers: seen, body: await res.text(), routed: laned === before };
+}
+
+describe('the getCurrent fast lane', () => {
+  it('answers a plain success without the framework, exactly as the route does', async () => {
+    const token = await mintToken(app, 'admin', ['api:admin-read']);
+    const lane = await get(PATH, { authorization: `Bearer ${token}` });
+    // A query string sends the request to the route: the same answer must come back.
+    const route = await get(`${PATH}?preview=false`, { authorization: `Bearer ${token}` });
+    expect(lane.routed).toBe(false);
+    expect(route.routed).toBe(true);
+    expect(lane.status).toBe(200);
+    expect(lane.headers).toEqual(route.headers);
+    expect(lane.body).toBe(route.body);
+    expect(JSON.parse(lane.body).username).toBe('admin');
+  });
+
+  it('journals the request as the route hook does', async () => {
+    const token = await mintToken(app, 'admin', ['api:admin-read']);
+    await get(PATH, { authorization: `Bearer ${token}` });
+    await get(`${PATH}?preview=false`, { authorization: `Bearer ${token}` });
+    const [routeEntry, laneEntry] = app.journal.list({}).filter((e) => e.path.startsWith(PATH));
+    expect(laneEntry).toBeDefined();
+    const comparable = (e: Record<string, unknown>) => {
+      const { id: _id, time: _time, durationMs: _duration, path: _path, ...rest } = e;
+      return rest;
+    };
+    expect(comparable(laneEntry as never)).toEqual(comparable(routeEntry as never));
+  });
+
+  it('leaves every refusal to the route, which renders it', async () => {
+    const noScope = await mintToken(app, 'admin', ['api:ontologies-read']);
+    const denied = await get(PATH, { authorization: `Bearer ${noScope}` });
+    expect([denied.status, JSON.parse(denied.body).errorName, denied.routed]).toEqual([403, 'GetCurrentUserPermissionDenied', true]);
+    const unknown = await get(PATH, { authorization: 'Bearer platform_nope' });
+    expect([unknown.status, unknown.routed]).toEqual([401, true]);
+    const expiring = await mintToken(app, 'admin', ['api:admin-read']);
+    clock.advance(7 * 24 * 3600_000);
+    const expired = await get(PATH, { authorization: `Bearer ${expiring}` });
+    expect([expired.status, expired.routed]).toEqual([401, true]);
+  });
+
+  it('leaves a browser request (Origin) and a faulted one to the route', async () => {
+    const token = await mintToken(app, 'admin', ['api:admin-read']);
+    const cors = await get(PATH, { authorization: `Bearer ${token}`, origin: 'http://localhost:5173' });
+    expect(cors.routed).toBe(true);
+    expect(cors.status).toBe(200);
+    app.faults.arm({ method: 'GET', path: PATH, times: 1, status: 503 });
+    const faulted = await get(PATH, { authorization: `Bearer ${token}` });
+    expect([faulted.status, faulted.routed]).toEqual([503, true]);
+    const after = await get(PATH, { authorization: `Bearer ${token}` });
+    expect([after.status, after.routed]).toEqual([200, false]);
+  });
+});
+
+describe('the client_credentials token fast lane', () => {
+  const FORM = 'application/x-www-form-urlencoded';
+  const withoutToken = (text: string) => ({ ...JSON.parse(text), access_token: '<token>' });
+
+  it('answers a clean success exactly as the route does, and the token works', async () => {
+    // The lane knows a client once the route has read it (its remembered record, src/services/oauth/grants/remembered-client.ts).
+    const first = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials');
+    expect([first.status, first.routed]).toEqual([200, true]);
+    const lane = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials&scope=api:admin-read');
+    // A charset parameter sends the request to the route.
+    const route = await get(TOKEN, { authorization: BASIC, 'content-type': `${FORM}; charset=utf-8` }, 'grant_type=client_credentials&scope=api:admin-read');
+    expect([lane.status, lane.routed, route.status, route.routed]).toEqual([200, false, 200, true]);
+    expect(lane.headers).toEqual(route.headers);
+    expect(withoutToken(lane.body)).toEqual(withoutToken(route.body));
+    const me = await get(PATH, { authorization: `Bearer ${JSON.parse(lane.body).access_token}` });
+    expect(JSON.parse(me.body).username).toBe('svc');
+    const [entry] = app.journal.list({}).filter((e) => e.path === TOKEN);
+    expect([entry?.clientId, entry?.username]).toEqual(['svc', 'svc']);
+  });
+
+  it('hands a declined form to the route with its body intact', async () => {
+    const badSecret = `Basic ${Buffer.from('svc:wrong').toString('base64')}`;
+    const refused = await get(TOKEN, { authorization: badSecret, 'content-type': FORM }, 'grant_type=client_credentials');
+    expect([refused.status, JSON.parse(refused.body).error, refused.routed]).toEqual([401, 'invalid_client', true]);
+    // The route read grant_type from the replayed body: an unsupported one is named.
+    const other = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=password&username=a');
+    expect([other.status, JSON.parse(other.body).error, other.routed]).toEqual([400, 'unsupported_grant_type', true]);
+    const repeated = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials&grant_type=client_credentials');
+    expect([repeated.status, JSON.parse(repeated.body).error, repeated.routed]).toEqual([400, 'invalid_request', true]);
+    const badScope = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials&scope=api:admin-write');
+    expect([badScope.status, JSON.parse(badScope.body).error, badScope.routed]).toEqual([400, 'invalid_scope', true]);
+  });
+});
