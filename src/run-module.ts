@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RUNTIMES_PREFIX } from './services/compute-modules/routes/runtime.js';
+import { openPipeline, writePipelineFiles } from './run-module-pipeline.js';
 
 export const DEFAULT_EMULATOR_URL = 'http://localhost:4000';
 
@@ -116,6 +117,7 @@ export async function runModule(options: RunModuleOptions): Promise<number> {
   if (env.NODE_ENV === 'development') log('warning: NODE_ENV=development makes the runtime SDK stay inactive (it never polls)');
 
   const session = await openSession(options);
+  const pipeline = await openPipeline({ ...options, runtimeId: session.runtimeId });
   // A private directory (0700) and files (0600): the token is the module's credential. Removed at exit.
   const dir = mkdtempSync(join(tmpdir(), 'platform-emulator-module-'));
   const files: ModuleFiles = { token: join(dir, 'module-auth-token'), serviceDiscovery: join(dir, 'service-discovery.yml') };
@@ -128,12 +130,15 @@ export async function runModule(options: RunModuleOptions): Promise<number> {
       files.ca = join(dir, 'runtime-ca.pem');
       writeFileSync(files.ca, session.podRuntime.caCertificate, { mode: 0o600 });
     }
+    // Pipeline mode (docs/streams.md): the build token and the alias map, beside everything else.
+    const pipelineEnv = pipeline ? writePipelineFiles(dir, pipeline) : {};
+    if (pipeline) log(`pipeline mode: resources ${Object.keys(pipeline.resources).join(', ')} of ${pipeline.deployedAppRid}`);
     const pod = session.podRuntime ? ` (in-pod runtime https://${session.podRuntime.host}:${session.podRuntime.port})` : '';
     log(`runtime ${session.runtimeId}: polling ${session.getJobUri}${pod}; starting ${options.command.join(' ')}`);
     // The Python platform SDK wants a hostname beside the discovery file (its clients ask for one); the
     // user's own FOUNDRY_HOSTNAME wins. The endpoints themselves come from the file, with their http scheme.
     const hostname = env.FOUNDRY_HOSTNAME ? {} : { FOUNDRY_HOSTNAME: new URL(options.url).host };
-    return await runChild(options.command, { ...env, ...hostname, ...moduleEnv(session, files) }, log);
+    return await runChild(options.command, { ...env, ...hostname, ...moduleEnv(session, files), ...pipelineEnv }, log);
   } finally {
     cleanup();
     process.removeListener('exit', cleanup);

@@ -17,6 +17,8 @@ import { signInPage } from './sign-in-page.js';
 import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 import { datasets } from './datasets.js';
+import { streams } from './streams.js';
+import { streamPipeline } from './stream-pipeline.js';
 
 export const SCENARIOS: Scenario[] = [
   startup,
@@ -36,4 +38,6 @@ export const SCENARIOS: Scenario[] = [
   postgres,
   memory,
   datasets,
+  streams,
+  streamPipeline,
 ];

@@ -20,6 +20,8 @@ const LimitsSeed = Type.Object(
     keep_alive_timeout_ms: Type.Optional(PositiveMs),
     /** The largest dataset file an upload may store (docs/datasets.md); default 1 GiB. */
     max_dataset_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** The most records a stream's view keeps, oldest dropped first (docs/streams.md); default 1,000,000. */
+    max_stream_records: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   closed,
 );

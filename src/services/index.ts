@@ -12,6 +12,7 @@ import { computeModulesService } from './compute-modules/index.js';
 import { functionsService } from './functions/index.js';
 import { datasetsService } from './datasets/index.js';
 import { filesystemService } from './filesystem/index.js';
+import { streamsService } from './streams/index.js';
 
 export const SERVICES: readonly ServiceModule[] = [
   controlService,
@@ -23,6 +24,7 @@ export const SERVICES: readonly ServiceModule[] = [
   functionsService,
   datasetsService,
   filesystemService,
+  streamsService,
 ];
 
 /** Every store part of the listed services: what a store is opened with. */

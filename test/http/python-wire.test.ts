@@ -163,7 +163,7 @@ describe('path aliases', () => {
   }, 10_000);
 
   it('validates the configuration: slashes, a target of ours, no prefix over our own', () => {
-    expect(ROOTS).toEqual(['/.well-known/', '/_emulate/', '/analytics-backend-multiplexer/', '/api/', '/idp/']);
+    expect(ROOTS).toEqual(['/.well-known/', '/_emulate/', '/analytics-backend-multiplexer/', '/api/', '/idp/', '/stream-proxy/']);
     expect(pathAliasProblems({ '/multipass/api/': '/idp/api/' }, ROOTS)).toEqual([]);
     expect(pathAliasProblems({ 'multipass/api': '/idp/api/' }, ROOTS)[0]).toMatch(/prefix must start and end with "\/"/);
     expect(pathAliasProblems({ '/multipass/api/': '/idp/api' }, ROOTS)[0]).toMatch(/target "\/idp\/api" must start and end/);

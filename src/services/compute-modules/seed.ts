@@ -8,6 +8,7 @@ import type { SeedCodec } from '../../seed/codec.js';
 import { byKey, defined } from '../../seed/helpers.js';
 import { randomSecret } from '../../ids.js';
 import { FunctionsSeed } from '../functions/seed-schema.js';
+import { ResourcesSeed } from '../streams/pipeline/seed.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -24,6 +25,8 @@ const DeployedAppSeed = Type.Object(
     active: Type.Boolean({ default: true }),
     /** The functions its module serves as queries: read by the functions service's codec (docs/functions.md). */
     functions: Type.Optional(FunctionsSeed),
+    /** Pipeline mode's inputs and outputs (alias -> {rid, branch}): read by the streams service's codec (docs/streams.md). */
+    resources: Type.Optional(ResourcesSeed),
   },
   closed,
 );

@@ -7,6 +7,7 @@ import { DATASETS } from './part.js';
 import type { BranchRecord, DatasetRecord, FileRecord, TransactionRecord, TransactionType } from './model.js';
 import { viewOf, type ViewRange } from './views.js';
 import * as E from './errors.js';
+import { tableSourceFor } from './table/sources.js';
 
 export const DEFAULT_BRANCH = 'master';
 const RID_LIKE = /^ri\.|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -22,6 +23,10 @@ export class Datasets {
   }
   get blobs() {
     return this.store.part(BLOBS);
+  }
+  /** A table another service serves for this dataset branch (a stream's records), if any. */
+  tableSource(datasetRid: string, branchName: string) {
+    return tableSourceFor(this.store, datasetRid, branchName);
   }
   private now(): string {
     return new Date(this.clock.now()).toISOString();

@@ -58,6 +58,14 @@ platform:
       - deployed_app_rid: ri.foundry.main.deployed-app.py-functions
         runtime_id: rt-py-functions
         functions: { namespace: pyfns, ontologies: [sales], timeout_ms: 20000 }
+      # test_streams.py: a pipeline module (docs/streams.md) reading `input` and writing `output`
+      - deployed_app_rid: ri.foundry.main.deployed-app.py-pipeline
+        runtime_id: rt-py-pipeline
+        resources: { input: { rid: ri.foundry.main.dataset.py-in }, output: { rid: ri.foundry.main.dataset.py-out } }
+  streams:
+    - { rid: ri.foundry.main.dataset.py-in, name: py-in, schema: { id: string, x: integer } }
+    - { rid: ri.foundry.main.dataset.py-out, name: py-out, schema: { id: string, twice: integer } }
+    - { rid: ri.foundry.main.dataset.py-secret, name: py-secret, schema: { id: string }, records: [{ id: hidden }] }
   path_aliases:
     "/multipass/api/": "/idp/api/"
 """

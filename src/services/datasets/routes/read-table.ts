@@ -8,6 +8,8 @@ import { DEFAULT_BRANCH } from '../operations.js';
 import { findSchema } from '../schemas.js';
 import { columnNotFound, readTableError, schemaNotFound } from '../errors.js';
 import { planColumns, tableBytes, TableReadError, type TableFormat } from '../table/read-table.js';
+import { arrowStream, csvStream } from '../table/encode.js';
+import type { TableSource } from '../table/sources.js';
 import { invalidArgument } from '../../../errors.js';
 import { list, one, positive, type Query } from './query.js';
 
@@ -21,6 +23,8 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
   const startTransactionRid = one(q, 'startTransactionRid');
   const endTransactionRid = one(q, 'endTransactionRid');
   const rowLimit = positive(q, 'rowLimit');
+  const source = endTransactionRid === undefined ? await datasets.tableSource(datasetRid, branchName ?? DEFAULT_BRANCH) : undefined;
+  if (source) return sourceTable(datasetRid, source, format as TableFormat, list(q, 'columns'), rowLimit, reply);
   const range = await datasets.readRange(datasetRid, {
     ...(branchName === undefined ? {} : { branchName }),
     ...(startTransactionRid === undefined ? {} : { startTransactionRid }),
@@ -37,7 +41,21 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
     throw invalidArgument('ColumnTypesNotSupported', { datasetRid }).because(columns.problem);
   }
   const files = await datasets.view(range);
-  const bytes = tableBytes(format as TableFormat, files, datasets.blobs, columns, rowLimit);
+  return sendTable(datasetRid, tableBytes(format as TableFormat, files, datasets.blobs, columns, rowLimit), format as TableFormat, reply);
+}
+
+/** A table another service serves (a stream's records, docs/streams.md), read with its own schema. */
+function sourceTable(datasetRid: string, source: TableSource, format: TableFormat, wanted: string[], rowLimit: number | undefined, reply: FastifyReply) {
+  const columns = planColumns(source.schema, wanted);
+  if (!Array.isArray(columns)) {
+    if (columns.column !== undefined) throw columnNotFound(datasetRid, columns.column);
+    throw invalidArgument('ColumnTypesNotSupported', { datasetRid }).because(columns.problem);
+  }
+  const rows = source.rows(columns, rowLimit);
+  return sendTable(datasetRid, format === 'ARROW' ? arrowStream(columns, rows) : csvStream(columns, rows), format, reply);
+}
+
+async function sendTable(datasetRid: string, bytes: AsyncGenerator<Buffer>, format: TableFormat, reply: FastifyReply) {
   let first: IteratorResult<Buffer>;
   try {
     first = await bytes.next();
