@@ -62,7 +62,7 @@ export const streamPipeline: Scenario = {
           RESULT_FILE: resultFile,
           EXPECT_RECORDS: String(RECORDS),
           UNDECLARED_RID: IN,
-        DEADLINE_MS: '600000',
+          DEADLINE_MS: '600000',
         },
       );
       const code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
