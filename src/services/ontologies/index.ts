@@ -4,6 +4,7 @@ import { ONTOLOGIES, ONTOLOGY_OBJECTS } from '../../store/core-parts.js';
 import { ontologyRoutes } from './routes.js';
 import { ontologiesBackstage } from './backstage/index.js';
 import { ontologiesSeed } from './seed.js';
+import { subscriptionRoutes } from './subscriptions/routes.js';
 
 export const ontologiesService: ServiceModule = {
   name: 'ontologies',
@@ -11,9 +12,13 @@ export const ontologiesService: ServiceModule = {
   policy: [
     { path: '/api/v2/ontologies', cors: true, topics: ['ontologies'] },
     { path: '/_emulate/platform/ontologies', topics: ['ontologies'] },
+    { path: '/api/v2/ontologySubscriptions', cors: true, topics: [] },
   ],
   store: [ONTOLOGIES, ONTOLOGY_OBJECTS],
   seed: [ontologiesSeed],
-  routes: ontologyRoutes,
+  routes: async (app, deps) => {
+    ontologyRoutes(app, deps);
+    await subscriptionRoutes(app, deps);
+  },
   backstage: { routes: ontologiesBackstage },
 };
