@@ -28,6 +28,8 @@ export interface LimitSettings {
   keepAliveTimeoutMs: number;
   /** The largest dataset file an upload may store (docs/datasets.md). */
   maxDatasetFileBytes: number;
+  /** The largest attachment or media upload (docs/live-ontology.md). */
+  maxOntologyFileBytes: number;
 }
 
 export interface Settings {
@@ -124,6 +126,7 @@ export function resolveSettings(
       headersTimeoutMs: seed.limits.headers_timeout_ms ?? 20_000,
       keepAliveTimeoutMs: seed.limits.keep_alive_timeout_ms ?? 30_000,
       maxDatasetFileBytes: seed.limits.max_dataset_file_bytes ?? 1024 * MIB,
+      maxOntologyFileBytes: seed.limits.max_ontology_file_bytes ?? 200 * MIB,
     }),
   });
 }

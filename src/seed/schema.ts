@@ -20,6 +20,8 @@ const LimitsSeed = Type.Object(
     keep_alive_timeout_ms: Type.Optional(PositiveMs),
     /** The largest dataset file an upload may store (docs/datasets.md); default 1 GiB. */
     max_dataset_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** The largest attachment or media upload (docs/live-ontology.md); default 200 MiB. */
+    max_ontology_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   closed,
 );

@@ -5,6 +5,9 @@ import { ontologyRoutes } from './routes.js';
 import { ontologiesBackstage } from './backstage/index.js';
 import { ontologiesSeed } from './seed.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
+import { fileRoutes } from './attachments/routes.js';
+import { ONTOLOGY_FILES } from './attachments/part.js';
+import { BLOBS } from '../../blobs/index.js';
 
 export const ontologiesService: ServiceModule = {
   name: 'ontologies',
@@ -13,11 +16,13 @@ export const ontologiesService: ServiceModule = {
     { path: '/api/v2/ontologies', cors: true, topics: ['ontologies'] },
     { path: '/_emulate/platform/ontologies', topics: ['ontologies'] },
     { path: '/api/v2/ontologySubscriptions', cors: true, topics: [] },
+    { path: '/api/v2/mediasets', cors: true, topics: ['ontologies'] },
   ],
-  store: [ONTOLOGIES, ONTOLOGY_OBJECTS],
+  store: [ONTOLOGIES, ONTOLOGY_OBJECTS, BLOBS, ONTOLOGY_FILES],
   seed: [ontologiesSeed],
   routes: async (app, deps) => {
     ontologyRoutes(app, deps);
+    fileRoutes(app, deps);
     await subscriptionRoutes(app, deps);
   },
   backstage: { routes: ontologiesBackstage },

@@ -11,6 +11,7 @@ import { invalidParameterValue, parametersNotFound } from '../errors.js';
 import { names, shown } from '../reasons.js';
 import { planEdits, type PlannedEdits } from './edits.js';
 import { ontologyChanged, typesOfEdits } from '../subscriptions/change-feed.js';
+import { markFilesUsed } from '../attachments/used.js';
 
 export interface Validation {
   result: 'VALID' | 'INVALID';
@@ -68,6 +69,7 @@ export function failed(validation: Validation, message: string): Validation {
 /** Applies (or with dryRun only tries) the planned edits; a store refusal is a validation failure. */
 export async function commit(store: Store, ontology: OntologyRecord, plan: PlannedEdits, dryRun: boolean): Promise<string | undefined> {
   const outcome = await store.ontologyObjects.applyEdits(ontology.rid, plan.stored, { dryRun });
+  if (outcome.ok && !dryRun) await markFilesUsed(store, plan.stored);
   if (outcome.ok && !dryRun) ontologyChanged(store, ontology.rid, typesOfEdits(plan.stored));
   if (outcome.ok) return undefined;
   return outcome.problem === 'exists'
