@@ -5,6 +5,8 @@ export const MEDIA_SET_RID = 'ri.mio.main.media-set.emulator';
 export const MEDIA_SET_VIEW_RID = 'ri.mio.main.view.emulator';
 export const MEDIA_ITEM_RID = /^ri\.mio\.main\.media-item\.[0-9a-f-]{36}$/;
 
+import { invalidArgument } from '../../../errors.js';
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The attachment rid a value names (a rid, or `{rid}`), or undefined. */
@@ -22,12 +24,20 @@ export function mediaItemRidOf(value: unknown): string | undefined {
 }
 
 export function fileValueProblem(type: 'attachment' | 'mediaReference', value: unknown): string | undefined {
+  // The seed's form, a file beside the seed (seed-files.ts stores it); an action's edits refuse it (storedFileValue).
+  if (isRecord(value) && typeof value.from === 'string' && Object.keys(value).every((k) => k === 'from' || k === 'content_type')) return undefined;
   if (type === 'attachment') return attachmentRidOf(value) ? undefined : 'must be an attachment rid (from attachments/upload) or {rid}';
   return mediaItemRidOf(value) ? undefined : 'must be a media reference {mimeType, reference: {type: mediaSetViewItem, ...}} (from mediasets/media/upload)';
 }
 
 /** The value an object stores for a file property: `{rid}` for an attachment, the reference as it is for media. */
 export function storedFileValue(type: string, value: unknown): unknown {
+  if ((type === 'attachment' || type === 'mediaReference') && isRecord(value) && value.from !== undefined)
+    throw invalidArgument(
+      'InvalidParameterValue',
+      { parameterValue: '{from}' },
+      'A file named by path is a seed form; upload the file and pass its rid.',
+    ).because('an action passed {from: path} for a file property; only a seed may name a file by path');
   if (type === 'attachment') {
     const rid = attachmentRidOf(value);
     return rid === undefined ? value : { rid };
