@@ -17,6 +17,7 @@ import { signInPage } from './sign-in-page.js';
 import { startup } from './startup.js';
 import { tokenEndpoint } from './token-endpoint.js';
 import { datasets } from './datasets.js';
+import { subscriptions } from './subscriptions.js';
 
 export const SCENARIOS: Scenario[] = [
   startup,
@@ -36,4 +37,5 @@ export const SCENARIOS: Scenario[] = [
   postgres,
   memory,
   datasets,
+  subscriptions,
 ];

@@ -10,7 +10,7 @@ import { actionTypeWire } from '../model/data-types.js';
 import { invalidParameterValue, parametersNotFound } from '../errors.js';
 import { names, shown } from '../reasons.js';
 import { planEdits, type PlannedEdits } from './edits.js';
-import { ontologyChanged, typesOfEdits } from '../subscriptions/change-feed.js';
+import { ontologyChanged, changedByEdits } from '../subscriptions/change-feed.js';
 import { markFilesUsed } from '../attachments/used.js';
 
 export interface Validation {
@@ -70,7 +70,7 @@ export function failed(validation: Validation, message: string): Validation {
 export async function commit(store: Store, ontology: OntologyRecord, plan: PlannedEdits, dryRun: boolean): Promise<string | undefined> {
   const outcome = await store.ontologyObjects.applyEdits(ontology.rid, plan.stored, { dryRun });
   if (outcome.ok && !dryRun) await markFilesUsed(store, plan.stored);
-  if (outcome.ok && !dryRun) ontologyChanged(store, ontology.rid, typesOfEdits(plan.stored));
+  if (outcome.ok && !dryRun) ontologyChanged(store, ontology.rid, changedByEdits(plan.stored));
   if (outcome.ok) return undefined;
   return outcome.problem === 'exists'
     ? `${outcome.objectType} ${String(outcome.primaryKey)} already exists`

@@ -15,7 +15,7 @@ import { findObjectType, findOntology } from '../context.js';
 import { objectNotFound } from '../errors.js';
 import { keyFromPath, pkValueFromPath } from '../objects/primary-key.js';
 import { valueProblem } from '../model/data-types.js';
-import { ontologyChanged } from '../subscriptions/change-feed.js';
+import { changedObject, ontologyChanged } from '../subscriptions/change-feed.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 256 });
 const Params = Type.Object({ ontology: Name, objectType: Name, primaryKey: Type.String({ minLength: 1, maxLength: 1024 }) });
@@ -107,7 +107,7 @@ export function ontologyObjectRoutes(parent: FastifyInstance, deps: { store: Sto
     values[type.primaryKey] = pk;
     const record: OntologyObjectRecord = { objectType: type.apiName, primaryKey: pk, key, values };
     const { created } = await store.ontologyObjects.putObject(ontology.rid, record);
-    ontologyChanged(store, ontology.rid, [type.apiName]);
+    ontologyChanged(store, ontology.rid, changedObject(type.apiName, key));
     return { created, ontology: ontology.apiName, objectType: type.apiName, primaryKey: pk, object: values };
   });
 

@@ -5,8 +5,12 @@
 // stays the truth.
 import type { Store } from '../../../store/store.js';
 
-/** `undefined` types: anything in the ontology may have changed (a link pair, a reset). */
-export type ChangeListener = (ontologyRid: string, objectTypes: ReadonlySet<string> | undefined) => void;
+/**
+ * What changed: per object type, the keys of the objects that changed, or `all` when any of the type's may
+ * have; `undefined`: anything in the ontology (a link pair, a reset).
+ */
+export type Changed = ReadonlyMap<string, ReadonlySet<string> | 'all'> | undefined;
+export type ChangeListener = (ontologyRid: string, changed: Changed) => void;
 
 const listeners = new WeakMap<Store, Set<ChangeListener>>();
 
@@ -14,11 +18,10 @@ const listeners = new WeakMap<Store, Set<ChangeListener>>();
 export const CHANGE_TOPIC = 'ontology-objects:';
 
 /** Tells every listener of this store, then the other instances. Never throws, never waits. */
-export function ontologyChanged(store: Store, ontologyRid: string, objectTypes?: Iterable<string>): void {
-  const types = objectTypes === undefined ? undefined : new Set(objectTypes);
+export function ontologyChanged(store: Store, ontologyRid: string, changed?: Changed): void {
   for (const listener of listeners.get(store) ?? []) {
     try {
-      listener(ontologyRid, types);
+      listener(ontologyRid, changed);
     } catch {
       // a listener's failure is its own: the writer has committed and goes on
     }
@@ -34,12 +37,17 @@ export function onOntologyChange(store: Store, listener: ChangeListener): () => 
   return () => void set.delete(listener);
 }
 
-/** The object types a batch of stored edits touches; undefined when a link pair changes (it may move any set). */
-export function typesOfEdits(edits: ReadonlyArray<{ kind: string; objectType?: string }>): string[] | undefined {
-  const types: string[] = [];
+/** The objects a batch of stored edits touches; undefined when a link pair changes (it may move any set). */
+export function changedByEdits(edits: ReadonlyArray<{ kind: string; objectType?: string; primaryKey?: string | number }>): Changed {
+  const changed = new Map<string, Set<string>>();
   for (const e of edits) {
-    if (e.objectType === undefined) return undefined;
-    types.push(e.objectType);
+    if (e.objectType === undefined || e.primaryKey === undefined) return undefined;
+    let keys = changed.get(e.objectType);
+    if (!keys) changed.set(e.objectType, (keys = new Set()));
+    keys.add(String(e.primaryKey));
   }
-  return types;
+  return changed;
 }
+
+/** One object changed. */
+export const changedObject = (objectType: string, key: string): Changed => new Map([[objectType, new Set([key])]]);

@@ -8,7 +8,7 @@ import type { Store, OntologyRecord } from '../../../store/store.js';
 import { objectWire } from '../objects/wire.js';
 import { findObjectType } from '../context.js';
 import { propertiesNotFound } from '../errors.js';
-import { CHANGE_TOPIC, onOntologyChange } from './change-feed.js';
+import { CHANGE_TOPIC, onOntologyChange, type Changed } from './change-feed.js';
 import { baseTypeOf, SetWatch, type MemberChange } from './watch.js';
 import { errorOf, wireError, type SubscribeRequest, type SubscribeResponse } from './messages.js';
 import type { SubscriberConnection, Subscription, SubscriptionHost } from './connection.js';
@@ -24,7 +24,7 @@ interface Watched {
 class OntologyPump {
   readonly watches = new Map<string, Watched>();
   private chain: Promise<unknown> = Promise.resolve();
-  private pending: Set<string> | 'all' | undefined;
+  private pending: Map<string, Set<string> | 'all'> | 'all' | undefined;
   private scheduled = false;
 
   constructor(
@@ -39,12 +39,17 @@ class OntologyPump {
     return run;
   }
 
-  changed(types: ReadonlySet<string> | undefined): void {
+  changed(changed: Changed): void {
     if (this.watches.size === 0) return;
-    if (types === undefined || this.pending === 'all') this.pending = 'all';
+    if (changed === undefined || this.pending === 'all') this.pending = 'all';
     else {
-      this.pending ??= new Set();
-      for (const t of types) this.pending.add(t);
+      const pending: Map<string, Set<string> | 'all'> = this.pending ?? new Map();
+      this.pending = pending;
+      for (const [type, keys] of changed) {
+        const had = pending.get(type);
+        if (keys === 'all' || had === 'all') pending.set(type, 'all');
+        else pending.set(type, new Set([...(had ?? []), ...keys]));
+      }
     }
     if (this.scheduled) return;
     this.scheduled = true;
@@ -56,13 +61,13 @@ class OntologyPump {
     const pending = this.pending;
     this.pending = undefined;
     if (pending === undefined) return;
-    const types = pending === 'all' ? undefined : pending;
+    const changed: Changed = pending === 'all' ? undefined : pending;
     const ontology = await this.hub.store.ontologies.byRid(this.ontologyRid);
     for (const watched of [...this.watches.values()]) {
-      if (!watched.watch.touchedBy(types)) continue;
+      if (!watched.watch.touchedBy(changed)) continue;
       let changes: MemberChange[];
       try {
-        changes = ontology ? await watched.watch.refresh(this.hub.store, ontology) : [];
+        changes = ontology ? await watched.watch.refresh(this.hub.store, ontology, changed) : [];
       } catch (err) {
         // The set no longer evaluates (the ontology changed under it): its subscribers are told, and it ends.
         this.hub.closeWatch(this, watched, err);
@@ -81,7 +86,7 @@ export class SubscriptionHub implements SubscriptionHost {
   delivered = 0;
 
   constructor(readonly store: Store) {
-    this.stops.push(onOntologyChange(store, (rid, types) => this.pumps.get(rid)?.changed(types)));
+    this.stops.push(onOntologyChange(store, (rid, changed) => this.pumps.get(rid)?.changed(changed)));
     // Another instance changed objects (a hint: the table is the truth), reset the store, or the hint channel
     // came back after a break (anything may have been missed): every touched set is read again.
     this.stops.push(

@@ -4,6 +4,8 @@
 // load routes use, so filters, links and set operations mean here what they mean there.
 import type { OntologyObjectRecord, OntologyRecord, Store } from '../../../store/store.js';
 import { evaluateObjectSet } from '../object-sets/evaluate.js';
+import { compileWhere, type Predicate } from '../object-sets/where.js';
+import type { Changed } from './change-feed.js';
 
 export interface MemberChange {
   state: 'ADDED_OR_UPDATED' | 'REMOVED';
@@ -33,10 +35,10 @@ export class SetWatch {
     this.types = typesRead(objectSet);
   }
 
-  /** Whether a change to these types may move this set. */
-  touchedBy(types: ReadonlySet<string> | undefined): boolean {
-    if (types === undefined || this.types === undefined) return true;
-    for (const t of types) if (this.types.has(t)) return true;
+  /** Whether a change to these objects may move this set. */
+  touchedBy(changed: Changed): boolean {
+    if (changed === undefined || this.types === undefined) return true;
+    for (const t of changed.keys()) if (this.types.has(t)) return true;
     return false;
   }
 
@@ -45,8 +47,15 @@ export class SetWatch {
     this.members = this.index((await evaluateObjectSet(store, ontology, this.objectSet)).objects);
   }
 
-  /** Reads the set again; what entered or changed, and what left, in that order. */
-  async refresh(store: Store, ontology: OntologyRecord): Promise<MemberChange[]> {
+  /**
+   * What entered or changed, and what left. A set that is filters over one type's base set, told which of
+   * that type's objects changed, reads only those (a change costs the changed objects, not the set's size);
+   * any other set, or an unknown change, is read again whole and compared.
+   */
+  async refresh(store: Store, ontology: OntologyRecord, changed: Changed): Promise<MemberChange[]> {
+    const keys = changed?.get(this.objectType);
+    const filters = keys !== undefined && keys !== 'all' && changed!.size === 1 ? filterChain(this.objectSet, this.objectType) : undefined;
+    if (filters && keys !== undefined && keys !== 'all') return this.refreshKeys(store, ontology, filters, keys);
     const now = this.index((await evaluateObjectSet(store, ontology, this.objectSet)).objects);
     const changes: MemberChange[] = [];
     for (const [id, member] of now) {
@@ -57,6 +66,28 @@ export class SetWatch {
     }
     for (const [id, member] of this.members) if (!now.has(id)) changes.push({ state: 'REMOVED', record: member.record });
     this.members = now;
+    return changes;
+  }
+
+  private async refreshKeys(store: Store, ontology: OntologyRecord, wheres: unknown[], keys: ReadonlySet<string>): Promise<MemberChange[]> {
+    const type = ontology.objectTypes.get(this.objectType);
+    if (!type) return [];
+    const predicates: Predicate[] = wheres.map((w) => compileWhere(type, w));
+    const changes: MemberChange[] = [];
+    for (const key of keys) {
+      const id = `${this.objectType}\u0000${key}`;
+      const o = await store.ontologyObjects.get(ontology.rid, this.objectType, key);
+      const inSet = o !== undefined && predicates.every((p) => p(o));
+      const before = this.members.get(id);
+      if (inSet) {
+        const member: Member = { record: o };
+        if (!before || (before.record !== o && jsonOf(before) !== jsonOf(member))) changes.push({ state: 'ADDED_OR_UPDATED', record: o });
+        this.members.set(id, member);
+      } else if (before) {
+        this.members.delete(id);
+        changes.push({ state: 'REMOVED', record: before.record });
+      }
+    }
     return changes;
   }
 
@@ -83,6 +114,19 @@ function typesRead(set: unknown): Set<string> | undefined {
     return Object.values(record).every(walk);
   };
   return walk(set) ? types : undefined;
+}
+
+/** The where clauses of a set made only of filters over a base set of `type`; undefined for any other set. */
+function filterChain(set: unknown, type: string): unknown[] | undefined {
+  const wheres: unknown[] = [];
+  let node = set as Record<string, unknown> | undefined;
+  for (let depth = 0; depth < 32 && node && typeof node === 'object'; depth++) {
+    if (node.type === 'base') return node.objectType === type ? wheres : undefined;
+    if (node.type !== 'filter') return undefined;
+    wheres.push(node.where);
+    node = node.objectSet as Record<string, unknown> | undefined;
+  }
+  return undefined;
 }
 
 /** The first base object type a set names (what `refreshObjectSet` reports); '' when there is none. */
