@@ -150,3 +150,16 @@ describe('subscriptions on the wire', () => {
     expect(unauthorized.status).toBe(401);
   });
 });
+
+describe('the dashboard view of subscriptions', () => {
+  it('lists each live subscription with its user, set and messages sent', async () => {
+    const { ws, next } = await socket();
+    ws.send(JSON.stringify({ id: 'd1', requests: [request(base('Office'))] }));
+    await next((m) => m.id === 'd1');
+    const rows = (
+      (await (await fetch(`${emulator.url}/_emulate/platform/ontologies/subscriptions?q=office`)).json()) as { items: Array<Record<string, unknown>> }
+    ).items;
+    expect(rows).toContainEqual(expect.objectContaining({ user: 'dev', transport: 'websocket', objectSet: JSON.stringify(base('Office')) }));
+    ws.close();
+  });
+});

@@ -4,10 +4,9 @@ import { ONTOLOGIES, ONTOLOGY_OBJECTS } from '../../store/core-parts.js';
 import { ontologyRoutes } from './routes.js';
 import { ontologiesBackstage } from './backstage/index.js';
 import { ontologiesSeed } from './seed.js';
-import { subscriptionRoutes } from './subscriptions/routes.js';
+import { subscriptionRoutes, SUBSCRIPTIONS_VIEW } from './subscriptions/routes.js';
 import { fileRoutes } from './attachments/routes.js';
 import { ONTOLOGY_FILES } from './attachments/part.js';
-import { BLOBS } from '../../blobs/index.js';
 
 export const ontologiesService: ServiceModule = {
   name: 'ontologies',
@@ -18,12 +17,30 @@ export const ontologiesService: ServiceModule = {
     { path: '/api/v2/ontologySubscriptions', cors: true, topics: [] },
     { path: '/api/v2/mediasets', cors: true, topics: ['ontologies'] },
   ],
-  store: [ONTOLOGIES, ONTOLOGY_OBJECTS, BLOBS, ONTOLOGY_FILES],
+  // File bytes go to the byte store (BLOBS), which the datasets service lists among its parts.
+  store: [ONTOLOGIES, ONTOLOGY_OBJECTS, ONTOLOGY_FILES],
   seed: [ontologiesSeed],
   routes: async (app, deps) => {
     ontologyRoutes(app, deps);
     fileRoutes(app, deps);
     await subscriptionRoutes(app, deps);
   },
-  backstage: { routes: ontologiesBackstage },
+  backstage: {
+    routes: ontologiesBackstage,
+    views: [
+      {
+        title: 'Subscriptions',
+        listPath: SUBSCRIPTIONS_VIEW,
+        columns: [
+          { field: 'user', heading: 'User' },
+          { field: 'transport', heading: 'Transport' },
+          { field: 'objectSet', heading: 'Object set' },
+          { field: 'members', heading: 'Objects' },
+          { field: 'messagesSent', heading: 'Messages sent' },
+          { field: 'refreshes', heading: 'Refreshes' },
+        ],
+        topic: 'ontologies',
+      },
+    ],
+  },
 };

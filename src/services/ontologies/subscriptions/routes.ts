@@ -8,10 +8,12 @@ import type { WebSocket } from 'ws';
 import { READ } from '../context.js';
 import { findOntology } from '../context.js';
 import { conflict } from '../../../errors.js';
+import { CONTROL_ROUTE } from '../../../http/route-config.js';
 import type { Store } from '../../../store/store.js';
 import { SubscriberConnection, DEFAULT_LIMITS, type ConnectionLimits } from './connection.js';
 import { SubscriptionHub } from './hub.js';
 
+export const SUBSCRIPTIONS_VIEW = '/_emulate/platform/ontologies/subscriptions';
 export const SUBSCRIPTIONS_BASE = '/api/v2/ontologySubscriptions/ontologies/:ontology';
 /** Largest client message (a subscribe list); the websocket closes with 1009 past it. */
 const MAX_MESSAGE_BYTES = 1 << 20;
@@ -35,6 +37,11 @@ export async function subscriptionRoutes(parent: FastifyInstance, deps: Subscrip
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   parent.onReset(() => hub.changedAll(), { afterClear: true });
   parent.addHook('onClose', async () => hub.close());
+  // The dashboard's view (index.ts): one row per live subscription, who holds it, on which set, what it was sent.
+  parent.get<{ Querystring: { q?: string } }>(SUBSCRIPTIONS_VIEW, { config: CONTROL_ROUTE }, async (request) => {
+    const q = (request.query.q ?? '').toLowerCase();
+    return { items: hub.rows().filter((r) => !q || JSON.stringify(r).toLowerCase().includes(q)) };
+  });
 
   await parent.register(async (scope) => {
     // Registered in this scope only, so the plugin's hooks wrap these routes and no others.
