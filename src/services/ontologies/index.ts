@@ -6,6 +6,7 @@ import { ontologiesBackstage } from './backstage/index.js';
 import { ontologiesSeed } from './seed.js';
 import { subscriptionRoutes, SUBSCRIPTIONS_VIEW } from './subscriptions/routes.js';
 import { fileRoutes } from './attachments/routes.js';
+import { interfaceRoutes } from './interfaces/routes.js';
 import { ONTOLOGY_FILES } from './attachments/part.js';
 
 export const ontologiesService: ServiceModule = {
@@ -23,6 +24,7 @@ export const ontologiesService: ServiceModule = {
   routes: async (app, deps) => {
     ontologyRoutes(app, deps);
     fileRoutes(app, deps);
+    interfaceRoutes(app, deps);
     await subscriptionRoutes(app, deps);
   },
   backstage: {

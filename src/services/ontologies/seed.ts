@@ -9,6 +9,7 @@ import { OntologySeed } from './seed-schema.js';
 import { compiledOntology, ontologyProblems, ontologyRid } from './seed-compile.js';
 import { ontologySeedOf } from './seed-export.js';
 import { resolveSeedFiles, storeSeedFiles } from './attachments/seed-files.js';
+import { interfaceProblems } from './interfaces/check.js';
 
 /** An ontology with two linked object types, objects, a typed query and an action: what the generated tests seed. */
 const ONTOLOGY_EXAMPLE = [
@@ -41,7 +42,11 @@ export const ontologiesSeed: SeedCodec<OntologySeed[]> = {
   key: 'ontologies',
   schema: Type.Array(OntologySeed, { default: [] }),
   example: ONTOLOGY_EXAMPLE,
-  check: (ontologies, path, _platform, source) => [...resolveSeedFiles(ontologies, path, source), ...ontologyProblems(ontologies)],
+  check: (ontologies, path, _platform, source) => [
+    ...resolveSeedFiles(ontologies, path, source),
+    ...ontologyProblems(ontologies),
+    ...interfaceProblems(ontologies, path),
+  ],
   async apply(ontologies, { store, clock, warn }) {
     const skipped = (path: string, what: string) => warn(`${path}: duplicate ${what} skipped (the first definition wins)`);
     for (const [i, o] of ontologies.entries()) {

@@ -10,6 +10,7 @@ import { objectRid } from '../objects/wire.js';
 import { invalidRequest, linkTypeNotFound, notSupported } from '../errors.js';
 import { quote } from '../../../errors.js';
 import { names } from '../reasons.js';
+import { interfaceBaseSet } from '../interfaces/sets.js';
 
 export interface EvaluatedSet {
   /** The object type every member has, when they share one (undefined for a mixed static set). */
@@ -75,6 +76,8 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
           : (o: OntologyObjectRecord) => !others.some((s) => s.has(identity(o)));
       return { objectType: set.type === 'intersect' ? objectType : first.objectType, objects: first.objects.filter(keep) };
     }
+    case 'interfaceBase':
+      return interfaceBaseSet(store, ontology, set);
     default:
       throw notSupported('object set type', set.type);
   }
