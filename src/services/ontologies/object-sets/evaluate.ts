@@ -11,6 +11,7 @@ import { invalidRequest, linkTypeNotFound, notSupported } from '../errors.js';
 import { quote } from '../../../errors.js';
 import { names } from '../reasons.js';
 import { interfaceBaseSet } from '../interfaces/sets.js';
+import { withDerivedProperties } from '../derived/with-properties.js';
 
 export interface EvaluatedSet {
   /** The object type every member has, when they share one (undefined for a mixed static set). */
@@ -78,6 +79,8 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
     }
     case 'interfaceBase':
       return interfaceBaseSet(store, ontology, set);
+    case 'withProperties':
+      return withDerivedProperties(store, ontology, await sub(set.objectSet), set.derivedProperties);
     default:
       throw notSupported('object set type', set.type);
   }
