@@ -1,6 +1,7 @@
 // ObjectSet -> the objects it holds. Supported: base, filter, static (by object rid), searchAround, union,
 // intersect, subtract. Set operations compare objects by type and key (a store may hand out fresh records on every read).
-// Anything else (withProperties, nearestNeighbors, interface sets, references) is named in a 400.
+// interfaceBase (interfaces/sets.ts) and withProperties (derived/with-properties.ts) as docs/live-ontology.md says.
+// Anything else (nearestNeighbors, references, ...) is named in a 400.
 import type { Store, OntologyObjectRecord, OntologyRecord } from '../../../store/store.js';
 import type { LinkSideDef, ObjectTypeDef } from '../../../store/ontology-model.js';
 import { isRecord } from '../model/data-types.js';

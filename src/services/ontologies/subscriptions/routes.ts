@@ -2,6 +2,8 @@
 // token in the `Bearer-<token>` subprotocol (echoed back, or the client aborts), and the server-sent-event form
 // (POST with the same {id, requests} body, each server message one `data:` event). The token is checked by the
 // same bearer hook as every route, before any upgrade: a bad or missing one is a 401 and the socket stays HTTP.
+// Known deviations: the token is checked once, at the handshake; no `qos` answers, no reference (time series)
+// updates; idle and ping timings are ours (docs/live-ontology.md).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
