@@ -186,6 +186,7 @@ describe('settings', () => {
       headersTimeoutMs: 20_000,
       keepAliveTimeoutMs: 30_000,
       maxDatasetFileBytes: 1024 * 1024 * 1024,
+      maxOntologyFileBytes: 200 * 1024 * 1024,
     });
     const set = resolveSettings(validateTestSeed({ platform: { limits: { max_connections: 5, ...SHORT } } }), {}, {});
     expect(set.limits).toEqual({
@@ -194,6 +195,7 @@ describe('settings', () => {
       headersTimeoutMs: 300,
       keepAliveTimeoutMs: 300,
       maxDatasetFileBytes: 1024 * 1024 * 1024,
+      maxOntologyFileBytes: 200 * 1024 * 1024,
     });
     expect(() => validateTestSeed({ platform: { limits: { request_timeout_ms: 0 } } })).toThrow();
     expect(() => validateTestSeed({ platform: { limits: { max_conections: 5 } } })).toThrow();

@@ -18,7 +18,11 @@ const one = (q: Query, key: string) => (Array.isArray(q[key]) ? q[key][0] : q[ke
 export function fileRoutes(parent: FastifyInstance, deps: ServiceDeps): void {
   const { store, clock } = deps;
   const maxBytes = deps.settings.limits.maxOntologyFileBytes;
-  parent.onClockMoved(async () => ({ ontologyUploads: await sweepExpired(store, clock) }));
+  // Counted in the clock route's `swept` only when something expired.
+  parent.onClockMoved(async (): Promise<Record<string, number>> => {
+    const swept = await sweepExpired(store, clock);
+    return swept ? { ontologyUploads: swept } : {};
+  });
 
   const send = async (reply: FastifyReply, file: OntologyFile) => {
     reply.header('content-type', file.mediaType).header('content-length', String(file.sizeBytes));
