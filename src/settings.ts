@@ -30,6 +30,8 @@ export interface LimitSettings {
   maxDatasetFileBytes: number;
   /** The most records a stream's view keeps (docs/streams.md). */
   maxStreamRecords: number;
+  /** The largest attachment or media upload (docs/live-ontology.md). */
+  maxOntologyFileBytes: number;
 }
 
 export interface Settings {
@@ -127,6 +129,7 @@ export function resolveSettings(
       keepAliveTimeoutMs: seed.limits.keep_alive_timeout_ms ?? 30_000,
       maxDatasetFileBytes: seed.limits.max_dataset_file_bytes ?? 1024 * MIB,
       maxStreamRecords: seed.limits.max_stream_records ?? 1_000_000,
+      maxOntologyFileBytes: seed.limits.max_ontology_file_bytes ?? 200 * MIB,
     }),
   });
 }

@@ -19,6 +19,7 @@ import { tokenEndpoint } from './token-endpoint.js';
 import { datasets } from './datasets.js';
 import { streams } from './streams.js';
 import { streamPipeline } from './stream-pipeline.js';
+import { subscriptions } from './subscriptions.js';
 
 export const SCENARIOS: Scenario[] = [
   startup,
@@ -40,4 +41,5 @@ export const SCENARIOS: Scenario[] = [
   datasets,
   streams,
   streamPipeline,
+  subscriptions,
 ];

@@ -22,6 +22,8 @@ const LimitsSeed = Type.Object(
     max_dataset_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
     /** The most records a stream's view keeps, oldest dropped first (docs/streams.md); default 1,000,000. */
     max_stream_records: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** The largest attachment or media upload (docs/live-ontology.md); default 200 MiB. */
+    max_ontology_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   closed,
 );

@@ -8,7 +8,10 @@ export type DataType =
   | { type: 'array'; subType: DataType }
   | { type: 'struct'; fields: Array<{ name: string; type: DataType }> }
   /** An object reference: on the wire the target's primary key. Parameters only. */
-  | { type: 'object'; objectType: string };
+  | { type: 'object'; objectType: string }
+  /** Files on objects (docs/live-ontology.md): an attachment `{rid}`, a media reference `{mimeType, reference}`. */
+  | { type: 'attachment' }
+  | { type: 'mediaReference' };
 
 export const SCALAR_TYPES = ['string', 'integer', 'long', 'short', 'byte', 'double', 'float', 'decimal', 'boolean', 'date', 'timestamp', 'geopoint'] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];

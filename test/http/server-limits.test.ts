@@ -187,6 +187,7 @@ describe('settings', () => {
       keepAliveTimeoutMs: 30_000,
       maxDatasetFileBytes: 1024 * 1024 * 1024,
       maxStreamRecords: 1_000_000,
+      maxOntologyFileBytes: 200 * 1024 * 1024,
     });
     const set = resolveSettings(validateTestSeed({ platform: { limits: { max_connections: 5, ...SHORT } } }), {}, {});
     expect(set.limits).toEqual({
@@ -196,6 +197,7 @@ describe('settings', () => {
       keepAliveTimeoutMs: 300,
       maxDatasetFileBytes: 1024 * 1024 * 1024,
       maxStreamRecords: 1_000_000,
+      maxOntologyFileBytes: 200 * 1024 * 1024,
     });
     expect(() => validateTestSeed({ platform: { limits: { request_timeout_ms: 0 } } })).toThrow();
     expect(() => validateTestSeed({ platform: { limits: { max_conections: 5 } } })).toThrow();

@@ -116,9 +116,9 @@ describe('ontology refusals in the journal', () => {
             headers: bearer(read),
             payload: { objectSet: { type: 'interfaceBase', interfaceType: 'I' } },
           }),
-        400,
-        'NotSupportedByEmulator',
-        'The emulator does not evaluate the object set type "interfaceBase" (it would rather refuse than answer wrongly); README "Ontology objects, queries and actions" lists what it supports.',
+        404,
+        'InterfaceTypeNotFound',
+        'Ontology acme has no interface "I"; its interfaces are none.',
       ],
       [
         () =>

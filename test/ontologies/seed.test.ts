@@ -30,10 +30,10 @@ describe('ontology seed validation', () => {
   });
 
   it('refuses data types a seed cannot write, naming them and the supported ones', () => {
-    const problems = problemsOf({ object_types: [person({ properties: { id: 'integer', pic: 'attachment', v: { type: 'vector' }, x: 'nonsense' } })] });
+    const problems = problemsOf({ object_types: [person({ properties: { id: 'integer', pic: 'cipherText', v: { type: 'vector' }, x: 'nonsense' } })] });
     expect(problems).toContainEqual(
       expect.stringMatching(
-        /^platform\.ontologies\[0\]\.object_types\[0\]\.properties\.pic: data type "attachment" is not supported by the emulator; supported: string, integer/,
+        /^platform\.ontologies\[0\]\.object_types\[0\]\.properties\.pic: data type "cipherText" is not supported by the emulator; supported: string, integer.*, attachment, mediaReference/,
       ),
     );
     expect(problems).toContainEqual(expect.stringMatching(/properties\.v: data type "vector" is not supported/));

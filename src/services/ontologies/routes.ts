@@ -3,7 +3,8 @@
 // Known deviations from the real platform:
 // - A query returns its seeded `result` (or a matching case's) as it is; the real API wraps the value as
 //   `{value: ...}`, so a seed mirrors it by writing `result: {value: ...}`.
-// - No interfaces, shared property types, value types, branches or transactions; the query parameters
+// - Interfaces and derived properties only as docs/live-ontology.md describes; no shared property types, value
+//   types, branches or transactions; the query parameters
 //   `branch`, `sdkPackageRid`, `sdkVersion`, `transactionId` and `preview` (any letter case) are accepted and ignored.
 // - Every token with api:ontologies-read sees every ontology (no per-ontology permissions).
 import type { FastifyInstance } from 'fastify';

@@ -95,6 +95,21 @@ export const OntologySeed = Type.Object(
     object_types: Type.Array(ObjectTypeSeed, { default: [] }),
     objects: Type.Record(Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown())), { default: {} }),
     action_types: Type.Array(ActionTypeSeed, { default: [] }),
+    /** Interfaces and who implements them (docs/live-ontology.md, "Interfaces"). */
+    interface_types: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            api_name: NonEmpty,
+            display_name: Type.Optional(Type.String()),
+            description: Type.Optional(Type.String()),
+            properties: Type.Record(Type.String(), DataTypeSeed),
+            implemented_by: Type.Record(Type.String(), Type.Record(Type.String(), NonEmpty), { default: {} }),
+          },
+          closed,
+        ),
+      ),
+    ),
   },
   closed,
 );

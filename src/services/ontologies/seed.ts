@@ -8,6 +8,8 @@ import type { SeedCodec } from '../../seed/codec.js';
 import { OntologySeed } from './seed-schema.js';
 import { compiledOntology, ontologyProblems, ontologyRid } from './seed-compile.js';
 import { ontologySeedOf } from './seed-export.js';
+import { resolveSeedFiles, storeSeedFiles } from './attachments/seed-files.js';
+import { interfaceProblems } from './interfaces/check.js';
 
 /** An ontology with two linked object types, objects, a typed query and an action: what the generated tests seed. */
 const ONTOLOGY_EXAMPLE = [
@@ -40,8 +42,12 @@ export const ontologiesSeed: SeedCodec<OntologySeed[]> = {
   key: 'ontologies',
   schema: Type.Array(OntologySeed, { default: [] }),
   example: ONTOLOGY_EXAMPLE,
-  check: (ontologies) => ontologyProblems(ontologies),
-  async apply(ontologies, { store, warn }) {
+  check: (ontologies, path, _platform, source) => [
+    ...resolveSeedFiles(ontologies, path, source),
+    ...ontologyProblems(ontologies),
+    ...interfaceProblems(ontologies, path),
+  ],
+  async apply(ontologies, { store, clock, warn }) {
     const skipped = (path: string, what: string) => warn(`${path}: duplicate ${what} skipped (the first definition wins)`);
     for (const [i, o] of ontologies.entries()) {
       const queries = new Map<string, Buffer>();
@@ -63,7 +69,7 @@ export const ontologiesSeed: SeedCodec<OntologySeed[]> = {
       });
       if (!inserted) skipped(`platform.ontologies[${i}]`, `api_name or rid of "${o.api_name}"`);
       else {
-        await store.ontologyObjects.insertObjects(rid, model.objects);
+        await store.ontologyObjects.insertObjects(rid, await storeSeedFiles(store, clock, rid, model.objectTypes, model.objects));
         for (const [linkId, pairs] of model.pairs) await store.ontologyObjects.insertPairs(rid, linkId, pairs);
       }
     }

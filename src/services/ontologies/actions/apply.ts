@@ -10,6 +10,8 @@ import { actionTypeWire } from '../model/data-types.js';
 import { invalidParameterValue, parametersNotFound } from '../errors.js';
 import { names, shown } from '../reasons.js';
 import { planEdits, type PlannedEdits } from './edits.js';
+import { ontologyChanged, changedByEdits } from '../subscriptions/change-feed.js';
+import { markFilesUsed } from '../attachments/used.js';
 
 export interface Validation {
   result: 'VALID' | 'INVALID';
@@ -67,6 +69,8 @@ export function failed(validation: Validation, message: string): Validation {
 /** Applies (or with dryRun only tries) the planned edits; a store refusal is a validation failure. */
 export async function commit(store: Store, ontology: OntologyRecord, plan: PlannedEdits, dryRun: boolean): Promise<string | undefined> {
   const outcome = await store.ontologyObjects.applyEdits(ontology.rid, plan.stored, { dryRun });
+  if (outcome.ok && !dryRun) await markFilesUsed(store, plan.stored);
+  if (outcome.ok && !dryRun) ontologyChanged(store, ontology.rid, changedByEdits(plan.stored));
   if (outcome.ok) return undefined;
   return outcome.problem === 'exists'
     ? `${outcome.objectType} ${String(outcome.primaryKey)} already exists`

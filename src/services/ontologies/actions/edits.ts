@@ -7,6 +7,7 @@ import { parameterRef } from '../model/compile-edits.js';
 import { valueProblem } from '../model/data-types.js';
 import { findObjectType } from '../context.js';
 import { invalidPropertyValue } from '../errors.js';
+import { storedFileValue } from '../attachments/values.js';
 
 export interface WireEdit {
   type: 'addObject' | 'modifyObject' | 'deleteObject' | 'addLink' | 'deleteLink';
@@ -102,7 +103,7 @@ function typedValues(type: ObjectTypeDef, template: Record<string, unknown>, fil
     }
     const prop = type.properties.get(name)!;
     if (valueProblem(prop.dataType, value)) throw invalidPropertyValue(name, prop.dataType.type, value);
-    out[name] = value;
+    out[name] = storedFileValue(prop.dataType.type, value);
   }
   return out;
 }

@@ -15,6 +15,7 @@ import { findObjectType, findOntology } from '../context.js';
 import { objectNotFound } from '../errors.js';
 import { keyFromPath, pkValueFromPath } from '../objects/primary-key.js';
 import { valueProblem } from '../model/data-types.js';
+import { changedObject, ontologyChanged } from '../subscriptions/change-feed.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 256 });
 const Params = Type.Object({ ontology: Name, objectType: Name, primaryKey: Type.String({ minLength: 1, maxLength: 1024 }) });
@@ -106,6 +107,7 @@ export function ontologyObjectRoutes(parent: FastifyInstance, deps: { store: Sto
     values[type.primaryKey] = pk;
     const record: OntologyObjectRecord = { objectType: type.apiName, primaryKey: pk, key, values };
     const { created } = await store.ontologyObjects.putObject(ontology.rid, record);
+    ontologyChanged(store, ontology.rid, changedObject(type.apiName, key));
     return { created, ontology: ontology.apiName, objectType: type.apiName, primaryKey: pk, object: values };
   });
 
@@ -119,6 +121,7 @@ export function ontologyObjectRoutes(parent: FastifyInstance, deps: { store: Sto
       );
     }
     const deleted = await store.ontologyObjects.deleteObject(ontology.rid, type.apiName, key, pairSidesOf(ontology, type));
+    if (deleted) ontologyChanged(store, ontology.rid);
     if (!deleted) throw objectNotFound(type.apiName, pk).because(`No ${type.apiName} has the primary key ${quote(key)} in ontology ${ontology.apiName}.`);
     return { deleted: true, ontology: ontology.apiName, objectType: type.apiName, primaryKey: pk };
   });

@@ -6,6 +6,7 @@ import { actionTypeNotFound, linkTypeNotFound, queryNotFound, queryVersionNotFou
 import { quote } from '../../../errors.js';
 import { names } from '../reasons.js';
 import { functionQueryResolverOf } from '../queries/function-resolver.js';
+import { implementsOf, interfacesOf } from '../interfaces/model.js';
 import { actionTypeWireOf, fullMetadataWire, linkSideWire, objectTypeFullWire, objectTypeWire, queryTypeWireOf } from './wire.js';
 
 const BASE = '/api/v2/ontologies/:ontology';
@@ -15,13 +16,21 @@ export function metadataRoutes(app: FastifyInstance, deps: OntologyDeps): void {
   const ontologyOf = (request: FastifyRequest) => findOntology(deps.store, (request.params as Params).ontology);
   const typeOf = async (request: FastifyRequest) => findObjectType(await ontologyOf(request), (request.params as Params).objectType);
 
-  app.get(`${BASE}/fullMetadata`, { config: READ }, async (request) => fullMetadataWire(await ontologyOf(request)));
+  const full = async (request: FastifyRequest) => {
+    const ontology = await ontologyOf(request);
+    return fullMetadataWire(ontology, interfacesOf(deps.store, ontology.rid));
+  };
+  app.get(`${BASE}/fullMetadata`, { config: READ }, full);
   // POST .../metadata (loadMetadata) names what to load; every part of a small seeded ontology is returned.
-  app.post(`${BASE}/metadata`, { config: READ }, async (request) => fullMetadataWire(await ontologyOf(request)));
+  app.post(`${BASE}/metadata`, { config: READ }, full);
 
   app.get(`${BASE}/objectTypes`, { config: READ }, async (request) => ({ data: [...(await ontologyOf(request)).objectTypes.values()].map(objectTypeWire) }));
   app.get(`${BASE}/objectTypes/:objectType`, { config: READ }, async (request) => objectTypeWire(await typeOf(request)));
-  app.get(`${BASE}/objectTypes/:objectType/fullMetadata`, { config: READ }, async (request) => objectTypeFullWire(await typeOf(request)));
+  app.get(`${BASE}/objectTypes/:objectType/fullMetadata`, { config: READ }, async (request) => {
+    const ontology = await ontologyOf(request);
+    const type = findObjectType(ontology, (request.params as Params).objectType);
+    return objectTypeFullWire(type, implementsOf(deps.store, ontology.rid, type.apiName));
+  });
   app.get(`${BASE}/objectTypes/:objectType/outgoingLinkTypes`, { config: READ }, async (request) => ({
     data: [...(await typeOf(request)).links.values()].map(linkSideWire),
   }));

@@ -6,6 +6,8 @@ import type { OntologyRecord } from '../../../store/store.js';
 import type { ActionTypeDef, LinkSideDef, ObjectTypeDef, QueryDef } from '../../../store/ontology-model.js';
 import { actionTypeWire, propertyTypeWire, queryTypeWire } from '../model/data-types.js';
 import { ontologyWire } from '../shapes.js';
+import { implementsWire, interfaceTypeWire } from '../interfaces/wire.js';
+import type { InterfaceDef } from '../interfaces/model.js';
 
 export const objectTypeWire = (t: ObjectTypeDef) => ({
   apiName: t.apiName,
@@ -33,11 +35,10 @@ export const linkSideWire = (l: LinkSideDef) => ({
   linkTypeRid: l.linkTypeRid,
 });
 
-export const objectTypeFullWire = (t: ObjectTypeDef) => ({
+export const objectTypeFullWire = (t: ObjectTypeDef, implemented: ReadonlyArray<[string, Record<string, string>]> = []) => ({
   objectType: objectTypeWire(t),
   linkTypes: [...t.links.values()].map(linkSideWire),
-  implementsInterfaces: [],
-  implementsInterfaces2: {},
+  ...implementsWire(implemented),
   sharedPropertyTypeMapping: {},
 });
 
@@ -81,14 +82,24 @@ function operationsOf(a: ActionTypeDef) {
   return out;
 }
 
-export const fullMetadataWire = (o: OntologyRecord) => ({
+export const fullMetadataWire = (o: OntologyRecord, interfaces: ReadonlyMap<string, InterfaceDef> = new Map()) => ({
   ontology: ontologyWire(o),
-  objectTypes: Object.fromEntries([...o.objectTypes.values()].map((t) => [t.apiName, objectTypeFullWire(t)])),
+  objectTypes: Object.fromEntries(
+    [...o.objectTypes.values()].map((t) => [
+      t.apiName,
+      objectTypeFullWire(
+        t,
+        [...interfaces.values()].flatMap((i) =>
+          i.implementedBy.has(t.apiName) ? [[i.apiName, i.implementedBy.get(t.apiName)!] as [string, Record<string, string>]] : [],
+        ),
+      ),
+    ]),
+  ),
   actionTypes: Object.fromEntries([...o.actionTypes.values()].map((a) => [a.apiName, actionTypeWireOf(a)])),
   // The Python SDK's OntologyFullMetadata requires it; no logic rules are modelled beyond `operations`.
   actionTypesFullMetadata: Object.fromEntries([...o.actionTypes.values()].map((a) => [a.apiName, { actionType: actionTypeWireOf(a), fullLogicRules: [] }])),
   queryTypes: Object.fromEntries([...o.queryTypes.values()].map((q) => [`${q.apiName}:${q.version}`, queryTypeWireOf(q)])),
-  interfaceTypes: {},
+  interfaceTypes: Object.fromEntries([...interfaces.values()].map((i) => [i.apiName, interfaceTypeWire(i)])),
   sharedPropertyTypes: {},
   valueTypes: {},
 });

@@ -2,15 +2,14 @@
 // checked against them (seed objects, query and action parameters, filter values), and written in the SDK's
 // three wire forms (ObjectPropertyType, QueryDataType, ActionParameterType). No Fastify here: the seed uses it too.
 import { SCALAR_TYPES, type DataType, type ScalarType } from '../../../store/ontology-model.js';
+import { fileValueProblem } from '../attachments/values.js';
 
 /** Types the SDK knows that a seed cannot express (no YAML form for their values here). */
 const REFUSED = [
-  'attachment',
   'cipherText',
   'geoshape',
   'geotimeSeriesReference',
   'marking',
-  'mediaReference',
   'timeseries',
   'vector',
   'geohash',
@@ -38,6 +37,7 @@ export function parseDataType(raw: unknown, path: string, use: TypeUse, problems
     return subType && { type: 'array', subType };
   }
   if (name === 'struct') return parseStruct(o, path, use, problems);
+  if (name === 'attachment' || name === 'mediaReference') return { type: name };
   if (name === 'object' && use === 'parameter') {
     const target = o.objectTypeApiName ?? o.objectApiName;
     if (typeof target !== 'string' || !target) return void problems.push(`${path}.objectTypeApiName: required for an object (the object type's api_name)`);
@@ -45,7 +45,7 @@ export function parseDataType(raw: unknown, path: string, use: TypeUse, problems
   }
   const why = REFUSED.includes(name) || name === 'object' ? 'not supported by the emulator' : 'unknown';
   problems.push(
-    `${path}: data type "${short(name)}" is ${why}; supported: ${[...SCALAR_TYPES, 'array', 'struct', ...(use === 'parameter' ? ['object'] : [])].join(', ')}`,
+    `${path}: data type "${short(name)}" is ${why}; supported: ${[...SCALAR_TYPES, 'array', 'struct', 'attachment', 'mediaReference', ...(use === 'parameter' ? ['object'] : [])].join(', ')}`,
   );
   return undefined;
 }
@@ -130,6 +130,9 @@ export function valueProblem(type: DataType, value: unknown): string | undefined
     }
     case 'object':
       return typeof value === 'string' || Number.isInteger(value) ? undefined : `must be the primary key of a ${type.objectType}`;
+    case 'attachment':
+    case 'mediaReference':
+      return fileValueProblem(type.type, value);
   }
 }
 

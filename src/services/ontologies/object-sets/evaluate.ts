@@ -1,6 +1,7 @@
 // ObjectSet -> the objects it holds. Supported: base, filter, static (by object rid), searchAround, union,
 // intersect, subtract. Set operations compare objects by type and key (a store may hand out fresh records on every read).
-// Anything else (withProperties, nearestNeighbors, interface sets, references) is named in a 400.
+// interfaceBase (interfaces/sets.ts) and withProperties (derived/with-properties.ts) as docs/live-ontology.md says.
+// Anything else (nearestNeighbors, references, ...) is named in a 400.
 import type { Store, OntologyObjectRecord, OntologyRecord } from '../../../store/store.js';
 import type { LinkSideDef, ObjectTypeDef } from '../../../store/ontology-model.js';
 import { isRecord } from '../model/data-types.js';
@@ -10,6 +11,8 @@ import { objectRid } from '../objects/wire.js';
 import { invalidRequest, linkTypeNotFound, notSupported } from '../errors.js';
 import { quote } from '../../../errors.js';
 import { names } from '../reasons.js';
+import { interfaceBaseSet } from '../interfaces/sets.js';
+import { withDerivedProperties } from '../derived/with-properties.js';
 
 export interface EvaluatedSet {
   /** The object type every member has, when they share one (undefined for a mixed static set). */
@@ -75,6 +78,10 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
           : (o: OntologyObjectRecord) => !others.some((s) => s.has(identity(o)));
       return { objectType: set.type === 'intersect' ? objectType : first.objectType, objects: first.objects.filter(keep) };
     }
+    case 'interfaceBase':
+      return interfaceBaseSet(store, ontology, set);
+    case 'withProperties':
+      return withDerivedProperties(store, ontology, await sub(set.objectSet), set.derivedProperties);
     default:
       throw notSupported('object set type', set.type);
   }

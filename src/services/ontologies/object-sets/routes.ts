@@ -6,6 +6,7 @@ import { pageOf } from './page.js';
 import { aggregate } from './aggregate.js';
 import { isRecord } from '../model/data-types.js';
 import { invalidRequest, notSupported } from '../errors.js';
+import { interfaceMappingsFor } from '../interfaces/sets.js';
 
 const BASE = '/api/v2/ontologies/:ontology/objectSets';
 
@@ -29,7 +30,7 @@ export function objectSetRoutes(app: FastifyInstance, deps: OntologyDeps): void 
     if (body.orderBy !== undefined && !set.objectType) throw notSupported('orderBy over objects of several types', 'orderBy');
     return {
       ...pageOf(ontology, set.objectType, set.objects, body),
-      interfaceToObjectTypeMappings: {},
+      interfaceToObjectTypeMappings: interfaceMappingsFor(deps.store, ontology.rid, body.objectSet),
       interfaceToObjectTypeMappingsV2: {},
       propertySecurities: [],
     };

@@ -1,0 +1,149 @@
+// One watched object set (docs/live-ontology.md): the set's members as last seen, and what changed since. Every
+// subscription to the same set (by its canonical JSON) in this process shares one watch, so a change costs one
+// evaluation per distinct set, not one per subscriber. Membership is decided by the object-set evaluator the
+// load routes use, so filters, links and set operations mean here what they mean there.
+import type { OntologyObjectRecord, OntologyRecord, Store } from '../../../store/store.js';
+import { evaluateObjectSet } from '../object-sets/evaluate.js';
+import { compileWhere, type Predicate } from '../object-sets/where.js';
+import type { Changed } from './change-feed.js';
+
+export interface MemberChange {
+  state: 'ADDED_OR_UPDATED' | 'REMOVED';
+  record: OntologyObjectRecord;
+}
+
+interface Member {
+  record: OntologyObjectRecord;
+  /** JSON of the values, computed when first compared (a store may hand out a fresh record on every read). */
+  json?: string;
+}
+
+const identity = (o: OntologyObjectRecord) => `${o.objectType}\u0000${o.key}`;
+const jsonOf = (m: Member) => (m.json ??= JSON.stringify(m.record.values));
+
+export class SetWatch {
+  private members = new Map<string, Member>();
+  /** The object types the set reads; undefined when it may read any (links, static sets). */
+  readonly types: ReadonlySet<string> | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly objectSet: unknown,
+    /** The object type a refresh message names: the set's base type. */
+    readonly objectType: string,
+  ) {
+    this.types = typesRead(objectSet);
+  }
+
+  /** Whether a change to these objects may move this set. */
+  touchedBy(changed: Changed): boolean {
+    if (changed === undefined || this.types === undefined) return true;
+    for (const t of changed.keys()) if (this.types.has(t)) return true;
+    return false;
+  }
+
+  /** Reads the set's members for the first time (throws the evaluator's errors: a bad set is refused). */
+  async start(store: Store, ontology: OntologyRecord): Promise<void> {
+    this.members = this.index((await evaluateObjectSet(store, ontology, this.objectSet)).objects);
+  }
+
+  /**
+   * What entered or changed, and what left. A set that is filters over one type's base set, told which of
+   * that type's objects changed, reads only those (a change costs the changed objects, not the set's size);
+   * any other set, or an unknown change, is read again whole and compared.
+   */
+  async refresh(store: Store, ontology: OntologyRecord, changed: Changed): Promise<MemberChange[]> {
+    const keys = changed?.get(this.objectType);
+    const filters = keys !== undefined && keys !== 'all' && changed!.size === 1 ? filterChain(this.objectSet, this.objectType) : undefined;
+    if (filters && keys !== undefined && keys !== 'all') return this.refreshKeys(store, ontology, filters, keys);
+    const now = this.index((await evaluateObjectSet(store, ontology, this.objectSet)).objects);
+    const changes: MemberChange[] = [];
+    for (const [id, member] of now) {
+      const before = this.members.get(id);
+      if (before === undefined) changes.push({ state: 'ADDED_OR_UPDATED', record: member.record });
+      else if (before.record !== member.record && jsonOf(before) !== jsonOf(member)) changes.push({ state: 'ADDED_OR_UPDATED', record: member.record });
+      else if (before.record === member.record) member.json = before.json;
+    }
+    for (const [id, member] of this.members) if (!now.has(id)) changes.push({ state: 'REMOVED', record: member.record });
+    this.members = now;
+    return changes;
+  }
+
+  private async refreshKeys(store: Store, ontology: OntologyRecord, wheres: unknown[], keys: ReadonlySet<string>): Promise<MemberChange[]> {
+    const type = ontology.objectTypes.get(this.objectType);
+    if (!type) return [];
+    const predicates: Predicate[] = wheres.map((w) => compileWhere(type, w));
+    const changes: MemberChange[] = [];
+    for (const key of keys) {
+      const id = `${this.objectType}\u0000${key}`;
+      const o = await store.ontologyObjects.get(ontology.rid, this.objectType, key);
+      const inSet = o !== undefined && predicates.every((p) => p(o));
+      const before = this.members.get(id);
+      if (inSet) {
+        const member: Member = { record: o };
+        if (!before || (before.record !== o && jsonOf(before) !== jsonOf(member))) changes.push({ state: 'ADDED_OR_UPDATED', record: o });
+        this.members.set(id, member);
+      } else if (before) {
+        this.members.delete(id);
+        changes.push({ state: 'REMOVED', record: before.record });
+      }
+    }
+    return changes;
+  }
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  private index(objects: readonly OntologyObjectRecord[]): Map<string, Member> {
+    const out = new Map<string, Member>();
+    for (const o of objects) out.set(identity(o), { record: o });
+    return out;
+  }
+}
+
+/** Every object type a set names, or undefined when it follows links or names objects by rid (any type may matter). */
+function typesRead(set: unknown): Set<string> | undefined {
+  const types = new Set<string>();
+  const walk = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.every(walk);
+    if (node === null || typeof node !== 'object') return true;
+    const record = node as Record<string, unknown>;
+    if (record.type === 'searchAround' || record.type === 'static' || record.type === 'interfaceBase' || record.type === 'reference') return false;
+    if (record.type === 'base' && typeof record.objectType === 'string') types.add(record.objectType);
+    return Object.values(record).every(walk);
+  };
+  return walk(set) ? types : undefined;
+}
+
+/** The where clauses of a set made only of filters over a base set of `type`; undefined for any other set. */
+function filterChain(set: unknown, type: string): unknown[] | undefined {
+  const wheres: unknown[] = [];
+  let node = set as Record<string, unknown> | undefined;
+  for (let depth = 0; depth < 32 && node && typeof node === 'object'; depth++) {
+    if (node.type === 'base') return node.objectType === type ? wheres : undefined;
+    if (node.type !== 'filter') return undefined;
+    wheres.push(node.where);
+    node = node.objectSet as Record<string, unknown> | undefined;
+  }
+  return undefined;
+}
+
+/** The first base object type a set names (what `refreshObjectSet` reports); '' when there is none. */
+export function baseTypeOf(set: unknown): string {
+  if (Array.isArray(set)) {
+    for (const s of set) {
+      const t = baseTypeOf(s);
+      if (t) return t;
+    }
+    return '';
+  }
+  if (set === null || typeof set !== 'object') return '';
+  const record = set as Record<string, unknown>;
+  if (record.type === 'base' && typeof record.objectType === 'string') return record.objectType;
+  for (const v of Object.values(record)) {
+    const t = baseTypeOf(v);
+    if (t) return t;
+  }
+  return '';
+}
