@@ -15,7 +15,7 @@ export const DEFAULT_CORS_ORIGINS: readonly string[] = ['http://localhost:*', 'h
 const API_PREFIX = '/api/v2/';
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOW_HEADERS = 'authorization, content-type, accept, x-requested-with, fetch-user-agent';
+const ALLOW_HEADERS = 'authorization, content-type, accept, x-requested-with, fetch-user-agent, x-osdk-request-context';
 /** A day: browsers cap it lower anyway (Chromium at two hours). */
 const MAX_AGE_SECONDS = '86400';
 /** What a page's script may read besides the safelisted response headers. */

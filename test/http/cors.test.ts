@@ -35,6 +35,8 @@ describe('CORS routes', () => {
       expect(res.body).toBe('');
       expect(res.headers['access-control-allow-origin']).toBe(PAGE);
       expect(String(res.headers['access-control-allow-headers'])).toMatch(/authorization, content-type/);
+      // The typed client (@osdk/client) sends it on every call from a browser (test/browser/live-list.test.ts).
+      expect(String(res.headers['access-control-allow-headers'])).toContain('x-osdk-request-context');
       expect(String(res.headers['access-control-allow-methods'])).toMatch(/POST/);
       expect(res.headers['access-control-max-age']).toBe('86400');
       expect(String(res.headers.vary)).toMatch(/Origin/);
