@@ -194,6 +194,16 @@ export class StoreUnavailable extends EmulatorError {
   }
 }
 
+/**
+ * The database kept choosing this request as the victim of a deadlock or serialization conflict, past every
+ * retry (src/store/postgres/db.ts): a 503 to retry, as when the store is away, never a 500.
+ */
+export class StoreContended extends StoreUnavailable {
+  constructor() {
+    super("The emulator's database is busy with conflicting work (a reset, or the same rows changed at once); retry shortly.");
+  }
+}
+
 /** The server is closing: new requests answer 503 in their family's envelope, as when the store is away. */
 export class ShuttingDown extends StoreUnavailable {
   constructor() {

@@ -2,7 +2,7 @@
 // translation of "the database is unreachable" into StoreUnavailable (503 in the route's envelope).
 import pg from 'pg';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { StoreUnavailable } from '../../errors.js';
+import { StoreContended, StoreUnavailable } from '../../errors.js';
 import { parseStoreUrl } from './url.js';
 
 export interface DbOptions {
@@ -78,7 +78,7 @@ export class Db implements Querier {
       try {
         return await this.pool.query<R>(prepared(sql, params));
       } catch (err) {
-        if (!retryable(err, attempt)) throw translate(err);
+        if (!retryable(err, attempt)) throw isConflict(err) ? new StoreContended() : translate(err);
       }
     }
   }
@@ -102,7 +102,7 @@ export class Db implements Querier {
       try {
         return await this.transactionOnce(work, options.ambient ?? false);
       } catch (err) {
-        if (!retryable(err, attempt)) throw err;
+        if (!retryable(err, attempt)) throw isConflict(err) ? new StoreContended() : err;
       }
     }
   }
@@ -193,7 +193,7 @@ export function textSafe(value: unknown): unknown {
 const RETRY_CODES = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 4;
 function retryable(err: unknown, attempt: number): boolean {
-  return attempt < MAX_ATTEMPTS && err instanceof Error && RETRY_CODES.has((err as { code?: string }).code ?? '');
+  return attempt < MAX_ATTEMPTS && isConflict(err);
 }
 
 /** SQLSTATE classes that mean the server is not there (08 connection, 57 operator intervention, 53 resources). */
@@ -208,6 +208,9 @@ export function isUnavailable(err: unknown): boolean {
   // Everything else the driver throws is about the connection: refused, reset, timed out, terminated.
   return true;
 }
+
+/** A deadlock or serialization failure; still there after the retries, it answers 503 (StoreContended), never a 500. */
+export const isConflict = (err: unknown): boolean => err instanceof Error && RETRY_CODES.has((err as { code?: string }).code ?? '');
 
 export function translate(err: unknown): unknown {
   return isUnavailable(err) ? new StoreUnavailable() : err;
