@@ -9,6 +9,7 @@ import { isLoopbackHost } from '../settings.js';
 import { DeactivatedUser, Unauthenticated, permissionDenied } from '../errors.js';
 import type { RouteAuth } from './route-config.js';
 import { renderBearer, routeNotFound } from './render-error.js';
+import { laneLookup } from './fast-lane.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -77,7 +78,8 @@ async function authenticateBearer(
 ): Promise<Unauthenticated | DeactivatedUser | undefined> {
   const presented = bearerToken(request);
   if (!presented) return NO_TOKEN;
-  const found = await findTokenAndPrincipal(deps.store, presented);
+  // A fast lane that declined this request has looked the token up already (src/http/fast-lane.ts).
+  const found = laneLookup(request.raw, presented)?.found ?? (await findTokenAndPrincipal(deps.store, presented));
   if (!found) return UNKNOWN_TOKEN;
   const { token, principal: user } = found;
   if (token.expiresAt <= deps.clock.now()) return EXPIRED_TOKEN;

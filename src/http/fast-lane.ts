@@ -28,6 +28,11 @@ export interface FormPostLane {
   path: string;
   /** Headers the route sets on its success, before the framework's content type and length, as name-value pairs. */
   headers: readonly string[];
+  /**
+   * Whether the request may succeed, from its headers alone: false leaves it to the route before its body is read
+   * (a refused request then costs no read and no replay).
+   */
+  mayServe(authorization: string | undefined): boolean;
   /** The answer to a clean success, or undefined to leave the request to the route. */
   answer(form: string, authorization: string | undefined): Promise<{ body: unknown; username: string | undefined } | undefined>;
 }
@@ -53,6 +58,16 @@ const MAX_FORM_BYTES = 8192;
 /** A body a lane read and then left to its route, replayed to the route's parser. */
 const READ_BODY = Symbol('fast-lane body');
 type WithReadBody = IncomingMessage & { [READ_BODY]?: Buffer };
+/** A bearer lookup a lane made and then left to its route: the auth hook uses it instead of asking the store again. */
+const LOOKED_UP = Symbol('fast-lane bearer lookup');
+type BearerLookup = Awaited<ReturnType<Store['tokens']['findAccessWithPrincipal']>>;
+type WithLookup = IncomingMessage & { [LOOKED_UP]?: { token: string; found: BearerLookup } };
+
+/** The lookup a lane made for this token, if it made one (src/http/auth.ts asks before the store). */
+export function laneLookup(req: IncomingMessage, presented: string): { found: BearerLookup } | undefined {
+  const lookup = (req as WithLookup)[LOOKED_UP];
+  return lookup?.token === presented ? lookup : undefined;
+}
 
 const elapsedMs = (started: number) => Math.round((performance.now() - started) * 1000) / 1000;
 
@@ -87,10 +102,13 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
     const presented = req.headers.authorization === undefined ? undefined : BEARER.exec(req.headers.authorization)?.[1];
     if (!presented) return false;
     const started = performance.now();
-    const serve = (found: Awaited<ReturnType<Store['tokens']['findAccessWithPrincipal']>>) => {
+    const serve = (found: BearerLookup) => {
       const principal = found?.principal;
       const token = found?.token;
-      if (!token || !principal?.active || token.expiresAt <= deps.clock.now() || !token.scopes.includes(lane.scope)) return route();
+      if (!token || !principal?.active || token.expiresAt <= deps.clock.now() || !token.scopes.includes(lane.scope)) {
+        (req as WithLookup)[LOOKED_UP] = { token: presented, found };
+        return route();
+      }
       // The CORS hook's Vary comes first on the route's answer too.
       write(res, ['vary', 'Origin'], JSON.stringify(lane.answer(principal)));
       journal(req, elapsedMs(started), token.clientId ?? undefined, undefined, principal.username);
@@ -105,6 +123,7 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
   function formPost(lane: FormPostLane, req: WithReadBody, res: ServerResponse, route: () => void): boolean {
     const length = Number(req.headers['content-length']);
     if (req.headers['content-type'] !== FORM || req.headers['transfer-encoding'] !== undefined || !(length >= 0 && length <= MAX_FORM_BYTES)) return false;
+    if (!lane.mayServe(req.headers.authorization)) return false;
     const started = performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
