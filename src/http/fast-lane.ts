@@ -28,11 +28,7 @@ export interface FormPostLane {
   path: string;
   /** Headers the route sets on its success, before the framework's content type and length, as name-value pairs. */
   headers: readonly string[];
-  /**
-   * Whether the request may succeed, from its headers alone: false leaves it to the route before its body is read
-   * (a refused request then costs no read and no replay).
-   */
-  mayServe(authorization: string | undefined): boolean;
+
   /** The answer to a clean success, or undefined to leave the request to the route. */
   answer(form: string, authorization: string | undefined): Promise<{ body: unknown; username: string | undefined } | undefined>;
 }
@@ -123,7 +119,6 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
   function formPost(lane: FormPostLane, req: WithReadBody, res: ServerResponse, route: () => void): boolean {
     const length = Number(req.headers['content-length']);
     if (req.headers['content-type'] !== FORM || req.headers['transfer-encoding'] !== undefined || !(length >= 0 && length <= MAX_FORM_BYTES)) return false;
-    if (!lane.mayServe(req.headers.authorization)) return false;
     const started = performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -16,7 +16,7 @@ import { finishSignIn, signInUser, startSignIn } from './sign-in.js';
 import { issueCode } from './codes.js';
 import { CALLBACK_PATH, renderSignInPage, signInCsp } from './signin-page.js';
 import { token } from './token-endpoint.js';
-import { rememberedClientCredentials, rememberedClientProven } from './grants/remembered-client.js';
+import { rememberedClientCredentials } from './grants/remembered-client.js';
 import { principalNameOf } from './access-tokens.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
@@ -110,7 +110,6 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps & Pick<Service
       kind: 'form-post',
       path: `${OAUTH_BASE}/token`,
       headers: NO_STORE_HEADERS,
-      mayServe: (authorization) => rememberedClientProven(tokenDeps, authorization),
       answer: async (form, authorization) => {
         const minted = await rememberedClientCredentials(tokenDeps, form, authorization);
         return minted && { body: minted, username: app.journal.capacity > 0 ? await principalNameOf(deps, minted).catch(() => undefined) : undefined };

@@ -34,19 +34,3 @@ export async function rememberedClientCredentials(deps: TokenDeps, form: string,
   }
   return params.grant_type === 'client_credentials' ? clientCredentialsAsRemembered(deps, authorization, params) : undefined;
 }
-
-/**
- * From the Basic header alone: whether it proves a remembered client allowed client_credentials. The fast lane
- * asks before reading the body, so that a wrong secret or an unknown client goes straight to the route.
- */
-export function rememberedClientProven(deps: TokenDeps, authorization: string | undefined): boolean {
-  if (authorization === undefined) return false;
-  let presented: Presented;
-  try {
-    presented = presentedClient(authorization, {});
-  } catch {
-    return false;
-  }
-  const client = deps.store.clients.remembered(presented.clientId);
-  return client !== undefined && provesClient(client, presented) && client.grantTypes.includes('client_credentials');
-}
