@@ -196,7 +196,14 @@ function compileLinks(
       }
       const linkId = `${t.api_name}.${l.api_name}`;
       const linkTypeRid = `ri.ontology.main.relation.${stableUuid(`${ontologyRid}:link:${linkId}`)}`;
-      const common = { linkTypeRid };
+      // The link as seen from its source, and from its target when it names a reverse (always MANY from there).
+      const addBothSides = (cardinality: LinkSideDef['cardinality'], via: LinkSideDef['via'], reverseVia: LinkSideDef['via']) => {
+        const forward = { linkTypeRid, apiName: l.api_name, displayName: l.display_name ?? l.api_name, source: t.api_name, target: l.target };
+        addSide({ ...forward, cardinality, reverse: l.reverse, via }, `${at}.api_name`);
+        if (!l.reverse) return;
+        const back = { linkTypeRid, apiName: l.reverse, displayName: l.reverse_display_name ?? l.reverse, source: l.target, target: t.api_name };
+        addSide({ ...back, cardinality: 'MANY', reverse: l.api_name, via: reverseVia }, `${at}.reverse`);
+      };
       if (l.foreign_key !== undefined) {
         const fk = source.properties.get(l.foreign_key);
         const targetPk = target.properties.get(target.primaryKey);
@@ -211,33 +218,7 @@ function compileLinks(
           if (v !== undefined && !byType.get(l.target)?.has(String(v)))
             problems.push(`${path}.objects.${t.api_name}[${k}].${l.foreign_key}: no ${l.target} with primary key ${short(String(v))}`);
         }
-        addSide(
-          {
-            ...common,
-            apiName: l.api_name,
-            displayName: l.display_name ?? l.api_name,
-            source: t.api_name,
-            target: l.target,
-            cardinality: 'ONE',
-            reverse: l.reverse,
-            via: { kind: 'outgoing', property: l.foreign_key },
-          },
-          `${at}.api_name`,
-        );
-        if (l.reverse)
-          addSide(
-            {
-              ...common,
-              apiName: l.reverse,
-              displayName: l.reverse_display_name ?? l.reverse,
-              source: l.target,
-              target: t.api_name,
-              cardinality: 'MANY',
-              reverse: l.api_name,
-              via: { kind: 'incoming', property: l.foreign_key },
-            },
-            `${at}.reverse`,
-          );
+        addBothSides('ONE', { kind: 'outgoing', property: l.foreign_key }, { kind: 'incoming', property: l.foreign_key });
       } else {
         const list: Array<[string, string]> = [];
         for (const [n, pair] of (l.pairs ?? []).entries()) {
@@ -251,33 +232,7 @@ function compileLinks(
           else list.push([a, b]);
         }
         pairs.set(linkId, list);
-        addSide(
-          {
-            ...common,
-            apiName: l.api_name,
-            displayName: l.display_name ?? l.api_name,
-            source: t.api_name,
-            target: l.target,
-            cardinality: 'MANY',
-            reverse: l.reverse,
-            via: { kind: 'pairs', linkId, side: 'a' },
-          },
-          `${at}.api_name`,
-        );
-        if (l.reverse)
-          addSide(
-            {
-              ...common,
-              apiName: l.reverse,
-              displayName: l.reverse_display_name ?? l.reverse,
-              source: l.target,
-              target: t.api_name,
-              cardinality: 'MANY',
-              reverse: l.api_name,
-              via: { kind: 'pairs', linkId, side: 'b' },
-            },
-            `${at}.reverse`,
-          );
+        addBothSides('MANY', { kind: 'pairs', linkId, side: 'a' }, { kind: 'pairs', linkId, side: 'b' });
       }
     }
   }
