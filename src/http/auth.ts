@@ -6,7 +6,8 @@ import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import type { Settings } from '../settings.js';
 import { isLoopbackHost } from '../settings.js';
-import { DeactivatedUser, Unauthenticated, permissionDenied } from '../errors.js';
+import { DeactivatedUser, type Unauthenticated, permissionDenied } from '../errors.js';
+import { EXPIRED_TOKEN, NO_TOKEN, NO_USER, UNKNOWN_TOKEN } from './bearer-refusals.js';
 import type { RouteAuth } from './route-config.js';
 import { renderBearer, routeNotFound } from './render-error.js';
 import { laneLookup } from './fast-lane.js';
@@ -50,23 +51,6 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
   });
 }
 
-/**
- * A refused token is answered by the hook itself, through its envelope's renderer, and is returned rather than
- * thrown: the framework's error path (error handler lookup, onError hooks) and a throw per request made a 401
- * cost more CPU than serving the request. A missing or unknown token is the common refusal; one shared,
- * immutable value stands for it.
- */
-const unauthenticated = (reason: string) => {
-  const err = new Unauthenticated().because(reason);
-  Object.freeze(err.headers);
-  return Object.freeze(err);
-};
-const NO_TOKEN = unauthenticated('No bearer token: the route expects an "Authorization: Bearer <access token>" header.');
-const UNKNOWN_TOKEN = unauthenticated(
-  'The bearer token is not one this service knows: never issued here, revoked, expired and swept, or forgotten by a reset.',
-);
-const EXPIRED_TOKEN = unauthenticated('The bearer token has expired; get a new one (refresh it, or sign in again).');
-const NO_USER = unauthenticated('The bearer token belongs to a user that no longer exists.');
 
 /** The token and its user, in one store step (one round trip on PostgreSQL). */
 const findTokenAndPrincipal = (store: Store, presented: string) => store.tokens.findAccessWithPrincipal(presented);

@@ -1,9 +1,11 @@
-// Fast lanes: the hottest requests, answered in front of the framework when they plainly succeed (docs/architecture.md,
-// Hot paths). A route registers its lane beside itself (`app.addFastLane`). A lane takes a request only on its exact
-// path with no query, with no Origin header (no CORS answer to add), no fault armed and the service not closing;
-// it answers only a clean success. Anything else, and any failure before the answer starts, goes to the route,
-// which decides and renders as always: the route stays the truth. A lane must answer byte for byte what its route
-// would (test/http/fast-lane.test.ts compares them) and is journaled as the route's hook would journal it.
+// Fast lanes: the hottest requests, answered in front of the framework (docs/architecture.md, Hot paths). A route
+// registers its lane beside itself (`app.addFastLane`). A lane takes a request only on its exact path with no
+// query, with no Origin header (no CORS answer to add), no fault armed and the service not closing; it answers a
+// clean success and the commonest refusals (a missing, unknown or expired bearer token; a token request its
+// grant refuses without side effects), so that a bad request costs no more than a good one (bench bad-input).
+// Anything else, and any failure before the answer starts, goes to the route, which decides and renders as
+// always: the route stays the truth. A lane must answer byte for byte what its route would
+// (test/http/fast-lane.test.ts compares them) and is journaled and logged as the route's hook would do it.
 import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +14,9 @@ import type { Clock } from '../clock.js';
 import type { UserRecord } from '../store/users.js';
 import type { AnsweredRequest } from './journal/hook.js';
 import type { FrontLane } from './server-limits.js';
+import { bearerAnswer, type PlainAnswer } from './render-error.js';
+import { EXPIRED_TOKEN, NO_TOKEN, UNKNOWN_TOKEN } from './bearer-refusals.js';
+import type { EmulatorError, Unauthenticated } from '../errors.js';
 
 /** A GET behind a bearer token: the token known, unexpired, of an active user, with the route's scope. */
 export interface BearerReadLane {
@@ -26,11 +31,15 @@ export interface BearerReadLane {
 export interface FormPostLane {
   kind: 'form-post';
   path: string;
-  /** Headers the route sets on its success, before the framework's content type and length, as name-value pairs. */
-  headers: readonly string[];
+  /** The route's answer (a success, or a refusal made before anything changed), or undefined to leave it the request. */
+  answer(form: string, authorization: string | undefined): Promise<LaneAnswer | undefined>;
+}
 
-  /** The answer to a clean success, or undefined to leave the request to the route. */
-  answer(form: string, authorization: string | undefined): Promise<{ body: unknown; username: string | undefined } | undefined>;
+/** What a form lane answered, and what the journal names for it (as the route's hook would). */
+export interface LaneAnswer extends PlainAnswer {
+  refusal?: EmulatorError;
+  clientId?: string;
+  username?: string;
 }
 
 export type FastLane = BearerReadLane | FormPostLane;
@@ -67,9 +76,10 @@ export function laneLookup(req: IncomingMessage, presented: string): { found: Be
 
 const elapsedMs = (started: number) => Math.round((performance.now() - started) * 1000) / 1000;
 
-function write(res: ServerResponse, headers: readonly string[], body: string): void {
-  res.writeHead(200, [...headers, 'content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(body))]);
-  res.end(body);
+function write(res: ServerResponse, answer: PlainAnswer): void {
+  // The CORS hook's Vary comes first on the route's answer too.
+  res.writeHead(answer.status, ['vary', 'Origin', ...answer.headers, 'content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(answer.body))]);
+  res.end(answer.body);
 }
 
 /** Decorates `addFastLane`; returns what the server's request listener asks first (src/http/server-limits.ts). */
@@ -95,19 +105,27 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
   });
 
   function bearerRead(lane: BearerReadLane, req: IncomingMessage, res: ServerResponse, route: () => void): boolean {
-    const presented = req.headers.authorization === undefined ? undefined : BEARER.exec(req.headers.authorization)?.[1];
-    if (!presented) return false;
     const started = performance.now();
+    const refuse = (refusal: Unauthenticated) => {
+      write(res, bearerAnswer(refusal));
+      journal(req, 401, elapsedMs(started), { refusal });
+    };
+    const presented = req.headers.authorization === undefined ? undefined : BEARER.exec(req.headers.authorization)?.[1];
+    if (!presented) {
+      refuse(NO_TOKEN);
+      return true;
+    }
+    // The auth hook's order (src/http/auth.ts); what it refuses past expiry (no user, deactivated, scope) is the route's.
     const serve = (found: BearerLookup) => {
-      const principal = found?.principal;
-      const token = found?.token;
-      if (!token || !principal?.active || token.expiresAt <= deps.clock.now() || !token.scopes.includes(lane.scope)) {
+      if (!found) return refuse(UNKNOWN_TOKEN);
+      const { token, principal } = found;
+      if (token.expiresAt <= deps.clock.now()) return refuse(EXPIRED_TOKEN);
+      if (!principal?.active || !token.scopes.includes(lane.scope)) {
         (req as WithLookup)[LOOKED_UP] = { token: presented, found };
         return route();
       }
-      // The CORS hook's Vary comes first on the route's answer too.
-      write(res, ['vary', 'Origin'], JSON.stringify(lane.answer(principal)));
-      journal(req, elapsedMs(started), token.clientId ?? undefined, undefined, principal.username);
+      write(res, { status: 200, headers: [], body: JSON.stringify(lane.answer(principal)) });
+      journal(req, 200, elapsedMs(started), { clientId: token.clientId ?? undefined, username: principal.username });
     };
     deps.store.tokens
       .findAccessWithPrincipal(presented)
@@ -134,22 +152,35 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
         .answer(body.toString('utf8'), authorization)
         .then((answered) => {
           if (!answered) return decline();
-          write(res, ['vary', 'Origin', ...lane.headers], JSON.stringify(answered.body));
-          journal(
-            req,
-            elapsedMs(started),
-            undefined,
-            authorization !== undefined && /^Basic /i.test(authorization) ? authorization : undefined,
-            answered.username,
-          );
+          write(res, answered);
+          journal(req, answered.status, elapsedMs(started), {
+            refusal: answered.refusal,
+            clientId: answered.clientId,
+            basic: authorization !== undefined && /^Basic /i.test(authorization) ? authorization : undefined,
+            username: answered.username,
+          });
         })
         .catch(decline);
     });
     return true;
   }
 
-  function journal(req: IncomingMessage, durationMs: number, clientId: string | undefined, basic: string | undefined, username: string | undefined): void {
-    const answered: AnsweredRequest = { method: req.method!, url: req.url!, status: 200, durationMs, clientId, basic, username };
+  function journal(
+    req: IncomingMessage,
+    status: number,
+    durationMs: number,
+    who: { clientId?: string; basic?: string; username?: string; refusal?: EmulatorError },
+  ): void {
+    const answered: AnsweredRequest = {
+      method: req.method!,
+      url: req.url!,
+      status,
+      durationMs,
+      clientId: who.clientId,
+      basic: who.basic,
+      username: who.username,
+      refusal: who.refusal,
+    };
     app.journal.recordAnswered(answered);
   }
 

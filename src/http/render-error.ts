@@ -77,24 +77,59 @@ function platformBody(err: PlatformError, errorInstanceId: string): string {
   );
 }
 
+/** An answer written without the framework (the fast lanes, src/http/fast-lane.ts): headers as name-value pairs. */
+export interface PlainAnswer {
+  status: number;
+  /** Lower-case names, in the order the route's renderer sets them (before the content type and length). */
+  headers: readonly string[];
+  body: string;
+}
+
+const pairsOf = (headers: Readonly<Record<string, string>>) => Object.entries(headers).flatMap(([name, value]) => [name.toLowerCase(), value]);
+const NO_STORE = ['cache-control', 'no-store', 'pragma', 'no-cache'];
+
+/** An OAuth refusal as both its renderer and the token fast lane write it. */
+export function oauthAnswer(err: OAuthError): PlainAnswer {
+  return {
+    status: err.status,
+    headers: [...pairsOf(err.headers), ...NO_STORE],
+    body: JSON.stringify({ error: err.error, error_description: excerpt(err.errorDescription, DESCRIPTION_MAX) }),
+  };
+}
+
+function sendPlain(reply: FastifyReply, answer: PlainAnswer): FastifyReply {
+  reply.code(answer.status);
+  for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i]!, answer.headers[i + 1]!);
+  return reply.type('application/json').send(answer.body);
+}
+
 export function renderOAuth(reply: FastifyReply, err: OAuthError): FastifyReply {
   reply.request.refusal = err; // read by the journal hook (src/http/journal/hook.ts)
-  return reply
-    .code(err.status)
-    .headers(err.headers)
-    .header('Cache-Control', 'no-store')
-    .header('Pragma', 'no-cache')
-    .type('application/json')
-    .send({ error: err.error, error_description: excerpt(err.errorDescription, DESCRIPTION_MAX) });
+  return sendPlain(reply, oauthAnswer(err));
 }
 
 /** The 401 body, serialized once: it never changes, and most bad requests end here. */
 const UNAUTHENTICATED_BODY = JSON.stringify({ message: 'Requires authentication' });
 
+/** A bearer refusal as both its renderer and the getCurrent fast lane write it. */
+export function bearerAnswer(err: Unauthenticated | DeactivatedUser): PlainAnswer {
+  // The common 401s are shared frozen values (src/http/bearer-refusals.ts): their answers are made once.
+  const known = answered.get(err);
+  if (known !== undefined) return known;
+  const answer = plainBearer(err);
+  if (Object.isFrozen(err)) answered.set(err, answer);
+  return answer;
+}
+const answered = new WeakMap<EmulatorError, PlainAnswer>();
+
+function plainBearer(err: Unauthenticated | DeactivatedUser): PlainAnswer {
+  const body = err instanceof Unauthenticated ? UNAUTHENTICATED_BODY : JSON.stringify({ error: 'invalid_token', error_description: err.errorDescription });
+  return { status: 401, headers: pairsOf(err.headers), body };
+}
+
 export function renderBearer(reply: FastifyReply, err: Unauthenticated | DeactivatedUser): FastifyReply {
   reply.request.refusal = err;
-  const body = err instanceof Unauthenticated ? UNAUTHENTICATED_BODY : JSON.stringify({ error: 'invalid_token', error_description: err.errorDescription });
-  return reply.code(401).headers(err.headers).type('application/json').send(body);
+  return sendPlain(reply, bearerAnswer(err));
 }
 
 export function renderHtml(reply: FastifyReply, err: HtmlError, status = err.status): FastifyReply {

@@ -33,6 +33,12 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+/** A journal entry without what differs between any two requests. */
+const comparable = (e: Record<string, unknown>) => {
+  const { id: _id, time: _time, durationMs: _duration, path: _path, ...rest } = e;
+  return rest;
+};
+
 async function get(path: string, headers: Record<string, string>, body?: string) {
   const before = laned;
   const res = await fetch(base + path, body === undefined ? { headers } : { method: 'POST', headers, body });
@@ -63,23 +69,35 @@ describe('the getCurrent fast lane', () => {
     await get(`${PATH}?preview=false`, { authorization: `Bearer ${token}` });
     const [routeEntry, laneEntry] = app.journal.list({}).filter((e) => e.path.startsWith(PATH));
     expect(laneEntry).toBeDefined();
-    const comparable = (e: Record<string, unknown>) => {
-      const { id: _id, time: _time, durationMs: _duration, path: _path, ...rest } = e;
-      return rest;
-    };
     expect(comparable(laneEntry as never)).toEqual(comparable(routeEntry as never));
   });
 
-  it('leaves every refusal to the route, which renders it', async () => {
+  it('refuses a missing, malformed, unknown or expired token itself, exactly as the route does', async () => {
+    const expiring = await mintToken(app, 'admin', ['api:admin-read']);
+    clock.advance(7 * 24 * 3600_000);
+    const cases: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Basic Zm9vOmJhcg==' },
+      { authorization: 'Bearer a b c' },
+      { authorization: 'Bearer platform_nope' },
+      { authorization: `Bearer ${expiring}` },
+    ];
+    for (const headers of cases) {
+      const lane = await get(PATH, headers);
+      const route = await get(`${PATH}?preview=false`, headers);
+      expect([lane.status, lane.routed, route.status, route.routed]).toEqual([401, false, 401, true]);
+      expect(lane.headers).toEqual(route.headers);
+      expect(lane.body).toBe(route.body);
+      const [routeEntry, laneEntry] = app.journal.list({}).filter((e) => e.path.startsWith(PATH));
+      expect(laneEntry?.reason).toMatch(/bearer token|expired/);
+      expect(comparable(laneEntry as never)).toEqual(comparable(routeEntry as never));
+    }
+  });
+
+  it('leaves the refusals past expiry (scope, deactivated user) to the route, which renders them', async () => {
     const noScope = await mintToken(app, 'admin', ['api:ontologies-read']);
     const denied = await get(PATH, { authorization: `Bearer ${noScope}` });
     expect([denied.status, JSON.parse(denied.body).errorName, denied.routed]).toEqual([403, 'GetCurrentUserPermissionDenied', true]);
-    const unknown = await get(PATH, { authorization: 'Bearer platform_nope' });
-    expect([unknown.status, unknown.routed]).toEqual([401, true]);
-    const expiring = await mintToken(app, 'admin', ['api:admin-read']);
-    clock.advance(7 * 24 * 3600_000);
-    const expired = await get(PATH, { authorization: `Bearer ${expiring}` });
-    expect([expired.status, expired.routed]).toEqual([401, true]);
   });
 
   it('leaves a browser request (Origin) and a faulted one to the route', async () => {
@@ -100,9 +118,10 @@ describe('the client_credentials token fast lane', () => {
   const withoutToken = (text: string) => ({ ...JSON.parse(text), access_token: '<token>' });
 
   it('answers a clean success exactly as the route does, and the token works', async () => {
-    // The lane knows a client once the route has read it (its remembered record, src/services/oauth/grants/remembered-client.ts).
+    // The first request reads the client from the store; later ones prove it against the remembered record
+    // (src/services/oauth/grants/remembered-client.ts). Both are the lane's.
     const first = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials');
-    expect([first.status, first.routed]).toEqual([200, true]);
+    expect([first.status, first.routed]).toEqual([200, false]);
     const lane = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials&scope=api:admin-read');
     // A charset parameter sends the request to the route.
     const route = await get(TOKEN, { authorization: BASIC, 'content-type': `${FORM}; charset=utf-8` }, 'grant_type=client_credentials&scope=api:admin-read');
@@ -115,16 +134,32 @@ describe('the client_credentials token fast lane', () => {
     expect([entry?.clientId, entry?.username]).toEqual(['svc', 'svc']);
   });
 
+  it('refuses a wrong secret, a bad Basic header, a bad scope and an unknown or missing grant type itself, as the route does', async () => {
+    const cases: Array<[string | undefined, string, string]> = [
+      [`Basic ${Buffer.from('svc:wrong').toString('base64')}`, 'grant_type=client_credentials', 'invalid_client'],
+      ['Basic %%%notbase64', 'grant_type=client_credentials', 'invalid_client'],
+      [BASIC, 'grant_type=client_credentials&scope=api:admin-write', 'invalid_scope'],
+      [BASIC, 'grant_type=password&username=a', 'unsupported_grant_type'],
+      [BASIC, 'grant_type=%E0%A4%A&scope=%', 'unsupported_grant_type'],
+      [undefined, 'client_id=svc', 'invalid_request'],
+    ];
+    for (const [authorization, body, error] of cases) {
+      const headers = (type: string): Record<string, string> => (authorization === undefined ? { 'content-type': type } : { authorization, 'content-type': type });
+      const lane = await get(TOKEN, headers(FORM), body);
+      const route = await get(TOKEN, headers(`${FORM}; charset=utf-8`), body);
+      expect([JSON.parse(lane.body).error, lane.routed, route.routed]).toEqual([error, false, true]);
+      expect([lane.status, lane.headers, lane.body]).toEqual([route.status, route.headers, route.body]);
+      const [routeEntry, laneEntry] = app.journal.list({}).filter((e) => e.path === TOKEN);
+      expect(laneEntry?.errorCode).toBe(error);
+      expect(comparable(laneEntry as never)).toEqual(comparable(routeEntry as never));
+    }
+  });
+
   it('hands a declined form to the route with its body intact', async () => {
-    const badSecret = `Basic ${Buffer.from('svc:wrong').toString('base64')}`;
-    const refused = await get(TOKEN, { authorization: badSecret, 'content-type': FORM }, 'grant_type=client_credentials');
-    expect([refused.status, JSON.parse(refused.body).error, refused.routed]).toEqual([401, 'invalid_client', true]);
-    // The route read grant_type from the replayed body: an unsupported one is named.
-    const other = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=password&username=a');
-    expect([other.status, JSON.parse(other.body).error, other.routed]).toEqual([400, 'unsupported_grant_type', true]);
     const repeated = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials&grant_type=client_credentials');
     expect([repeated.status, JSON.parse(repeated.body).error, repeated.routed]).toEqual([400, 'invalid_request', true]);
-    const badScope = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials&scope=api:admin-write');
-    expect([badScope.status, JSON.parse(badScope.body).error, badScope.routed]).toEqual([400, 'invalid_scope', true]);
+    // Codes change state before they can fail: always the route's, which read the replayed body.
+    const code = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=authorization_code&code=nope&redirect_uri=http://x');
+    expect([code.status, JSON.parse(code.body).error, code.routed]).toEqual([400, 'unauthorized_client', true]);
   });
 });

@@ -25,7 +25,10 @@ export interface Journal {
    * listener's, src/services/compute-modules/pod-listener/), as the public app's are.
    */
   attach(listener: FastifyInstance): void;
-  /** Journals a success answered in front of the framework (src/http/fast-lane.ts), as its route would have. */
+  /**
+   * Journals a request answered in front of the framework (src/http/fast-lane.ts) as its route would have, and
+   * logs its refusal, if it was one, on the line the route's refusal would have had.
+   */
   recordAnswered(answered: AnsweredRequest): void;
 }
 
@@ -39,7 +42,12 @@ export interface AnsweredRequest {
   /** An OAuth request's Basic header, read for its client id on demand (its secret part never is). */
   basic: string | undefined;
   username: string | undefined;
+  /** What a refused request was answered with. */
+  refusal?: EmulatorError;
 }
+
+/** The request id a lane's refusal is logged with: the framework, which numbers requests, never saw it. */
+const LANE_REQUEST_ID = 'fast-lane';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -129,6 +137,10 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     capacity: deps.size,
     attach: (listener) => hook(listener),
     recordAnswered(answered) {
+      const refusal = answered.refusal;
+      const errorCode = refusal === undefined ? undefined : errorCodeOf(refusal);
+      const reason = refusal === undefined ? undefined : reasonOf(refusal);
+      if (refusal !== undefined) logRefusal(LANE_REQUEST_ID, refusal, undefined, answered.status, answered.method, answered.url, errorCode!, reason!);
       if (deps.size === 0) return;
       // Field by field, in the order record() writes them: one shape for every slot of the ring.
       const record: JournalRecord = {
@@ -142,8 +154,8 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
         clientId: answered.clientId,
         basic: answered.basic,
         username: answered.username,
-        errorCode: undefined,
-        reason: undefined,
+        errorCode,
+        reason,
       };
       push(record, listenerFailed);
     },
@@ -166,17 +178,7 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
       if (refusal) {
         errorCode = errorCodeOf(refusal);
         reason = reasonOf(refusal);
-        const platform = refusal instanceof PlatformError;
-        deps.logLine(status >= 500 ? 'error' : 'info', {
-          reqId: request.id,
-          errorInstanceId: request.errorInstanceId ?? undefined,
-          errorCode: platform ? refusal.errorCode : errorCode,
-          errorName: platform ? refusal.errorName : undefined,
-          status,
-          method,
-          path: redactUrl(url),
-          reason,
-        });
+        logRefusal(request.id, refusal, request.errorInstanceId ?? undefined, status, method, url, errorCode, reason);
       } else {
         // Only an unexpected exception answers without a refusal; its renderer has logged it at error.
         reason = 'An unexpected error; the log has its errorInstanceId and stack.';
@@ -200,6 +202,29 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
       reason: reason ?? request.journalNote ?? undefined,
     };
     push(record, (err) => request.log.warn({ err }, 'a journal listener failed'));
+  }
+
+  function logRefusal(
+    reqId: string,
+    refusal: EmulatorError,
+    errorInstanceId: string | undefined,
+    status: number,
+    method: string,
+    url: string,
+    errorCode: string,
+    reason: string,
+  ): void {
+    const platform = refusal instanceof PlatformError;
+    deps.logLine(status >= 500 ? 'error' : 'info', {
+      reqId,
+      errorInstanceId,
+      errorCode: platform ? refusal.errorCode : errorCode,
+      errorName: platform ? refusal.errorName : undefined,
+      status,
+      method,
+      path: redactUrl(url),
+      reason,
+    });
   }
 
   function push(record: JournalRecord, listenerFailed: (err: unknown) => void): void {

@@ -16,7 +16,7 @@ import { finishSignIn, signInUser, startSignIn } from './sign-in.js';
 import { issueCode } from './codes.js';
 import { CALLBACK_PATH, renderSignInPage, signInCsp } from './signin-page.js';
 import { token } from './token-endpoint.js';
-import { rememberedClientCredentials } from './grants/remembered-client.js';
+import { NO_STORE_HEADERS, tokenLaneAnswer } from './token-lane.js';
 import { principalNameOf } from './access-tokens.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
@@ -51,9 +51,7 @@ function parseParams(request: FastifyRequest, encoded: string, joined: readonly 
 /** The parsed form of a POST; an empty or absent body counts as no parameters. */
 const formOf = (request: FastifyRequest): Params => (request.body as Params | undefined) ?? {};
 
-const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-/** The same two headers as the fast lane writes them (lower case, as the framework sends them). */
-const NO_STORE_HEADERS = ['cache-control', 'no-store', 'pragma', 'no-cache'];
+const noStore = (reply: FastifyReply) => reply.header(NO_STORE_HEADERS[0]!, NO_STORE_HEADERS[1]!).header(NO_STORE_HEADERS[2]!, NO_STORE_HEADERS[3]!);
 
 export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps & Pick<ServiceDeps, 'services'>): void {
   // Every scope a served service checks (SPEC §5's matrix and what later services add), in service order.
@@ -104,16 +102,12 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps & Pick<Service
       return noStore(reply).redirect(location, 302);
     });
 
-    // A clean client_credentials success is answered in front of the framework (src/http/fast-lane.ts): the
-    // remembered client and one store step; everything else reaches the route below with its body replayed.
+    // client_credentials, and refusals made before a grant changes anything, are answered in front of the
+    // framework (src/http/fast-lane.ts, ./token-lane.ts); everything else reaches the route below, its body replayed.
     app.addFastLane({
       kind: 'form-post',
       path: `${OAUTH_BASE}/token`,
-      headers: NO_STORE_HEADERS,
-      answer: async (form, authorization) => {
-        const minted = await rememberedClientCredentials(tokenDeps, form, authorization);
-        return minted && { body: minted, username: app.journal.capacity > 0 ? await principalNameOf(deps, minted).catch(() => undefined) : undefined };
-      },
+      answer: (form, authorization) => tokenLaneAnswer(tokenDeps, form, authorization, app.journal.capacity > 0),
     });
     // Not async: a request refused before any store call throws synchronously (see token()).
     // The journal names the user a token acts as (a client_credentials token's service user too).

@@ -6,7 +6,7 @@
 import type { TokenResponse } from '../access-tokens.js';
 import { presentedClient, provesClient, type Presented } from '../client-auth.js';
 import type { TokenDeps } from '../deps.js';
-import { JOINED_FORM_FIELDS, singleValued, type Params } from '../params.js';
+import type { Params } from '../params.js';
 import { mintForClientPrincipal } from '../service-principals.js';
 import { clientCredentialsScopes } from './client-credentials.js';
 
@@ -22,15 +22,4 @@ export async function clientCredentialsAsRemembered(deps: TokenDeps, authorizati
   const requested = clientCredentialsScopes(client, params, deps.scopeMatrix);
   if ('problem' in requested) return undefined;
   return mintForClientPrincipal(deps, client.clientId, requested.scopes, client);
-}
-
-/** The fast lane's form (src/http/fast-lane.ts): a clean client_credentials success, else undefined. */
-export async function rememberedClientCredentials(deps: TokenDeps, form: string, authorization: string | undefined): Promise<TokenResponse | undefined> {
-  let params: Params;
-  try {
-    params = singleValued(form, JOINED_FORM_FIELDS);
-  } catch {
-    return undefined;
-  }
-  return params.grant_type === 'client_credentials' ? clientCredentialsAsRemembered(deps, authorization, params) : undefined;
 }

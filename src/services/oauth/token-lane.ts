@@ -1,0 +1,40 @@
+// The token endpoint's fast lane (src/http/fast-lane.ts, docs/architecture.md "Hot paths"): a client_credentials
+// request, and any request refused before its grant changes anything, answered without the framework. The form
+// is parsed as the route's parser does; the grant modules decide exactly as they do for the route. Codes and
+// refresh tokens are the route's: their grants change state before they can fail, so a lane must not run them
+// (a declined request is run again by the route).
+import { OAuthError } from '../../errors.js';
+import type { LaneAnswer } from '../../http/fast-lane.js';
+import { oauthAnswer } from '../../http/render-error.js';
+import { principalNameOf } from './access-tokens.js';
+import type { TokenDeps } from './deps.js';
+import { JOINED_FORM_FIELDS, singleValued, type Params } from './params.js';
+import { token } from './token-endpoint.js';
+
+/** Success headers, as the route's `noStore` sets them (lower case, as the framework sends them). */
+export const NO_STORE_HEADERS = ['cache-control', 'no-store', 'pragma', 'no-cache'];
+
+const ROUTE_ONLY = new Set(['authorization_code', 'refresh_token']);
+
+export async function tokenLaneAnswer(deps: TokenDeps, form: string, authorization: string | undefined, journaled: boolean): Promise<LaneAnswer | undefined> {
+  let params: Params;
+  try {
+    params = singleValued(form, JOINED_FORM_FIELDS);
+  } catch {
+    return undefined; // a repeated field: the route names it
+  }
+  const grantType = params.grant_type;
+  if (grantType !== undefined && ROUTE_ONLY.has(grantType)) return undefined;
+  // The journal entry's names, as the route's hook reads them from the parsed body.
+  const named = { clientId: params.client_id, username: params.username };
+  try {
+    // client_credentials proves the remembered client first, inside its own grant module.
+    const minted = await token(deps, authorization, params);
+    const username = journaled ? await principalNameOf(deps, minted).catch(() => undefined) : undefined;
+    return { status: 200, headers: NO_STORE_HEADERS, body: JSON.stringify(minted), ...named, username };
+  } catch (err) {
+    // Exactly the OAuth refusals; anything else (the store failing) the route renders.
+    if (!(err instanceof OAuthError) || err.constructor !== OAuthError) throw err;
+    return { ...oauthAnswer(err), refusal: err, ...named };
+  }
+}
