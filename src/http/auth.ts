@@ -51,7 +51,6 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
   });
 }
 
-
 /** The token and its user, in one store step (one round trip on PostgreSQL). */
 const findTokenAndPrincipal = (store: Store, presented: string) => store.tokens.findAccessWithPrincipal(presented);
 

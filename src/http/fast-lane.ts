@@ -78,7 +78,15 @@ const elapsedMs = (started: number) => Math.round((performance.now() - started) 
 
 function write(res: ServerResponse, answer: PlainAnswer): void {
   // The CORS hook's Vary comes first on the route's answer too.
-  res.writeHead(answer.status, ['vary', 'Origin', ...answer.headers, 'content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(answer.body))]);
+  res.writeHead(answer.status, [
+    'vary',
+    'Origin',
+    ...answer.headers,
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(answer.body)),
+  ]);
   res.end(answer.body);
 }
 

@@ -144,7 +144,8 @@ describe('the client_credentials token fast lane', () => {
       [undefined, 'client_id=svc', 'invalid_request'],
     ];
     for (const [authorization, body, error] of cases) {
-      const headers = (type: string): Record<string, string> => (authorization === undefined ? { 'content-type': type } : { authorization, 'content-type': type });
+      const headers = (type: string): Record<string, string> =>
+        authorization === undefined ? { 'content-type': type } : { authorization, 'content-type': type };
       const lane = await get(TOKEN, headers(FORM), body);
       const route = await get(TOKEN, headers(`${FORM}; charset=utf-8`), body);
       expect([JSON.parse(lane.body).error, lane.routed, route.routed]).toEqual([error, false, true]);
