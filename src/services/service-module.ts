@@ -42,6 +42,22 @@ export interface Backstage {
   views?: readonly DashboardView[];
 }
 
+/** One thing a service keeps that the filesystem's tree shows as a resource (docs/directory.md, "Other services' resources"). */
+export interface ProvidedResource {
+  rid: string;
+  displayName: string;
+  /** The platform's ResourceType (FOUNDRY_DATASET, MAGRITTE_SOURCE, ...). */
+  type: string;
+  parentFolderRid: string;
+}
+
+/** The resources a service keeps, read by the filesystem when it walks its tree; the service stays their owner. */
+export interface ResourceProvider {
+  get(store: Store, rid: string): Promise<ProvidedResource | undefined>;
+  /** Every resource it keeps (few: the filesystem filters them by parent). */
+  list(store: Store): Promise<ProvidedResource[]>;
+}
+
 export type { AnySeedCodec, SeedCodec, PathPolicy };
 
 export interface ServiceModule {
@@ -59,5 +75,7 @@ export interface ServiceModule {
   routes?(app: HttpApp, deps: ServiceDeps): void | Promise<void>;
   /** Its entry points for the JSON index at `GET /`, given the public base address. */
   entryPoints?(base: string): Record<string, unknown>;
+  /** What it keeps that the filesystem's tree shows as resources. */
+  resources?: ResourceProvider;
   backstage?: Backstage;
 }

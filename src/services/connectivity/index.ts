@@ -4,6 +4,7 @@ import { CONNECTIONS } from '../../store/core-parts.js';
 import { connectivityRoutes } from './routes.js';
 import { connectivityBackstage } from './backstage.js';
 import { connectionsSeed } from './seed.js';
+import { connectionResources } from './resources.js';
 
 export const connectivityService: ServiceModule = {
   name: 'connectivity',
@@ -15,5 +16,6 @@ export const connectivityService: ServiceModule = {
   store: [CONNECTIONS],
   seed: [connectionsSeed],
   routes: connectivityRoutes,
+  resources: connectionResources,
   backstage: { routes: connectivityBackstage },
 };

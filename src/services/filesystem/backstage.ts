@@ -2,7 +2,8 @@
 // in path order, for the dashboard and for tests. Loopback or the control token, like every control route.
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Backstage } from '../service-module.js';
+import type { Backstage, ServiceModule } from '../service-module.js';
+import { providersOf, treeWithProvided } from './provided.js';
 import type { Store } from '../../store/store.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 import { TREE } from './store/part.js';
@@ -11,11 +12,11 @@ import { pageOf } from '../admin/paging.js';
 
 const ListQuery = Type.Object({ q: Type.Optional(Type.String()), pageToken: Type.Optional(Type.String()), pageSize: Type.Optional(Type.String()) });
 
-function treeRoutes(parent: FastifyInstance, deps: { store: Store }): void {
+function treeRoutes(parent: FastifyInstance, deps: { store: Store; services: readonly ServiceModule[] }): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/_emulate/platform/filesystem/tree', { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
     const q = (request.query.q ?? '').toLowerCase();
-    const tree = deps.store.part(TREE);
+    const tree = treeWithProvided(deps.store.part(TREE), deps.store, providersOf(deps.services));
     const rows = [];
     for (const node of await tree.all()) {
       const placed = await place(tree, node);

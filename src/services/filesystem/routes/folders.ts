@@ -8,6 +8,8 @@ import type { Clock } from '../../../clock.js';
 import { conflict, invalidArgument, notFound } from '../../../errors.js';
 import { randomUuid } from '../../../ids.js';
 import { TREE } from '../store/part.js';
+import { providersOf, treeWithProvided } from '../provided.js';
+import type { ServiceModule } from '../../service-module.js';
 import type { NodeKind, NodeRecord } from '../store/records.js';
 import { nameTaken, place } from '../tree.js';
 import { folderWire, projectWire, resourceWire, spaceWire } from '../wire.js';
@@ -19,9 +21,10 @@ const Paging = Type.Object({ pageSize: Type.Optional(Type.String()), pageToken: 
 const Preview = Type.Object({ preview: Type.Optional(Type.String()) });
 const CONTAINERS: readonly NodeKind[] = ['SPACE', 'PROJECT', 'FOLDER'];
 
-export function folderRoutes(parent: FastifyInstance, deps: { store: Store; clock: Clock }): void {
+export function folderRoutes(parent: FastifyInstance, deps: { store: Store; clock: Clock; services: readonly ServiceModule[] }): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const tree = () => deps.store.part(TREE);
+  const providers = providersOf(deps.services);
+  const tree = () => treeWithProvided(deps.store.part(TREE), deps.store, providers);
   const now = () => new Date(deps.clock.now()).toISOString();
 
   const folder = async (rid: string) => {

@@ -5,8 +5,10 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../../store/store.js';
 import type { Clock } from '../../../clock.js';
-import { conflict, invalidArgument, notFound } from '../../../errors.js';
+import { conflict, invalidArgument, notFound, permissionDenied } from '../../../errors.js';
 import { TREE } from '../store/part.js';
+import { providedBy, providersOf, treeWithProvided } from '../provided.js';
+import type { ServiceModule } from '../../service-module.js';
 import type { NodeRecord } from '../store/records.js';
 import { descendants, markingsOf, nameTaken, pathSegments, place, resolvePath } from '../tree.js';
 import { resourceWire } from '../wire.js';
@@ -21,9 +23,10 @@ const Paging = Type.Object({ pageSize: Type.Optional(Type.String()), pageToken: 
 const ridOf = (request: { params: unknown }) => ({ resourceRid: (request.params as { resourceRid?: string }).resourceRid ?? '' });
 const MarkingsBody = Type.Object({ markingIds: Type.Array(Type.String(), { maxItems: 500 }) });
 
-export function resourceRoutes(parent: FastifyInstance, deps: { store: Store; clock: Clock }): void {
+export function resourceRoutes(parent: FastifyInstance, deps: { store: Store; clock: Clock; services: readonly ServiceModule[] }): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const tree = () => deps.store.part(TREE);
+  const providers = providersOf(deps.services);
+  const tree = () => treeWithProvided(deps.store.part(TREE), deps.store, providers);
   const now = () => new Date(deps.clock.now()).toISOString();
 
   const existing = async (rid: string): Promise<NodeRecord> => {
@@ -131,6 +134,12 @@ export function resourceRoutes(parent: FastifyInstance, deps: { store: Store; cl
       if (!node.trashed)
         throw invalidArgument('ResourceNotTrashed', { resourceRid: node.rid }).because('only a resource in the trash can be deleted for good: delete it first');
       const below = await descendants(tree(), node.rid);
+      // Another service's resource is its owner's to delete: the tree only hides it (docs/directory.md).
+      for (const n of [node, ...below])
+        if (await providedBy(deps.store, providers, n.rid))
+          throw permissionDenied('PermanentlyDeleteResourcePermissionDenied', { resourceRid: node.rid }).because(
+            `${n.rid} (${n.displayName}) belongs to another service (${n.type}); only its own routes delete it for good. Restore it, or leave it in the trash.`,
+          );
       await tree().remove([...below.map((n) => n.rid).reverse(), node.rid]);
       return reply.code(204).send();
     },
