@@ -159,20 +159,35 @@ export class SubscriptionHub implements SubscriptionHost {
     this.sweep(pump);
   }
 
-  /** Queues what moved in one set to each of its subscribers, each object as that subscriber asked for it. */
+  /**
+   * Queues what moved in one set to each of its subscribers, each object as that subscriber asked for it. The
+   * updates are serialized once per shape asked for (selected properties, rids or not), not once per subscriber:
+   * most subscribers of a set ask alike, and serializing was most of a delivery's cost.
+   */
   deliver(ontology: OntologyRecord, watched: Watched, changes: MemberChange[]): void {
+    const byShape = new Map<string, string[]>();
     for (const sub of watched.subscribers) {
-      const select = sub.request.propertySet.length ? new Set(sub.request.propertySet) : undefined;
-      for (let i = 0; i < changes.length; i += UPDATES_PER_MESSAGE) {
-        const updates = changes.slice(i, i + UPDATES_PER_MESSAGE).map((c) => ({
-          type: 'object',
-          state: c.state,
-          object: objectWire(ontology.rid, findObjectType(ontology, c.record.objectType), c.record, { select, excludeRid: !sub.request.loadRids }),
-        }));
-        sub.connection.enqueue(JSON.stringify({ type: 'objectSetChanged', id: sub.id, updates }));
-      }
+      const shape = JSON.stringify([sub.request.propertySet, sub.request.loadRids]);
+      let chunks = byShape.get(shape);
+      if (chunks === undefined) byShape.set(shape, (chunks = this.serializedUpdates(ontology, sub, changes)));
+      // The same bytes as JSON.stringify({type, id, updates}).
+      for (const updates of chunks) sub.connection.enqueue(`{"type":"objectSetChanged","id":${JSON.stringify(sub.id)},"updates":${updates}}`);
       this.delivered += changes.length;
     }
+  }
+
+  private serializedUpdates(ontology: OntologyRecord, sub: Subscription, changes: MemberChange[]): string[] {
+    const select = sub.request.propertySet.length ? new Set(sub.request.propertySet) : undefined;
+    const chunks: string[] = [];
+    for (let i = 0; i < changes.length; i += UPDATES_PER_MESSAGE) {
+      const updates = changes.slice(i, i + UPDATES_PER_MESSAGE).map((c) => ({
+        type: 'object',
+        state: c.state,
+        object: objectWire(ontology.rid, findObjectType(ontology, c.record.objectType), c.record, { select, excludeRid: !sub.request.loadRids }),
+      }));
+      chunks.push(JSON.stringify(updates));
+    }
+    return chunks;
   }
 
   /** Ends every subscription of a set that can no longer be read (`subscriptionClosed` with the error). */
