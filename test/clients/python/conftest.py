@@ -44,6 +44,8 @@ platform:
   oauth_clients:
     - { client_id: py-service, client_secret: py-service-secret, name: Python service }
     - { client_id: py-limited, client_secret: py-limited-secret, allowed_scopes: [api:ontologies-read] }
+    # test_palantir_oauth_client.py: a desktop tool's public client, signing in through a loopback redirect
+    - { client_id: py-desktop, redirect_uris: ["http://127.0.0.1/"], grant_types: [authorization_code, refresh_token] }
   ontologies:
     - api_name: sales
       rid: ri.ontology.main.ontology.sales
