@@ -65,13 +65,17 @@ export function readAnswer(fn: FunctionQuery, job: JobRecord, raw = false): unkn
   return converted.value;
 }
 
-/** Runs the call as a job and waits for it at most the app's timeout; a job left unanswered is canceled. `raw`: the answer unconverted. */
+/**
+ * Runs the call as a job and waits for it at most the app's timeout; a job left unanswered is canceled. `raw`:
+ * the answer unconverted; `seen`: told the job as it ended (for the call log).
+ */
 export async function callFunction(
   jobs: JobService,
   fn: FunctionQuery,
   given: Record<string, unknown>,
   signal: AbortSignal,
   raw = false,
+  seen?: (job: JobRecord) => void,
 ): Promise<CallOutcome> {
   const query = moduleQuery(fn, isRecord(given) ? given : {});
   const job = await jobs.executeWithin(
@@ -79,6 +83,7 @@ export async function callFunction(
     fn.app.timeoutMs,
     signal,
   );
+  seen?.(job);
   switch (job.state) {
     case 'succeeded':
       return { value: readAnswer(fn, job, raw), job };
@@ -91,6 +96,7 @@ export async function callFunction(
     default: {
       // No answer in time (or the caller went away): the job is canceled so that no module runs it later.
       const now = (await jobs.cancel(job.jobId)) ?? job;
+      seen?.(now);
       if (now.state === 'succeeded') return { value: readAnswer(fn, now, raw), job: now }; // answered just then
       const taken = now.handOuts > 0 ? 'handed to the module' : 'never taken by a module';
       throw queryTimeExceededLimit(fn).because(

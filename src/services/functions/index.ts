@@ -26,7 +26,8 @@ import { functionsBackstage } from './backstage.js';
 export const functionsService: ServiceModule = {
   name: 'functions',
   scopes: [...FUNCTION_SCOPES],
-  policy: [{ path: '/api/v2/functions/', topics: ['functions'] }],
+  // A call changes the Function calls view, which follows `ontologies` (calls come through both APIs).
+  policy: [{ path: '/api/v2/functions/', topics: ['functions', 'ontologies'] }],
   store: [FUNCTIONS_CONFIGS, MODULE_ENVIRONMENTS],
   seed: [functionsCodec, moduleEnvironmentsCodec],
   routes: functionRoutes,
