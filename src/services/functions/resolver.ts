@@ -52,7 +52,7 @@ export function functionResolver(deps: ResolverDeps): FunctionsResolver {
   async function run(fn: FunctionQuery, parameters: Record<string, unknown>, signal: AbortSignal, via: CallRecord['via'] = 'functions') {
     const jobs = deps.jobs();
     if (!jobs) throw temporarilyUnavailable('Functions need the compute-module routes, which this server does not serve.');
-    const outcome = await recorded(log, { function: fn.apiName, via }, (seen) => callFunction(jobs, fn, parameters, signal, false, seen));
+    const outcome = await recorded(log, { function: fn.apiName, via }, (seen) => callFunction(jobs, fn, parameters, signal, { seen, store: deps.store }));
     return { answer: { value: outcome.value }, note: callNote(fn, outcome) };
   }
 
@@ -77,7 +77,7 @@ export function functionResolver(deps: ResolverDeps): FunctionsResolver {
           `Action ${actionType} runs the function ${quote(functionApiName)}, which no module has registered (is its module running?); nothing was applied.`,
         );
       return recorded(log, { function: fn.apiName, via: 'action' }, async (seen) => {
-        const outcome = await callFunction(jobs, fn, parameters, signal, true, seen);
+        const outcome = await callFunction(jobs, fn, parameters, signal, { raw: true, seen, store: deps.store });
         const read = readModuleEdits(ontology, outcome.value);
         if ('problem' in read)
           throw actionValidationFailed(actionType).because(
