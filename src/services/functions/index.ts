@@ -10,7 +10,9 @@
 // - A module's failure is told apart from a value by its shape ({error, reason} from the TypeScript SDK,
 //   {exception} or {error} from the Python SDK): neither SDK marks it on the wire. QueryEncounteredUserFacingError
 //   is never answered: neither SDK can mark a failure as user facing.
-// - Ontology object and object set references are not mapped: neither SDK's schema posts them today.
+// - Ontology object and object set references: neither SDK's schema posts them today; the schema names read
+//   (objectReference, objectSet) are ours. An object set parameter is passed as given, never resolved.
+// - The Function calls view (like the journal) is per instance and kept in memory.
 // - Function-backed actions: applyBatch is refused; the edits come in the public example serializer's form only.
 // - Module environment: the Python SDK's `oauth(hostname, scopes)` posts to https://{hostname}/multipass/api/oauth2/token;
 //   ours is /idp/api/oauth2/token, so it needs the TLS listener and a path alias (docs/functions.md). Sources come
