@@ -21,7 +21,7 @@ function callRoutes(parent: FastifyInstance, { store }: ServiceDeps): void {
     const rows = log
       .list()
       .filter((c) => q === '' || `${c.function} ${c.jobId} ${c.runtimeId} ${c.outcome} ${c.via}`.toLowerCase().includes(q))
-      .map((c) => ({ ...c, duration: `${c.durationMs} ms` }));
+      .map((c) => ({ ...c, at: new Date(c.at).toISOString(), duration: `${c.durationMs} ms` }));
     const page = pageOf(
       rows,
       { pageSize: request.query.pageSize ?? '100', ...(request.query.pageToken ? { pageToken: request.query.pageToken } : {}) },

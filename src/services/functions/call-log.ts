@@ -9,8 +9,8 @@ import { PlatformError } from '../../errors.js';
 export const CALL_LOG_SIZE = 1000;
 
 export interface CallRecord {
-  /** ISO time the call started. */
-  at: string;
+  /** When the call started (ms since the epoch; the view shows it as an ISO time). */
+  at: number;
   function: string;
   /** `ontologies` (Queries.execute, executeFunction), `functions` (the functions API) or `action`. */
   via: 'ontologies' | 'functions' | 'action';
@@ -53,7 +53,7 @@ export async function recorded<T>(
   call: { function: string; via: CallRecord['via'] },
   work: (seen: (job: JobRecord) => void) => Promise<T>,
 ): Promise<T> {
-  const at = new Date().toISOString();
+  const at = Date.now();
   const started = performance.now();
   let job: JobRecord | undefined;
   const add = (outcome: string) =>
