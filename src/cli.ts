@@ -40,7 +40,9 @@ Commands:
               COMMAND with GET_JOB_URI, POST_RESULT_URI, POST_SCHEMA_URI and MODULE_AUTH_TOKEN
               (the token file's path) set; for Python modules also RUNTIME_HOST, RUNTIME_PORT and
               RESTART_NOTIFICATION_URI (the HTTPS in-pod runtime), CONNECTIONS_TO_OTHER_PODS_CA_PATH
-              and DEFAULT_CA_PATH (its CA file), FOUNDRY_SERVICE_DISCOVERY_V2 and FOUNDRY_HOSTNAME.
+              and DEFAULT_CA_PATH (its CA file), FOUNDRY_SERVICE_DISCOVERY_V2 and FOUNDRY_HOSTNAME;
+              for a deployed app with client_id or sources, CLIENT_ID, CLIENT_SECRET,
+              SOURCE_CREDENTIALS and SOURCE_CONFIGURATIONS_PATH (docs/functions.md).
               Forwards SIGINT/SIGTERM; exits with COMMAND's code.
 
 Options for start:

@@ -1,6 +1,6 @@
 // Entry: settings -> seed -> store -> app -> listen, and a graceful close on SIGTERM/SIGINT.
 import type { FastifyInstance } from 'fastify';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { OffsetClock, type Clock } from './clock.js';
 import { loadSeedFile, validateSeed } from './seed/load.js';
@@ -127,7 +127,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw listenError(err, settings);
   }
   try {
-    if (settings.httpsPort !== undefined) https = await startHttpsListener(app, settings, settings.httpsPort, settings.dataDir);
+    if (settings.httpsPort !== undefined) {
+      https = await startHttpsListener(app, settings, settings.httpsPort, settings.dataDir);
+      // For run-module: a module's DEFAULT_CA_PATH trusts this listener too (docs/functions.md, "Module environment").
+      app.podRuntime.publicTls = { url: https.url, caCertificate: await readFile(https.caFile, 'utf8') };
+    }
     if (settings.computeModules.podListenerPort !== 0) await podListener();
   } catch (err) {
     await stop();

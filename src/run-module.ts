@@ -10,6 +10,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RUNTIMES_PREFIX } from './services/compute-modules/routes/runtime.js';
 import { openPipeline, writePipelineFiles } from './run-module-pipeline.js';
+import { describeEnvironment, openModuleEnvironment, writeEnvironmentFiles } from './run-module-environment.js';
 
 export const DEFAULT_EMULATOR_URL = 'http://localhost:4000';
 
@@ -118,6 +119,7 @@ export async function runModule(options: RunModuleOptions): Promise<number> {
 
   const session = await openSession(options);
   const pipeline = await openPipeline({ ...options, runtimeId: session.runtimeId });
+  const environment = await openModuleEnvironment({ ...options, runtimeId: session.runtimeId });
   // A private directory (0700) and files (0600): the token is the module's credential. Removed at exit.
   const dir = mkdtempSync(join(tmpdir(), 'platform-emulator-module-'));
   const files: ModuleFiles = { token: join(dir, 'module-auth-token'), serviceDiscovery: join(dir, 'service-discovery.yml') };
@@ -133,12 +135,15 @@ export async function runModule(options: RunModuleOptions): Promise<number> {
     // Pipeline mode (docs/streams.md): the build token and the alias map, beside everything else.
     const pipelineEnv = pipeline ? writePipelineFiles(dir, pipeline) : {};
     if (pipeline) log(`pipeline mode: resources ${Object.keys(pipeline.resources).join(', ')} of ${pipeline.deployedAppRid}`);
+    // Application permissions and sources (docs/functions.md, "Module environment"); it may replace DEFAULT_CA_PATH.
+    const environmentEnv = writeEnvironmentFiles(dir, environment, session.podRuntime?.caCertificate);
+    for (const line of describeEnvironment(environment)) log(line);
     const pod = session.podRuntime ? ` (in-pod runtime https://${session.podRuntime.host}:${session.podRuntime.port})` : '';
     log(`runtime ${session.runtimeId}: polling ${session.getJobUri}${pod}; starting ${options.command.join(' ')}`);
     // The Python platform SDK wants a hostname beside the discovery file (its clients ask for one); the
     // user's own FOUNDRY_HOSTNAME wins. The endpoints themselves come from the file, with their http scheme.
     const hostname = env.FOUNDRY_HOSTNAME ? {} : { FOUNDRY_HOSTNAME: new URL(options.url).host };
-    return await runChild(options.command, { ...env, ...hostname, ...moduleEnv(session, files), ...pipelineEnv }, log);
+    return await runChild(options.command, { ...env, ...hostname, ...moduleEnv(session, files), ...pipelineEnv, ...environmentEnv }, log);
   } finally {
     cleanup();
     process.removeListener('exit', cleanup);

@@ -2,7 +2,10 @@
 // ontology query route (`POST /api/v2/ontologies/bench/queries/com.bench.computemodules.echo/execute`) to a real
 // @palantir/compute-module module, beside the raw job round trip (the multiplexer's sync execute) to the same
 // module in the same run. The difference is what the query layer adds (parameter check, registration lookup,
-// answer check). Plain HTTP callers, so that neither side carries a client library's cost.
+// answer check). Plain HTTP callers, so that neither side carries a client library's cost. The target (at most
+// 0.3 ms p50 added) is checked on interleaved pairs over several rounds (bench/lib/interleave.ts), the median of
+// the rounds' p50 differences: on a shared machine two blocks measured one after the other differ by more than
+// that from noise alone.
 import { DEPLOYED_APP_RID } from '../lib/fixtures.js';
 import { postJson } from '../lib/http.js';
 import { sampleSequentially } from '../lib/latency.js';
@@ -15,6 +18,7 @@ import type { Scenario } from '../lib/scenario.js';
 import { mintTokens, startEmulator } from '../lib/servers.js';
 import { settings } from '../lib/settings.js';
 import { EXECUTE_PATH } from './job-round-trip.js';
+import { interleavedOverhead } from '../lib/interleave.js';
 
 const CALLERS = 16;
 const QUERY_PATH = '/api/v2/ontologies/bench/queries/com.bench.computemodules.echo/execute';
@@ -70,7 +74,19 @@ export const functionCall: Scenario = {
         ...raw.metrics.map((m) => ({ ...m, name: `raw job: ${m.name}` })),
         ...fn.metrics.map((m) => ({ ...m, name: `function call: ${m.name}` })),
       );
-      check(result, 'query layer adds at p50', fnSeq.p50Ms - rawSeq.p50Ms, 'max', 0.3, 'ms');
+      const rounds = Math.max(5, settings.rounds + 1);
+      const overhead = await interleavedOverhead(job, call, rounds, Math.max(100, Math.round(settings.samples / rounds)));
+      result.metrics.push(
+        { name: 'interleaved: raw job p50', value: overhead.aP50Ms, unit: 'ms' },
+        { name: 'interleaved: function call p50', value: overhead.bP50Ms, unit: 'ms' },
+        {
+          name: `interleaved: p50 difference per round (${overhead.roundDiffsMs.map((d) => d.toFixed(3)).join(', ')})`,
+          value: overhead.medianDiffMs,
+          unit: 'ms',
+        },
+        { name: 'separate blocks: p50 difference (noise-prone)', value: fnSeq.p50Ms - rawSeq.p50Ms, unit: 'ms' },
+      );
+      check(result, 'query layer adds at p50 (median of interleaved rounds)', overhead.medianDiffMs, 'max', 0.3, 'ms');
       check(result, 'failed or wrong answers', failures, 'max', 0, 'calls');
     } finally {
       if (module) await stopChild(module);

@@ -3,7 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator, type Emulator } from '../../src/index.js';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js';
 import { testStoreSpec } from '../helpers/store.js';
 import { ROOT, collect, spawnCli, type CliResult } from '../helpers/cli.js';
 
@@ -59,9 +59,14 @@ export async function startFunctions(options: {
   command: string[];
   expectSchemas: number;
   env?: NodeJS.ProcessEnv;
+  /** More emulator options (a TLS listener). */
+  emulator?: Omit<EmulatorOptions, 'store' | 'seed'>;
+  /** Runs after the emulator starts and before the module does (connection secrets); its answer adds to the module's env. */
+  beforeModule?: (emulator: Emulator) => Promise<NodeJS.ProcessEnv | void>;
 }): Promise<LiveFunctions> {
-  const emulator = await startEmulator({ store: testStoreSpec(), seed: options.seed });
+  const emulator = await startEmulator({ store: testStoreSpec(), seed: options.seed, ...options.emulator });
   const url = emulator.url;
+  const extraEnv = (await options.beforeModule?.(emulator)) ?? {};
   const token = async (scopes = ['api:ontologies-read']) => {
     const res = await fetch(`${url}/_emulate/platform/tokens`, {
       method: 'POST',
@@ -70,7 +75,9 @@ export async function startFunctions(options: {
     });
     return ((await res.json()) as { access_token: string }).access_token;
   };
-  const child = spawnCli(['run-module', '--runtime', options.runtime, '--url', url, '--', ...options.command], { env: { ...process.env, ...options.env } });
+  const child = spawnCli(['run-module', '--runtime', options.runtime, '--url', url, '--', ...options.command], {
+    env: { ...process.env, ...options.env, ...extraEnv },
+  });
   const exited = collect(child, 300_000);
   let gone: CliResult | undefined;
   void exited.then((r) => (gone = r));

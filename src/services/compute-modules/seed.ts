@@ -9,6 +9,7 @@ import { byKey, defined } from '../../seed/helpers.js';
 import { randomSecret } from '../../ids.js';
 import { FunctionsSeed } from '../functions/seed-schema.js';
 import { ResourcesSeed } from '../streams/pipeline/seed.js';
+import { ModuleClientIdSeed, ModuleSourcesSeed } from '../functions/environment/seed.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -27,6 +28,9 @@ const DeployedAppSeed = Type.Object(
     functions: Type.Optional(FunctionsSeed),
     /** Pipeline mode's inputs and outputs (alias -> {rid, branch}): read by the streams service's codec (docs/streams.md). */
     resources: Type.Optional(ResourcesSeed),
+    /** Application permissions and sources given to its module: read by the functions service's codec (docs/functions.md). */
+    client_id: Type.Optional(ModuleClientIdSeed),
+    sources: Type.Optional(ModuleSourcesSeed),
   },
   closed,
 );

@@ -2,7 +2,8 @@
 // module never sees a bad call), become a job for the app's runtime, and the module's answer comes back as
 // `{value}` in the output type; a failure, a value that does not fit, or no answer in time is the SDK's error.
 import type { JobService } from '../compute-modules/jobs.js';
-import type { JobRecord } from '../../store/store.js';
+import type { JobRecord, Store } from '../../store/store.js';
+import { checkObjectParameters } from './object-params.js';
 import { quote } from '../../errors.js';
 import { isRecord } from '../ontologies/model/data-types.js';
 import { invalidParameterValue, missingParameter, unknownParameter } from '../ontologies/errors.js';
@@ -65,20 +66,27 @@ export function readAnswer(fn: FunctionQuery, job: JobRecord, raw = false): unkn
   return converted.value;
 }
 
-/** Runs the call as a job and waits for it at most the app's timeout; a job left unanswered is canceled. `raw`: the answer unconverted. */
+/**
+ * Runs the call as a job and waits for it at most the app's timeout; a job left unanswered is canceled. `raw`:
+ * the answer unconverted; `seen`: told the job as it ended (for the call log); `store`: object parameters are
+ * checked to exist first.
+ */
 export async function callFunction(
   jobs: JobService,
   fn: FunctionQuery,
   given: Record<string, unknown>,
   signal: AbortSignal,
-  raw = false,
+  options: { raw?: boolean; seen?: (job: JobRecord) => void; store?: Store } = {},
 ): Promise<CallOutcome> {
+  const { raw = false, seen, store } = options;
   const query = moduleQuery(fn, isRecord(given) ? given : {});
+  if (store) await checkObjectParameters(store, fn, query);
   const job = await jobs.executeWithin(
     { deployedAppRid: fn.app.deployedAppRid, deployedAppBranch: fn.app.branch, queryType: fn.functionName, query },
     fn.app.timeoutMs,
     signal,
   );
+  seen?.(job);
   switch (job.state) {
     case 'succeeded':
       return { value: readAnswer(fn, job, raw), job };
@@ -91,6 +99,7 @@ export async function callFunction(
     default: {
       // No answer in time (or the caller went away): the job is canceled so that no module runs it later.
       const now = (await jobs.cancel(job.jobId)) ?? job;
+      seen?.(now);
       if (now.state === 'succeeded') return { value: readAnswer(fn, now, raw), job: now }; // answered just then
       const taken = now.handOuts > 0 ? 'handed to the module' : 'never taken by a module';
       throw queryTimeExceededLimit(fn).because(

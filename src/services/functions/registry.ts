@@ -54,6 +54,22 @@ function readSchema(raw: unknown, app: FunctionsConfig): FunctionQuery | undefin
   };
 }
 
+/**
+ * Reading a schema (types, a sha-256 for the rid) on every call is most of what the query layer adds to a job
+ * round trip (docs/functions.md, "Bench"). A store that hands out the same schema object until it is replaced
+ * (the memory store) gets each one read once per app configuration; a store that decodes fresh objects simply
+ * misses. Keyed by the object, so a replaced or reset schema list is forgotten with it.
+ */
+const readCache = new WeakMap<object, { appKey: string; fn: FunctionQuery | undefined }>();
+function readSchemaCached(raw: unknown, app: FunctionsConfig, appKey: string): FunctionQuery | undefined {
+  if (!isRecord(raw)) return undefined;
+  const hit = readCache.get(raw);
+  if (hit && hit.appKey === appKey) return hit.fn;
+  const fn = readSchema(raw, app);
+  readCache.set(raw, { appKey, fn });
+  return fn;
+}
+
 /** The registered functions of every app, or of the apps that list this ontology. */
 export async function registeredFunctions(store: Store, ontology?: OntologyRecord): Promise<FunctionQuery[]> {
   const configs = (await store.part(FUNCTIONS_CONFIGS).list()).filter((c) => !ontology || !c.ontologies || c.ontologies.includes(ontology.apiName));
@@ -61,8 +77,9 @@ export async function registeredFunctions(store: Store, ontology?: OntologyRecor
   for (const app of configs) {
     const deployed = await store.computeModules.deployedApp(app.deployedAppRid, app.branch);
     if (!deployed) continue;
+    const appKey = JSON.stringify(app);
     for (const raw of await store.computeModules.schemas(deployed.runtimeId)) {
-      const fn = readSchema(raw, app);
+      const fn = readSchemaCached(raw, app, appKey);
       if (fn && (app.register === 'auto' || app.register.includes(fn.functionName))) found.push(fn);
     }
   }

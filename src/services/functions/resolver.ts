@@ -9,6 +9,7 @@ import { callFunction, type CallOutcome } from './call.js';
 import { quote, temporarilyUnavailable } from '../../errors.js';
 import { actionValidationFailed } from '../ontologies/errors.js';
 import { readModuleEdits } from './action-edits.js';
+import { callLogOf, recorded, type CallRecord } from './call-log.js';
 
 export interface ResolverDeps {
   store: Store;
@@ -23,11 +24,17 @@ export const callNote = (fn: FunctionQuery, outcome: CallOutcome) =>
 
 export interface FunctionsResolver extends FunctionQueryResolver {
   /** Runs a found function: the answer `{value}` and the journal's note. */
-  run(fn: FunctionQuery, parameters: Record<string, unknown>, signal: AbortSignal): Promise<{ answer: { value: unknown }; note: string }>;
+  run(
+    fn: FunctionQuery,
+    parameters: Record<string, unknown>,
+    signal: AbortSignal,
+    via?: CallRecord['via'],
+  ): Promise<{ answer: { value: unknown }; note: string }>;
 }
 
 export function functionResolver(deps: ResolverDeps): FunctionsResolver {
   const warned = new Set<string>();
+  const log = callLogOf(deps.store);
   /** The ontology's functions, without those a seeded query shadows. */
   const visible = async (ontology: OntologyRecord): Promise<FunctionQuery[]> =>
     (await registeredFunctions(deps.store, ontology)).filter((fn) => {
@@ -42,10 +49,10 @@ export function functionResolver(deps: ResolverDeps): FunctionsResolver {
       return false;
     });
 
-  async function run(fn: FunctionQuery, parameters: Record<string, unknown>, signal: AbortSignal) {
+  async function run(fn: FunctionQuery, parameters: Record<string, unknown>, signal: AbortSignal, via: CallRecord['via'] = 'functions') {
     const jobs = deps.jobs();
     if (!jobs) throw temporarilyUnavailable('Functions need the compute-module routes, which this server does not serve.');
-    const outcome = await callFunction(jobs, fn, parameters, signal);
+    const outcome = await recorded(log, { function: fn.apiName, via }, (seen) => callFunction(jobs, fn, parameters, signal, { seen, store: deps.store }));
     return { answer: { value: outcome.value }, note: callNote(fn, outcome) };
   }
 
@@ -57,7 +64,7 @@ export function functionResolver(deps: ResolverDeps): FunctionsResolver {
     },
     execute: async (ontology, apiName, parameters, signal) => {
       const fn = (await visible(ontology)).find((f) => f.apiName === apiName);
-      return fn && run(fn, parameters, signal);
+      return fn && run(fn, parameters, signal, 'ontologies');
     },
     run,
     actionEdits: async (ontology, actionType, functionApiName, parameters, signal) => {
@@ -69,13 +76,15 @@ export function functionResolver(deps: ResolverDeps): FunctionsResolver {
         throw actionValidationFailed(actionType).because(
           `Action ${actionType} runs the function ${quote(functionApiName)}, which no module has registered (is its module running?); nothing was applied.`,
         );
-      const outcome = await callFunction(jobs, fn, parameters, signal, true);
-      const read = readModuleEdits(ontology, outcome.value);
-      if ('problem' in read)
-        throw actionValidationFailed(actionType).because(
-          `The edits that ${fn.apiName} returned for action ${actionType} (job ${outcome.job.jobId}) do not fit ontology ${ontology.apiName}: ${read.problem}; nothing was applied.`,
-        );
-      return { ...read, note: callNote(fn, outcome) };
+      return recorded(log, { function: fn.apiName, via: 'action' }, async (seen) => {
+        const outcome = await callFunction(jobs, fn, parameters, signal, { raw: true, seen, store: deps.store });
+        const read = readModuleEdits(ontology, outcome.value);
+        if ('problem' in read)
+          throw actionValidationFailed(actionType).because(
+            `The edits that ${fn.apiName} returned for action ${actionType} (job ${outcome.job.jobId}) do not fit ontology ${ontology.apiName}: ${read.problem}; nothing was applied.`,
+          );
+        return { ...read, note: callNote(fn, outcome) };
+      });
     },
   };
 }

@@ -23,11 +23,15 @@ export interface FunctionsConfigRepo {
 
 class MemoryFunctionsConfigs implements FunctionsConfigRepo {
   private readonly configs = new Map<string, FunctionsConfig>();
+  // Frozen copies, handed out as they are: every function call lists them (docs/functions.md, "Bench").
   async put(config: FunctionsConfig) {
-    this.configs.set(`${config.deployedAppRid}\u0000${config.branch}`, structuredClone(config));
+    const copy = structuredClone(config);
+    if (Array.isArray(copy.ontologies)) Object.freeze(copy.ontologies);
+    if (Array.isArray(copy.register)) Object.freeze(copy.register);
+    this.configs.set(`${config.deployedAppRid}\u0000${config.branch}`, Object.freeze(copy));
   }
   async list() {
-    return [...this.configs.values()].map((c) => structuredClone(c));
+    return [...this.configs.values()];
   }
   clear() {
     this.configs.clear();

@@ -1,6 +1,7 @@
 // The data types of function schemas as both compute-module SDKs post them (TypeScript `@palantir/compute-module`:
 // boolean, integer, float, string, list, anonymousCustomType; Python `foundry-compute-modules`: also byte, short,
-// long, double, decimal, date, timestamp, binary, set, map, optionalType, ontologyEdit), read into one form, and
+// long, double, decimal, date, timestamp, binary, set, map, optionalType, ontologyEdit; and the object and object
+// set references a module's own schema may name), read into one form, and
 // written as the ontology API's QueryDataType (docs/functions.md, "Types").
 import { isRecord } from '../ontologies/model/data-types.js';
 
@@ -12,6 +13,11 @@ export type FnType =
   | { kind: 'map'; key: FnType; value: FnType }
   | { kind: 'optional'; inner: FnType }
   | { kind: 'struct'; fields: Array<{ name: string; type: FnType }> }
+  /**
+   * An ontology object (its primary key) or object set (an ObjectSet definition) of one object type. Neither
+   * installed SDK posts these (docs/functions.md, "Types"): a module that posts its own schema names them so.
+   */
+  | { kind: 'object' | 'objectSet'; objectType: string }
   /** Edits returned for an action (a Python function declared with edits). */
   | { kind: 'edits' }
   /** A type the emulator does not map (binary, or one a newer SDK adds): values pass unchecked. */
@@ -41,6 +47,15 @@ export function readSchemaType(raw: unknown, depth = 0): FnType {
     }
     case 'ontologyEdit':
       return { kind: 'edits' };
+    case 'objectReference':
+    case 'ontologyObject':
+    case 'object':
+    case 'objectSet':
+    case 'ontologyObjectSet': {
+      const target = [body.objectTypeApiName, body.objectApiName, body.objectTypeId].find((t) => typeof t === 'string' && t !== '') as string | undefined;
+      if (!target) return { kind: 'unsupported', name };
+      return { kind: name === 'objectSet' || name === 'ontologyObjectSet' ? 'objectSet' : 'object', objectType: target.slice(0, 256) };
+    }
     default:
       return { kind: 'unsupported', name: name.slice(0, 64) };
   }
@@ -62,6 +77,9 @@ export function queryDataTypeWire(t: FnType): Record<string, unknown> {
       return queryDataTypeWire(t.inner);
     case 'struct':
       return { type: 'struct', fields: t.fields.map((f) => ({ name: f.name, fieldType: queryDataTypeWire(f.type), required: f.type.kind !== 'optional' })) };
+    case 'object':
+    case 'objectSet':
+      return { type: t.kind, objectApiName: t.objectType, objectTypeApiName: t.objectType };
     case 'edits':
       return { type: 'void' };
     case 'unsupported':
@@ -161,6 +179,14 @@ export function convert(t: FnType, v: unknown, toModule: boolean, at = ''): { va
       }
       return { value: out };
     }
+    case 'object':
+      // Its primary key, as the SDKs send an object (and the module gets it); existence is checked by the caller.
+      return typeof v === 'string' || Number.isInteger(v) ? { value: v } : { problem: `${here} must be the primary key of a ${t.objectType}` };
+    case 'objectSet':
+      // An ObjectSet definition ({type: "base", objectType}, filters, ...), passed to the module as it is.
+      return isRecord(v) && typeof v.type === 'string'
+        ? { value: v }
+        : { problem: `${here} must be an object set definition of ${t.objectType} ({type, ...})` };
     case 'edits':
     case 'unsupported':
       return { value: v };

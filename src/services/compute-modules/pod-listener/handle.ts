@@ -8,6 +8,11 @@ export interface PodRuntimeHandle {
   jobs?: JobService;
   /** Starts the listener on first call, then returns the same one. Set by startServer; absent for an app that is only injected into (tests). */
   listener?: () => Promise<PodListener>;
+  /**
+   * The emulator's TLS listener (docs/tls.md), when it runs one: run-module adds its CA to the module's
+   * DEFAULT_CA_PATH, so that the Python SDK's HTTPS token call reaches it (docs/functions.md). Set by startServer.
+   */
+  publicTls?: { url: string; caCertificate: string };
 }
 
 declare module 'fastify' {
