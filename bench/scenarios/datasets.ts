@@ -138,7 +138,10 @@ export const datasets: Scenario = {
         req.end(JSON.stringify({ schema }));
       });
       if (put !== 200) throw new Error(`putSchema answered ${put}`);
+      // The first CSV read checks every value while it sends the file's text; a repeat read of a file known to fit
+      // the schema sends its bytes unchecked (docs/datasets.md, "CSV").
       const csv = await observed(emulator, admin!, () => fetchAll(`${emulator!.url}/api/v2/datasets/${rid}/readTable?format=CSV`, auth));
+      const again = await observed(emulator, admin!, () => fetchAll(`${emulator!.url}/api/v2/datasets/${rid}/readTable?format=CSV`, auth));
       const arrow = await observed(emulator, admin!, () => fetchAll(`${emulator!.url}/api/v2/datasets/${rid}/readTable?format=ARROW`, auth));
 
       result.metrics.push({ name: 'file size', value: size / MB, unit: 'MB' });
@@ -146,11 +149,13 @@ export const datasets: Scenario = {
       result.metrics.push({ name: 'baseline download', value: mbps(baseDown.seconds), unit: 'MB/s' });
       result.metrics.push({ name: 'upload', value: mbps(up.value.seconds), unit: 'MB/s', baseline: mbps(baseUp.seconds) });
       result.metrics.push({ name: 'readTable CSV (source MB per s)', value: mbps(csv.value.seconds), unit: 'MB/s', baseline: mbps(baseDown.seconds) });
+      result.metrics.push({ name: 'readTable CSV again (source MB per s)', value: mbps(again.value.seconds), unit: 'MB/s', baseline: mbps(baseDown.seconds) });
       result.metrics.push({ name: 'readTable ARROW (source MB per s)', value: mbps(arrow.value.seconds), unit: 'MB/s', baseline: mbps(baseDown.seconds) });
       result.metrics.push({ name: 'readTable ARROW answer size', value: arrow.value.bytes / MB, unit: 'MB' });
       for (const [name, o] of [
         ['upload', up],
         ['readTable CSV', csv],
+        ['readTable CSV again', again],
         ['readTable ARROW', arrow],
       ] as const) {
         result.metrics.push({ name: `${name}: peak RSS growth`, value: o.peakMb, unit: 'MB' });
@@ -158,12 +163,16 @@ export const datasets: Scenario = {
       }
       check(result, 'upload vs baseline', mbps(up.value.seconds) / mbps(baseUp.seconds), 'min', 0.5, 'x');
       check(result, 'readTable CSV vs baseline download', mbps(csv.value.seconds) / mbps(baseDown.seconds), 'min', 0.5, 'x');
+      check(result, 'readTable CSV again vs baseline download', mbps(again.value.seconds) / mbps(baseDown.seconds), 'min', 0.5, 'x');
       // The memory store keeps the file itself in memory: the upload's growth beyond the data held is what counts.
       check(result, 'upload: RSS growth beyond the file held', up.peakMb - size / MB, 'max', 64, 'MB');
       check(result, 'readTable CSV: peak RSS growth', csv.peakMb, 'max', 64, 'MB');
+      check(result, 'readTable CSV again: peak RSS growth', again.peakMb, 'max', 64, 'MB');
       check(result, 'readTable ARROW: peak RSS growth', arrow.peakMb, 'max', 64, 'MB');
       check(result, 'getCurrent p99 during upload', up.p99Ms, 'max', 20, 'ms');
       check(result, 'getCurrent p99 during readTable CSV', csv.p99Ms, 'max', 20, 'ms');
+      check(result, 'getCurrent p99 during readTable CSV again', again.p99Ms, 'max', 20, 'ms');
+      check(result, 'getCurrent p99 during readTable ARROW', arrow.p99Ms, 'max', 20, 'ms');
     } finally {
       await stopAll([emulator, baseline]);
       rmSync(dir, { recursive: true, force: true });

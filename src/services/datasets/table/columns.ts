@@ -11,6 +11,8 @@ export interface Column {
   type: DataType;
   /** From a CSV cell; throws a plain-words message when the text is not of the type. */
   fromText(text: string): Cell;
+  /** Throws as fromText would, without building the value (a passthrough read only checks). */
+  check(text: string): void;
   /** From a decoded Parquet value (number, bigint, Date, string, boolean, array). */
   fromValue(value: unknown): Cell;
   /** As a CSV cell. */
@@ -20,6 +22,8 @@ export interface Column {
 interface Kind {
   arrow(field: FieldSchema): DataType;
   parse(text: string): Cell;
+  /** Cheaper than parse where the value itself costs (a bigint); parse when absent. */
+  check?(text: string): void;
   value(v: unknown): Cell;
   text(cell: Cell): string;
 }
@@ -69,6 +73,7 @@ const KINDS: Record<string, Kind> = {
   LONG: {
     arrow: () => new Int64(),
     parse: (t) => (/^[+-]?\d+$/.test(t.trim()) ? BigInt(t.trim()) : fail(t, 'a long integer')),
+    check: (t) => void (/^\s*[+-]?\d+\s*$/.test(t) || fail(t, 'a long integer')),
     value: (v) => (typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v)))),
     text: (c) => String(c),
   },
@@ -135,6 +140,7 @@ export function columnOf(field: FieldSchema, name: string): Column {
     type: kind.arrow(field),
     // An empty CSV cell is null for every type but STRING (docs/datasets.md).
     fromText: (t) => (t === '' && field.type !== 'STRING' ? null : kind.parse(t)),
+    check: field.type === 'STRING' ? () => undefined : (t) => void (t === '' || (kind.check ?? kind.parse)(t)),
     fromValue: (v) => (v === null || v === undefined ? null : kind.value(v)),
     toText: (c) => (c === null ? '' : kind.text(c)),
   };
