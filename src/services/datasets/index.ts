@@ -15,6 +15,7 @@ import { DATASETS } from './part.js';
 import { datasetsRoutes } from './routes/index.js';
 import { datasetsSeedCodec } from './seed.js';
 import { READ, WRITE } from './routes/common.js';
+import { datasetsBackstage } from './backstage.js';
 
 export const datasetsService: ServiceModule = {
   name: 'datasets',
@@ -26,4 +27,5 @@ export const datasetsService: ServiceModule = {
   store: [BLOBS, DATASETS],
   seed: [datasetsSeedCodec],
   routes: datasetsRoutes,
+  backstage: datasetsBackstage,
 };

@@ -47,9 +47,10 @@ function integer(bits: 8 | 16 | 32, make: () => DataType): Kind {
 function floating(make: () => DataType): Kind {
   return {
     arrow: make,
+    // Number() itself skips surrounding white space; only a NaN needs a second look.
     parse: (t) => {
-      const n = Number(t.trim());
-      return Number.isNaN(n) && !/^nan$/i.test(t.trim()) ? fail(t, 'a number') : n;
+      const n = Number(t);
+      return Number.isNaN(n) && !/^\s*nan\s*$/i.test(t) ? fail(t, 'a number') : n;
     },
     value: (v) => Number(v),
     text: (c) => String(c),
@@ -81,7 +82,7 @@ const KINDS: Record<string, Kind> = {
   FLOAT: floating(() => new Float32()),
   BOOLEAN: {
     arrow: () => new Bool(),
-    parse: (t) => (/^true$/i.test(t.trim()) ? true : /^false$/i.test(t.trim()) ? false : fail(t, 'a boolean (true or false)')),
+    parse: (t) => (t === 'true' || /^\s*true\s*$/i.test(t) ? true : t === 'false' || /^\s*false\s*$/i.test(t) ? false : fail(t, 'a boolean (true or false)')),
     value: (v) => Boolean(v),
     text: (c) => String(c),
   },
@@ -98,8 +99,8 @@ const KINDS: Record<string, Kind> = {
   TIMESTAMP: {
     arrow: () => new TimestampMicrosecond('UTC'),
     parse: (t) => {
-      const n = Date.parse(t.trim());
-      return Number.isNaN(n) ? fail(t, 'a timestamp (ISO 8601)') : n;
+      const n = Date.parse(t);
+      return Number.isNaN(n) && Number.isNaN(Date.parse(t.trim())) ? fail(t, 'a timestamp (ISO 8601)') : Number.isNaN(n) ? Date.parse(t.trim()) : n;
     },
     value: ms,
     text: (c) => new Date(Number(c)).toISOString(),
