@@ -8,7 +8,7 @@
 // - A file that fails to parse after the first batch was sent cuts the stream instead of answering an error.
 // - Parquet files are read whole from the byte store before decoding (their footer comes last).
 // - No views, jobs, builds, schedules, health checks or schema deletion; no folder checks on parentFolderRid.
-// - The state export inlines files up to 64 KiB and names larger ones as dropped.
+// - The state export inlines files up to 64 KiB; larger ones go beside an export file, and over HTTP are dropped.
 import type { ServiceModule } from '../service-module.js';
 import { BLOBS } from '../../blobs/index.js';
 import { DATASETS } from './part.js';
