@@ -1,7 +1,8 @@
 // Datasets: upload and readTable (CSV and ARROW) of one large CSV file (BENCH_DATASET_MB, default 100) and one
 // Parquet file (BENCH_PARQUET_ROWS, default 1,000,000; 0 leaves it out), against a raw node:http file stream
 // (bench/baseline/file-stream.ts) in the same run; the emulator's peak RSS growth during each, and the latency
-// of getCurrent asked every 20 ms while they run (docs/datasets.md, "Bench").
+// of getCurrent asked every 20 ms while they run (docs/datasets.md, "Bench"). BENCH_DATASET_STORE names a
+// PostgreSQL store to run against instead of memory.
 import http from 'node:http';
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ import { ADMIN_SCOPE } from '../lib/fixtures.js';
 const MB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_DATASET_MB ?? 100);
 const PARQUET_ROWS = Number(process.env.BENCH_PARQUET_ROWS ?? 1_000_000);
+/** BENCH_DATASET_STORE=postgres://...: the emulator keeps the bytes in PostgreSQL instead of memory. */
+const STORE = process.env.BENCH_DATASET_STORE ?? '';
 
 function writeCsv(file: string): number {
   const fd = openSync(file, 'w');
@@ -192,7 +195,7 @@ function report(result: ReturnType<typeof newResult>, prefix: string, size: numb
 
 export const datasets: Scenario = {
   name: 'datasets',
-  title: `upload and readTable of a ${SIZE_MB} MB CSV and a ${PARQUET_ROWS.toLocaleString('en-US')}-row Parquet file vs a raw node:http file stream`,
+  title: `upload and readTable of a ${SIZE_MB} MB CSV${PARQUET_ROWS > 0 ? ` and a ${PARQUET_ROWS.toLocaleString('en-US')}-row Parquet file` : ''} vs a raw node:http file stream${STORE ? ' (PostgreSQL store)' : ''}`,
   async run() {
     const result = newResult(this.name, this.title);
     const dir = mkdtempSync(join(tmpdir(), 'bench-datasets-'));
@@ -203,7 +206,10 @@ export const datasets: Scenario = {
       const parquetFile = join(dir, 'large.parquet');
       const csvSize = writeCsv(csvFile);
       const parquetSize = PARQUET_ROWS > 0 ? await writeParquet(parquetFile) : 0;
-      [emulator, baseline] = await Promise.all([startEmulator(), startServer(benchScript('file stream', 'bench/baseline/file-stream.ts', '/_emulate/health'))]);
+      [emulator, baseline] = await Promise.all([
+        startEmulator({}, STORE ? ['--store', STORE] : []),
+        startServer(benchScript('file stream', 'bench/baseline/file-stream.ts', '/_emulate/health')),
+      ]);
       const [token] = await mintTokens(emulator, 1, ['api:datasets-read', 'api:datasets-write']);
       const [admin] = await mintTokens(emulator, 1, [ADMIN_SCOPE]);
       const tokens = { auth: { authorization: `Bearer ${token!}` }, admin: admin! };
