@@ -12,6 +12,8 @@ async function whole(bytes: Readable): Promise<ArrayBuffer> {
   const parts: Buffer[] = [];
   for await (const part of bytes) parts.push(part as Buffer);
   const all = Buffer.concat(parts);
+  // A large concat owns its whole ArrayBuffer: handed over as it is, not copied a second time.
+  if (all.byteOffset === 0 && all.byteLength === all.buffer.byteLength) return all.buffer as ArrayBuffer;
   return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
 }
 
