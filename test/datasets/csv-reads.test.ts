@@ -106,5 +106,7 @@ describe('CSV table reads', () => {
     expect(await read(quoted, blobs, 'CSV', SCHEMA, ['sensor'])).toBe('sensor\n"a\nb"\n');
     const unclosed = await filesOf(blobs, { 'u.csv': `${HEADER}"a,1,1,2026-01-01T00:00:00Z\n` });
     expect(await readError(read(unclosed, blobs, 'CSV'))).toMatch(/^u\.csv line \d+: .*[Qq]uote/);
+    const long = await filesOf(blobs, { 'l.csv': `${HEADER}"a",1,1,2026-01-01T00:00:00Z,extra\n` });
+    expect(await readError(read(long, blobs, 'CSV'))).toBe('l.csv line 2: the record has 5 fields, the header row 4');
   });
 });

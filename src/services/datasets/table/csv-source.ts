@@ -20,6 +20,7 @@ export interface CsvReadOptions {
 
 export async function* csvRows(path: string, bytes: Readable, columns: readonly Column[], options: CsvReadOptions): AsyncGenerator<TableBatch> {
   let positions: number[] | undefined;
+  let width = 0;
   let passthrough = options.passthrough;
   let line = 0;
   let wholeFileRaw = true;
@@ -35,6 +36,7 @@ export async function* csvRows(path: string, bytes: Readable, columns: readonly 
           if (at < 0) throw new TableReadError(`${path}: the schema's column "${c.name}" is not in the header row (${header.slice(0, 20).join(', ')})`);
           return at;
         });
+        width = header.length;
         passthrough &&= header.length === columns.length && positions.every((p, i) => p === i);
         start = 1;
         line = 1;
@@ -46,8 +48,7 @@ export async function* csvRows(path: string, bytes: Readable, columns: readonly 
       for (let r = start; r < records.length; r++) {
         line += 1;
         const record = records[r]!;
-        if (record.length < positions.length && positions.some((p) => p >= record.length))
-          throw new TableReadError(`${path} line ${line}: the record has ${record.length} fields, fewer than the header row`);
+        if (record.length !== width) throw new TableReadError(`${path} line ${line}: the record has ${record.length} fields, the header row ${width}`);
         const row = raw ? undefined : new Array<Cell>(columns.length);
         for (let i = 0; i < columns.length; i++) {
           const column = columns[i]!;
