@@ -164,7 +164,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 /** Writes the state as a seed document: JSON for a `.json` file, else YAML (--export-on-exit). */
 /** Writes the state with its secrets (the file is the user's own, mode 0600; docs/contracts.md §7). */
 export async function writeStateFile(server: Pick<RunningServer, 'store' | 'services'>, file: string): Promise<void> {
-  const doc = await exportState(server.store, seedCodecsOf(server.services), { secrets: true });
+  // Large dataset files go beside it, in `<file>.files/`, named by `from:` (docs/datasets.md, "Seed").
+  const doc = await exportState(server.store, seedCodecsOf(server.services), { secrets: true, file });
   await writeFile(file, /\.json$/i.test(file) ? stateAsJson(doc) : stateAsYaml(doc), { mode: 0o600 });
 }
 

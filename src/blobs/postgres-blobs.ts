@@ -1,7 +1,8 @@
 // The byte store in PostgreSQL: one row per blob and one bytea row per 1 MiB chunk, so that every instance on
 // the database serves the same bytes and a restart keeps them. A blob row is written `complete = false` first
 // and flipped when its last chunk is in; reads see complete blobs only, and a failed write deletes its rows.
-// Chunks are inserted one statement each, outside one long transaction, so a slow upload holds no connection.
+// Chunks are inserted one statement each, outside one long transaction, so a slow upload holds no connection;
+// one insert runs while the next chunk arrives, and a read fetches the next chunk while the current one is sent.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Db } from '../store/postgres/db.js';
@@ -28,15 +29,23 @@ export class PostgresBlobs implements BlobStore {
     const counted = { size: 0 };
     await this.db.query('INSERT INTO blobs (id, size, sha256, content_type, chunks, complete) VALUES ($1, 0, $2, $3, 0, false)', [blobId, '', contentType]);
     let seq = 0;
+    // One insert in flight while the next chunk is read from the source: the network and the database work at
+    // the same time, and at most two chunks are held.
+    let inFlight: Promise<unknown> | undefined;
     try {
       for await (const chunk of chunked(source, options.maxBytes, hash, counted)) {
-        await this.db.query('INSERT INTO blob_chunks (blob_id, seq, data) VALUES ($1, $2, $3)', [blobId, seq, chunk]);
+        await inFlight;
+        inFlight = this.db.query('INSERT INTO blob_chunks (blob_id, seq, data) VALUES ($1, $2, $3)', [blobId, seq, chunk]);
+        // Awaited above or below; a failure while the source is read is not an unhandled rejection meanwhile.
+        inFlight.catch(() => undefined);
         seq += 1;
       }
+      await inFlight;
       const sha256 = hash.digest('hex');
       await this.db.query('UPDATE blobs SET size = $2, sha256 = $3, chunks = $4, complete = true WHERE id = $1', [blobId, counted.size, sha256, seq]);
       return { blobId, size: counted.size, sha256, contentType };
     } catch (err) {
+      await inFlight?.catch(() => undefined);
       await this.delete(blobId).catch(() => undefined);
       throw err;
     }
@@ -51,10 +60,18 @@ export class PostgresBlobs implements BlobStore {
     const row = await this.db.first<BlobRow>('SELECT id, size, sha256, content_type, chunks FROM blobs WHERE id = $1 AND complete', [blobId]);
     if (!row) return undefined;
     const db = this.db;
-    // One chunk per query, fetched when the reader asks for more: a 1 GiB read holds about 1 MiB at a time.
+    // One chunk per query, the next fetched while the reader takes the current one: a 1 GiB read holds about
+    // 2 MiB at a time.
+    const fetch = (seq: number) => {
+      const p = db.first<{ data: Buffer }>('SELECT data FROM blob_chunks WHERE blob_id = $1 AND seq = $2', [blobId, seq]);
+      p.catch(() => undefined);
+      return p;
+    };
     async function* chunks(): AsyncGenerator<Buffer> {
+      let next = row!.chunks > 0 ? fetch(0) : undefined;
       for (let seq = 0; seq < row!.chunks; seq++) {
-        const chunk = await db.first<{ data: Buffer }>('SELECT data FROM blob_chunks WHERE blob_id = $1 AND seq = $2', [blobId, seq]);
+        const chunk = await next;
+        next = seq + 1 < row!.chunks ? fetch(seq + 1) : undefined;
         if (!chunk) throw new Error(`blob ${blobId} lost chunk ${seq}`);
         if (chunk.data.length > 0) yield chunk.data;
       }

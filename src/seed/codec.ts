@@ -21,6 +21,11 @@ export interface ExportContext {
   omitted(path: string): void;
   /** What a seed cannot hold and the export leaves out, one line each. */
   dropped(line: string): void;
+  /**
+   * Present when the export goes to a file (`--export-on-exit`): writes bytes into a folder beside it and
+   * answers the path a seed's `from:` names them by (relative to the export file). Absent over HTTP.
+   */
+  writeBeside?(name: string, bytes: AsyncIterable<Uint8Array>): Promise<string>;
 }
 
 /** One count of the start summary: `count` things, named `one` or `many`, and a word on it. */

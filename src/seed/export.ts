@@ -4,6 +4,11 @@
 // second instance's port. Left out on purpose: issued tokens, codes and jobs (they belong to a run), connection
 // secret values and domain auth (no secret value leaves the service). Other secrets (client secrets, module auth
 // tokens) only when asked; the document names each one it left out, and an import refuses it unless told.
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { stringify } from 'yaml';
 import type { AnySeedCodec } from './codec.js';
 import type { Store } from '../store/store.js';
@@ -19,6 +24,20 @@ export interface ExportOptions {
   secrets?: boolean;
   /** Receives what a seed cannot hold and the export leaves out, one line each, for the caller to log. */
   dropped?: string[];
+  /** The export file: large bytes (dataset files) go into a folder beside it, `<file>.files/` (docs/datasets.md). */
+  file?: string;
+}
+
+/** A writer of bytes into `<file>.files/`, answering the path relative to the export file's folder. */
+function besideWriter(file: string): (name: string, bytes: AsyncIterable<Uint8Array>) => Promise<string> {
+  const folder = `${basename(file)}.files`;
+  return async (name, bytes) => {
+    const relative = join(folder, name);
+    const target = join(dirname(file), relative);
+    await mkdir(dirname(target), { recursive: true });
+    await pipeline(Readable.from(bytes), createWriteStream(target, { mode: 0o600 }));
+    return relative;
+  };
 }
 
 export async function exportState(store: Store, codecs: readonly AnySeedCodec[], options: ExportOptions = {}): Promise<StateDocument> {
@@ -29,6 +48,7 @@ export async function exportState(store: Store, codecs: readonly AnySeedCodec[],
     secrets: options.secrets === true,
     omitted: (path: string) => void secretsOmitted.push(path),
     dropped: (line: string) => void options.dropped?.push(line),
+    ...(options.file === undefined ? {} : { writeBeside: besideWriter(options.file) }),
   };
   for (const codec of codecs) platform[codec.key] = await codec.export(context);
   return secretsOmitted.length ? { platform, secretsOmitted } : { platform };

@@ -1,6 +1,6 @@
 // The `datasets` seed key (docs/datasets.md, "Seed"): inline content or a file beside the seed, checked with
 // paths; the state export writes it back and importing the export gives the same document.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,10 @@ import { startEmulator } from '../../src/index.js';
 import { testStoreSpec } from '../helpers/store.js';
 import { controlToken } from '../clients/conformance-helpers.js';
 import { READ } from './helpers.js';
+import { parse } from 'yaml';
+import { exportState } from '../../src/seed/export.js';
+import { writeStateFile } from '../../src/main.js';
+import { SERVICES, seedCodecsOf } from '../../src/services/index.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -77,6 +81,52 @@ describe('datasets seed', () => {
     t = await buildTestApp({ seed: doc });
     const again = (await t.app.inject({ url: '/_emulate/platform/state' })).json() as { platform: { datasets: unknown[] } };
     expect(again.platform.datasets).toEqual(doc.platform.datasets);
+  });
+
+  it('writes files over 64 KiB beside an export file, and starting from that file reads them back', async () => {
+    const big = `k,n,tags\n${'x,1,[1]\n'.repeat(10_000)}`;
+    t = await buildTestApp({
+      seed: {
+        platform: {
+          datasets: [
+            {
+              rid: 'ri.foundry.main.dataset.big',
+              name: 'big',
+              schema: { k: 'string', n: 'long', tags: 'array<integer>' },
+              files: [{ path: 'p/big.csv', content: big }],
+            },
+          ],
+        },
+      },
+    });
+    // Over HTTP there is nowhere beside the document: the file is named as dropped.
+    const dropped: string[] = [];
+    const http = await exportState(t.store, seedCodecsOf(SERVICES), { dropped });
+    expect((http.platform.datasets as Array<{ files: unknown[] }>)[0]!.files).toEqual([]);
+    expect(dropped.join('\n')).toContain('p/big.csv (80009 bytes) is larger than the 64 KiB');
+
+    const dir = await mkdtemp(join(tmpdir(), 'ds-export-'));
+    try {
+      const file = join(dir, 'state.yaml');
+      await writeStateFile({ store: t.store, services: SERVICES }, file);
+      const doc = parse(await readFile(file, 'utf8')) as { platform: { datasets: Array<{ files: Array<{ path: string; from?: string }> }> } };
+      expect(doc.platform.datasets[0]!.files).toEqual([{ path: 'p/big.csv', from: join('state.yaml.files', 'ri.foundry.main.dataset.big', 'p/big.csv') }]);
+      expect(await readFile(join(dir, 'state.yaml.files', 'ri.foundry.main.dataset.big', 'p', 'big.csv'), 'utf8')).toBe(big);
+      await t.app.close();
+
+      const emulator = await startEmulator({ config: file, store: testStoreSpec() });
+      try {
+        const token = await emulator.mintToken('admin', [READ]);
+        const res = await fetch(`${emulator.url}/api/v2/datasets/ri.foundry.main.dataset.big/files/p%2Fbig.csv/content`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(await res.text()).toBe(big);
+      } finally {
+        await emulator.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads `from:` relative to the seed file', async () => {

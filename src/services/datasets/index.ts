@@ -6,9 +6,11 @@
 // - DECIMAL columns are served as their exact text (Arrow Utf8); BINARY, MAP and STRUCT columns are refused.
 // - ReadTableError answers 400 (the SDKs type it INTERNAL): the caller's data is wrong, not the service.
 // - A file that fails to parse after the first batch was sent cuts the stream instead of answering an error.
+// - A whole-table CSV read answers a fitting file's quote-free text as written (`1.50`, `...00Z`), other reads
+//   as the service writes values (`1.5`, `...00.000Z`); the same values either way.
 // - Parquet files are read whole from the byte store before decoding (their footer comes last).
 // - No views, jobs, builds, schedules, health checks or schema deletion; no folder checks on parentFolderRid.
-// - The state export inlines files up to 64 KiB and names larger ones as dropped.
+// - The state export inlines files up to 64 KiB; larger ones go beside an export file, and over HTTP are dropped.
 import type { ServiceModule } from '../service-module.js';
 import { BLOBS } from '../../blobs/index.js';
 import { DATASETS } from './part.js';
@@ -16,6 +18,7 @@ import { datasetsRoutes } from './routes/index.js';
 import { datasetsSeedCodec } from './seed.js';
 import { READ, WRITE } from './routes/common.js';
 import { datasetResources } from './resources.js';
+import { datasetsBackstage } from './backstage.js';
 
 export const datasetsService: ServiceModule = {
   name: 'datasets',
@@ -28,4 +31,5 @@ export const datasetsService: ServiceModule = {
   seed: [datasetsSeedCodec],
   routes: datasetsRoutes,
   resources: datasetResources,
+  backstage: datasetsBackstage,
 };

@@ -1,9 +1,9 @@
 // The `datasets` seed codec (docs/datasets.md, "Seed"): each dataset with its branches, and its files as one
 // committed SNAPSHOT on the first branch with the schema attached to it. The export writes the first branch's
-// current view back: text files up to 64 KiB inline, small binary ones in base64; larger files are named as
-// dropped (the state document is one answer, with nowhere beside it to write them).
+// current view back: text files up to 64 KiB inline, small binary ones in base64; larger files go beside an
+// export file (`from:`), and over HTTP (one answer, nowhere beside it) are named as dropped.
 import { createReadStream, statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { SeedCodec } from '../../seed/codec.js';
 import { DATASETS } from './part.js';
@@ -15,6 +15,8 @@ import { DatasetsSeed, fieldOfWord, schemaOfWords, wordOfField, type DatasetSeed
 import { systemClock } from '../../clock.js';
 
 const INLINE_MAX = 64 * 1024;
+/** A rid as a folder name (rids hold only these characters, but a seeded one may hold anything). */
+const safeName = (rid: string) => rid.replace(/[^A-Za-z0-9._-]/g, '_');
 
 function check(part: DatasetSeedEntry[], path: string, _platform: Record<string, unknown>, source: string): string[] {
   const problems: string[] = [];
@@ -87,7 +89,7 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
       for (const b of others) await datasets.createBranch(record.rid, b);
     }
   },
-  export: async ({ store, dropped }) => {
+  export: async ({ store, dropped, writeBeside }) => {
     const datasets = new Datasets(store, systemClock);
     const out: DatasetSeedEntry[] = [];
     for (const d of await store.part(DATASETS).datasets()) {
@@ -115,13 +117,22 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
         }
         const branch = await datasets.branch(d.rid, main);
         for (const f of await datasets.view({ datasetRid: d.rid, branch })) {
-          if (f.size > INLINE_MAX || !f.blobId) {
-            dropped(`datasets: ${d.rid} file ${f.path} (${f.size} bytes) is larger than the 64 KiB an exported seed inlines`);
+          const stream = f.blobId === undefined ? undefined : await store.part(BLOBS).open(f.blobId);
+          if (!stream) {
+            dropped(`datasets: ${d.rid} file ${f.path}: its bytes are gone from the store`);
             continue;
           }
-          const stream = await store.part(BLOBS).open(f.blobId);
+          if (f.size > INLINE_MAX) {
+            // A file export writes it beside the document; over HTTP there is nowhere to put it.
+            if (writeBeside) entry.files.push({ path: f.path, from: await writeBeside(join(safeName(d.rid), f.path), stream) });
+            else {
+              stream.destroy();
+              dropped(`datasets: ${d.rid} file ${f.path} (${f.size} bytes) is larger than the 64 KiB an exported seed inlines`);
+            }
+            continue;
+          }
           const parts: Buffer[] = [];
-          for await (const p of stream ?? []) parts.push(p as Buffer);
+          for await (const p of stream) parts.push(p as Buffer);
           const bytes = Buffer.concat(parts);
           entry.files.push(isText(bytes) ? { path: f.path, content: bytes.toString('utf8') } : { path: f.path, content_base64: bytes.toString('base64') });
         }

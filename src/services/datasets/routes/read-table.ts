@@ -41,7 +41,7 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
     throw invalidArgument('ColumnTypesNotSupported', { datasetRid }).because(columns.problem);
   }
   const files = await datasets.view(range);
-  return sendTable(datasetRid, tableBytes(format as TableFormat, files, datasets.blobs, columns, rowLimit), format as TableFormat, reply);
+  return sendTable(datasetRid, tableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit), format as TableFormat, reply);
 }
 
 /** A table another service serves (a stream's records, docs/streams.md), read with its own schema. */

@@ -11,6 +11,8 @@ export interface Column {
   type: DataType;
   /** From a CSV cell; throws a plain-words message when the text is not of the type. */
   fromText(text: string): Cell;
+  /** Throws as fromText would, without building the value (a passthrough read only checks). */
+  check(text: string): void;
   /** From a decoded Parquet value (number, bigint, Date, string, boolean, array). */
   fromValue(value: unknown): Cell;
   /** As a CSV cell. */
@@ -20,6 +22,8 @@ export interface Column {
 interface Kind {
   arrow(field: FieldSchema): DataType;
   parse(text: string): Cell;
+  /** Cheaper than parse where the value itself costs (a bigint); parse when absent. */
+  check?(text: string): void;
   value(v: unknown): Cell;
   text(cell: Cell): string;
 }
@@ -43,9 +47,10 @@ function integer(bits: 8 | 16 | 32, make: () => DataType): Kind {
 function floating(make: () => DataType): Kind {
   return {
     arrow: make,
+    // Number() itself skips surrounding white space; only a NaN needs a second look.
     parse: (t) => {
-      const n = Number(t.trim());
-      return Number.isNaN(n) && !/^nan$/i.test(t.trim()) ? fail(t, 'a number') : n;
+      const n = Number(t);
+      return Number.isNaN(n) && !/^\s*nan\s*$/i.test(t) ? fail(t, 'a number') : n;
     },
     value: (v) => Number(v),
     text: (c) => String(c),
@@ -69,6 +74,7 @@ const KINDS: Record<string, Kind> = {
   LONG: {
     arrow: () => new Int64(),
     parse: (t) => (/^[+-]?\d+$/.test(t.trim()) ? BigInt(t.trim()) : fail(t, 'a long integer')),
+    check: (t) => void (/^\s*[+-]?\d+\s*$/.test(t) || fail(t, 'a long integer')),
     value: (v) => (typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v)))),
     text: (c) => String(c),
   },
@@ -76,7 +82,7 @@ const KINDS: Record<string, Kind> = {
   FLOAT: floating(() => new Float32()),
   BOOLEAN: {
     arrow: () => new Bool(),
-    parse: (t) => (/^true$/i.test(t.trim()) ? true : /^false$/i.test(t.trim()) ? false : fail(t, 'a boolean (true or false)')),
+    parse: (t) => (t === 'true' || /^\s*true\s*$/i.test(t) ? true : t === 'false' || /^\s*false\s*$/i.test(t) ? false : fail(t, 'a boolean (true or false)')),
     value: (v) => Boolean(v),
     text: (c) => String(c),
   },
@@ -93,8 +99,8 @@ const KINDS: Record<string, Kind> = {
   TIMESTAMP: {
     arrow: () => new TimestampMicrosecond('UTC'),
     parse: (t) => {
-      const n = Date.parse(t.trim());
-      return Number.isNaN(n) ? fail(t, 'a timestamp (ISO 8601)') : n;
+      const n = Date.parse(t);
+      return Number.isNaN(n) && Number.isNaN(Date.parse(t.trim())) ? fail(t, 'a timestamp (ISO 8601)') : Number.isNaN(n) ? Date.parse(t.trim()) : n;
     },
     value: ms,
     text: (c) => new Date(Number(c)).toISOString(),
@@ -135,6 +141,7 @@ export function columnOf(field: FieldSchema, name: string): Column {
     type: kind.arrow(field),
     // An empty CSV cell is null for every type but STRING (docs/datasets.md).
     fromText: (t) => (t === '' && field.type !== 'STRING' ? null : kind.parse(t)),
+    check: field.type === 'STRING' ? () => undefined : (t) => void (t === '' || (kind.check ?? kind.parse)(t)),
     fromValue: (v) => (v === null || v === undefined ? null : kind.value(v)),
     toText: (c) => (c === null ? '' : kind.text(c)),
   };

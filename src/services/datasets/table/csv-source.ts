@@ -1,47 +1,101 @@
-// Rows of one CSV file of a view (header row first), parsed as they stream from the byte store by csv-parse,
-// converted to the schema's column types, in batches (docs/datasets.md, "Table reads").
+// Rows of one CSV file of a view (header row first), read as they stream from the byte store and checked
+// against the schema's column types, a batch per about 64 KiB of text (docs/datasets.md, "Table reads", "CSV").
+// A passthrough read (CSV out, every schema column in order, the file's header row exactly those columns) sends
+// the file's own text for its quote-free stretch once each value in it has been checked; elsewhere values are
+// converted and re-encoded.
 import type { Readable } from 'node:stream';
-import { parse, CsvError } from 'csv-parse';
 import type { Cell, Column } from './columns.js';
+import { csvRecords } from './csv-records.js';
 import { TableReadError } from './table-error.js';
 
-export async function* csvRows(path: string, bytes: Readable, columns: readonly Column[], batchRows: number): AsyncGenerator<Cell[][]> {
-  // No `info: true`: it tripled the parse time; a row's line is counted here (a quoted line break shifts it).
-  const parser = bytes.pipe(parse({ bom: true, skip_empty_lines: true }));
-  bytes.on('error', (err) => parser.destroy(err));
+/** Converted rows, or (passthrough) the file's own record text, already checked, ending in a line break. */
+export type TableBatch = Cell[][] | Buffer;
+
+export interface CsvReadOptions {
+  /** The caller may take the file's own text. */
+  passthrough: boolean;
+  /** Called when the whole file was read, checked and passed through (so a later read may skip the checks). */
+  fitted?: () => void;
+}
+
+export async function* csvRows(path: string, bytes: Readable, columns: readonly Column[], options: CsvReadOptions): AsyncGenerator<TableBatch> {
   let positions: number[] | undefined;
-  let batch: Cell[][] = [];
+  let width = 0;
+  let passthrough = options.passthrough;
   let line = 0;
+  let wholeFileRaw = true;
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      line += 1;
+    for await (const { records, text } of csvRecords(path, bytes)) {
+      let start = 0;
+      let skipText = 0;
       if (!positions) {
+        const header = records[0];
+        if (!header) continue;
         positions = columns.map((c) => {
-          const at = record.indexOf(c.name);
-          if (at < 0) throw new TableReadError(`${path}: the schema's column "${c.name}" is not in the header row (${record.slice(0, 20).join(', ')})`);
+          const at = header.indexOf(c.name);
+          if (at < 0) throw new TableReadError(`${path}: the schema's column "${c.name}" is not in the header row (${header.slice(0, 20).join(', ')})`);
           return at;
         });
-        continue;
+        width = header.length;
+        passthrough &&= header.length === columns.length && positions.every((p, i) => p === i);
+        start = 1;
+        line = 1;
+        skipText = text === undefined ? 0 : text.indexOf('\n') + 1;
       }
-      const row = new Array<Cell>(columns.length);
-      for (let i = 0; i < columns.length; i++) {
-        try {
-          row[i] = columns[i]!.fromText(record[positions[i]!] ?? '');
-        } catch (err) {
-          throw new TableReadError(`${path} line ${line}, column "${columns[i]!.name}": ${(err as Error).message}`);
+      const raw = passthrough && text !== undefined;
+      wholeFileRaw &&= raw;
+      const rows: Cell[][] = raw ? [] : new Array<Cell[]>(records.length - start);
+      for (let r = start; r < records.length; r++) {
+        line += 1;
+        const record = records[r]!;
+        if (record.length !== width) throw new TableReadError(`${path} line ${line}: the record has ${record.length} fields, the header row ${width}`);
+        const row = raw ? undefined : new Array<Cell>(columns.length);
+        for (let i = 0; i < columns.length; i++) {
+          const column = columns[i]!;
+          try {
+            const cell = record[positions[i]!]!;
+            if (row) row[i] = column.fromText(cell);
+            else column.check(cell);
+          } catch (err) {
+            throw new TableReadError(`${path} line ${line}, column "${column.name}": ${(err as Error).message}`);
+          }
         }
+        if (row) rows[r - start] = row;
       }
-      batch.push(row);
-      if (batch.length >= batchRows) {
-        yield batch;
-        batch = [];
-      }
+      if (raw) {
+        if (text!.length > skipText) yield Buffer.from(skipText > 0 ? text!.slice(skipText) : text!);
+      } else if (rows.length > 0) yield rows;
     }
-  } catch (err) {
-    if (err instanceof CsvError) throw new TableReadError(`${path} line ${(err as CsvError & { lines?: number }).lines ?? '?'}: ${err.message}`);
-    throw err;
   } finally {
     bytes.destroy();
   }
-  if (batch.length > 0) yield batch;
+  if (positions && passthrough && wholeFileRaw) options.fitted?.();
+}
+
+/**
+ * A file already known to fit (options.fitted was called for it and this schema): its bytes less the header
+ * row, as they are, in pieces of about 64 KiB, ending in a line break.
+ */
+export async function* fittedText(bytes: Readable, pieceBytes: number): AsyncGenerator<Buffer> {
+  let inHeader = true;
+  let last = 10;
+  try {
+    for await (const chunk of bytes as AsyncIterable<Buffer>) {
+      for (let at = 0; at < chunk.length; at += pieceBytes) {
+        let piece = chunk.subarray(at, at + pieceBytes);
+        if (inHeader) {
+          const end = piece.indexOf(10);
+          if (end < 0) continue;
+          piece = piece.subarray(end + 1);
+          inHeader = false;
+        }
+        if (piece.length === 0) continue;
+        last = piece[piece.length - 1]!;
+        yield piece;
+      }
+    }
+  } finally {
+    bytes.destroy();
+  }
+  if (last !== 10) yield Buffer.from('\n');
 }

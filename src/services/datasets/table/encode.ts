@@ -47,12 +47,13 @@ export async function* arrowStream(columns: readonly Column[], batches: AsyncIte
   }
 }
 
-export async function* csvStream(columns: readonly Column[], batches: AsyncIterable<Cell[][]>): AsyncGenerator<Buffer> {
+/** Rows are encoded; a Buffer is a file's own record text (a passthrough read) and goes out as it is. */
+export async function* csvStream(columns: readonly Column[], batches: AsyncIterable<Cell[][] | Buffer>): AsyncGenerator<Buffer> {
   // The header goes out with the first batch, so that a failure in the first batch comes before any byte.
   let header: Buffer | undefined = Buffer.from(stringify([columns.map((c) => c.name)]));
   for await (const rows of batches) {
     if (rows.length === 0) continue;
-    const body = Buffer.from(stringify(rows.map((row) => row.map((cell, i) => columns[i]!.toText(cell)))));
+    const body = Buffer.isBuffer(rows) ? rows : Buffer.from(stringify(rows.map((row) => row.map((cell, i) => columns[i]!.toText(cell)))));
     yield header ? Buffer.concat([header, body]) : body;
     header = undefined;
   }

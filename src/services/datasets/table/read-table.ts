@@ -6,13 +6,14 @@ import { setImmediate as tick } from 'node:timers/promises';
 import type { BlobStore } from '../../../blobs/index.js';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import { columnOf, unsupportedType, type Cell, type Column } from './columns.js';
-import { csvRows } from './csv-source.js';
+import { csvRows, fittedText, type TableBatch } from './csv-source.js';
+import { PIECE_BYTES } from './csv-records.js';
 import { parquetRows } from './parquet-source.js';
 import { arrowStream, csvStream } from './encode.js';
 import { TableReadError } from './table-error.js';
 
 export { TableReadError };
-/** Rows per batch: one Arrow record batch, one CSV write, and one turn of the event loop given back. */
+/** Rows per Parquet batch: one Arrow record batch, one CSV write, and one turn of the event loop given back. */
 export const BATCH_ROWS = 5_000;
 
 export type TableFormat = 'ARROW' | 'CSV';
@@ -35,19 +36,46 @@ export function planColumns(schema: DatasetSchema, wanted: readonly string[]): C
   return columns;
 }
 
-async function* rowsOf(files: readonly FileRecord[], blobs: BlobStore, columns: readonly Column[], rowLimit: number | undefined): AsyncGenerator<Cell[][]> {
+/**
+ * Files known to fit a schema, by blob and columns (blobs never change): a passthrough read of one sends its
+ * bytes without checking them again. Per instance, bounded; losing it only costs a check.
+ */
+const fitted = new Map<string, true>();
+const FITTED_MAX = 10_000;
+const fitKey = (blobId: string, columns: readonly Column[]) => `${blobId}\u0000${columns.map((c) => `${c.name}:${String(c.type)}`).join('\u0000')}`;
+function rememberFit(key: string): void {
+  if (fitted.size >= FITTED_MAX) fitted.delete(fitted.keys().next().value!);
+  fitted.set(key, true);
+}
+
+async function* rowsOf(
+  files: readonly FileRecord[],
+  blobs: BlobStore,
+  columns: readonly Column[],
+  rowLimit: number | undefined,
+  passthrough: boolean,
+): AsyncGenerator<TableBatch> {
   let left = rowLimit ?? Infinity;
   for (const file of files) {
     const format = tabularFormat(file.path);
     if (!format || !file.blobId || left <= 0) continue;
     const bytes: Readable | undefined = await blobs.open(file.blobId);
     if (!bytes) throw new TableReadError(`${file.path}: its bytes are gone from the store`);
-    const source = format === 'csv' ? csvRows(file.path, bytes, columns, BATCH_ROWS) : parquetRows(file.path, bytes, columns, BATCH_ROWS);
+    const key = fitKey(file.blobId, columns);
+    const source: AsyncIterable<TableBatch> =
+      format === 'parquet'
+        ? parquetRows(file.path, bytes, columns, BATCH_ROWS)
+        : passthrough && fitted.has(key)
+          ? fittedText(bytes, PIECE_BYTES)
+          : csvRows(file.path, bytes, columns, { passthrough, fitted: () => rememberFit(key) });
     try {
       for await (const batch of source) {
-        const rows = batch.length > left ? batch.slice(0, left) : batch;
-        left -= rows.length;
-        yield rows;
+        if (Buffer.isBuffer(batch)) yield batch;
+        else {
+          const rows = batch.length > left ? batch.slice(0, left) : batch;
+          left -= rows.length;
+          yield rows;
+        }
         // A file already in memory parses without waiting on I/O: give other requests their turn per batch.
         await tick();
         if (left <= 0) break;
@@ -63,8 +91,13 @@ export function tableBytes(
   files: readonly FileRecord[],
   blobs: BlobStore,
   columns: readonly Column[],
+  schema: DatasetSchema,
   rowLimit?: number,
 ): AsyncGenerator<Buffer> {
-  const rows = rowsOf(files, blobs, columns, rowLimit);
-  return format === 'ARROW' ? arrowStream(columns, rows) : csvStream(columns, rows);
+  // Passthrough needs the whole table as the schema has it: CSV out, every column in schema order, no row limit.
+  const whole = schema.fieldSchemaList.length === columns.length && schema.fieldSchemaList.every((f, i) => (f.name ?? `column_${i}`) === columns[i]!.name);
+  const passthrough = format === 'CSV' && rowLimit === undefined && whole;
+  const rows = rowsOf(files, blobs, columns, rowLimit, passthrough);
+  // Only a CSV read is given the files' own text (passthrough is false for ARROW).
+  return format === 'ARROW' ? arrowStream(columns, rows as AsyncIterable<Cell[][]>) : csvStream(columns, rows);
 }

@@ -1,0 +1,112 @@
+// CSV table reads (docs/datasets.md, "CSV: two tokenizers, and passthrough"): the quote-free stretch read by
+// uDSV and proved by counts, csv-parse from the first quote, passthrough of checked text, files remembered as
+// fitting, and the errors that still name the file and line. Over the byte store directly, no HTTP.
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
+import type { DatasetSchema, FileRecord } from '../../src/services/datasets/model.js';
+import { planColumns, tableBytes, TableReadError, type TableFormat } from '../../src/services/datasets/table/read-table.js';
+import { PIECE_BYTES } from '../../src/services/datasets/table/csv-records.js';
+
+const schema = (spec: string): DatasetSchema => ({
+  fieldSchemaList: spec.split(',').map((s) => ({ name: s.split(':')[0]!, type: s.split(':')[1]!, nullable: true })),
+});
+const SCHEMA = schema('sensor:STRING,value:DOUBLE,count:LONG,at:TIMESTAMP');
+const HEADER = 'sensor,value,count,at\n';
+
+async function filesOf(blobs: MemoryBlobs, contents: Record<string, string | Buffer>): Promise<FileRecord[]> {
+  const files: FileRecord[] = [];
+  for (const [path, content] of Object.entries(contents)) {
+    const info = await blobs.put(Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
+    files.push({ transactionRid: 't', path, blobId: info.blobId, size: info.size, updatedTime: '' });
+  }
+  return files;
+}
+
+async function read(files: FileRecord[], blobs: MemoryBlobs, format: TableFormat, s = SCHEMA, wanted: string[] = [], rowLimit?: number): Promise<string> {
+  const columns = planColumns(s, wanted);
+  if (!Array.isArray(columns)) throw new Error(columns.problem);
+  const out: Buffer[] = [];
+  for await (const chunk of tableBytes(format, files, blobs, columns, s, rowLimit)) out.push(chunk);
+  return Buffer.concat(out).toString('utf8');
+}
+
+const readError = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'no error',
+    (err: unknown) => (err instanceof TableReadError ? err.message : `not a TableReadError: ${String(err)}`),
+  );
+
+describe('CSV table reads', () => {
+  it('pass a fitting file through as written, join files with a line break, and re-encode when not whole', async () => {
+    const blobs = new MemoryBlobs();
+    const files = await filesOf(blobs, {
+      'a.csv': `\uFEFF${HEADER}a,1.50,1,2026-01-01T00:00:00Z\n\nb,2,2,2026-01-02T00:00:00Z`,
+      'b.csv': `${HEADER}c,3,3,2026-01-03T00:00:00Z\r\n`,
+    });
+    // Passthrough: the files' own text (BOM and headers gone, the missing last line break added).
+    expect(await read(files, blobs, 'CSV')).toBe(`${HEADER}a,1.50,1,2026-01-01T00:00:00Z\n\nb,2,2,2026-01-02T00:00:00Z\nc,3,3,2026-01-03T00:00:00Z\r\n`);
+    // A second read (the files now known to fit) answers the same bytes.
+    expect(await read(files, blobs, 'CSV')).toBe(`${HEADER}a,1.50,1,2026-01-01T00:00:00Z\n\nb,2,2,2026-01-02T00:00:00Z\nc,3,3,2026-01-03T00:00:00Z\r\n`);
+    // Not a whole-table read: values as the service writes them.
+    expect(await read(files, blobs, 'CSV', SCHEMA, [], 2)).toBe(`${HEADER}a,1.5,1,2026-01-01T00:00:00.000Z\nb,2,2,2026-01-02T00:00:00.000Z\n`);
+    expect(await read(files, blobs, 'CSV', SCHEMA, ['count', 'sensor'])).toBe('count,sensor\n1,a\n2,b\n3,c\n');
+  });
+
+  it('re-encode a file whose header differs from the schema, and from the first 64 KiB piece that holds a quote on', async () => {
+    const blobs = new MemoryBlobs();
+    const files = await filesOf(blobs, {
+      'a.csv': `at,count,value,sensor,extra\n2026-01-01T00:00:00Z,1,1.50,a,x\n`,
+      'b.csv': `${HEADER}b,2,2,2026-01-02T00:00:00Z\n"c,d",3,3,2026-01-03T00:00:00Z\n`,
+    });
+    expect(await read(files, blobs, 'CSV')).toBe(
+      `${HEADER}a,1.5,1,2026-01-01T00:00:00.000Z\nb,2,2,2026-01-02T00:00:00.000Z\n"c,d",3,3,2026-01-03T00:00:00.000Z\n`,
+    );
+    // A quote after the first piece: the quote-free lines before it go out as written.
+    const filler = 'a,1,1,2026-01-01T00:00:00Z\n'.repeat(Math.ceil(PIECE_BYTES / 27) + 10);
+    const late = await filesOf(blobs, { 'c.csv': `${HEADER}${filler}"q",2,2,2026-01-02T00:00:00Z\n` });
+    const text = await read(late, blobs, 'CSV');
+    expect(text.startsWith(`${HEADER}a,1,1,2026-01-01T00:00:00Z\n`)).toBe(true);
+    expect(text.endsWith('q,2,2,2026-01-02T00:00:00.000Z\n')).toBe(true);
+    expect(text.split('\n').length).toBe(filler.split('\n').length + 2);
+  });
+
+  it('name a ragged line on the quote-free stretch, even far into a large file', async () => {
+    const blobs = new MemoryBlobs();
+    const good = 'a,1,1,2026-01-01T00:00:00Z\n';
+    const lines = Math.ceil((3 * PIECE_BYTES) / good.length);
+    for (const [bad, what] of [
+      ['a,1,2026-01-01T00:00:00Z\n', /fields/],
+      ['a,1,1,2026-01-01T00:00:00Z,extra\n', /fields/],
+    ] as const) {
+      const files = await filesOf(blobs, { 'big.csv': HEADER + good.repeat(lines) + bad + good.repeat(10) });
+      const message = await readError(read(files, blobs, 'CSV'));
+      expect(message).toMatch(new RegExp(`^big\\.csv line ${lines + 2}: `));
+      expect(message).toMatch(what);
+    }
+    const shortAtEnd = await filesOf(blobs, { 'end.csv': `${HEADER}a,1,1,2026-01-01T00:00:00Z\nb,2\n` });
+    expect(await readError(read(shortAtEnd, blobs, 'ARROW'))).toMatch(/^end\.csv line 3: /);
+  });
+
+  it('name a value that does not fit, in a passthrough read and after a file was remembered as fitting', async () => {
+    const blobs = new MemoryBlobs();
+    const files = await filesOf(blobs, { 'a.csv': `${HEADER}a,1,1,2026-01-01T00:00:00Z\nb,2,x2,2026-01-01T00:00:00Z\n` });
+    expect(await readError(read(files, blobs, 'CSV'))).toBe('a.csv line 3, column "count": "x2" is not a long integer');
+    const fits = await filesOf(blobs, { 'b.csv': `${HEADER}a,1,1,2026-01-01T00:00:00Z\n` });
+    expect(await read(fits, blobs, 'CSV')).toBe(`${HEADER}a,1,1,2026-01-01T00:00:00Z\n`);
+    // The same bytes under a schema they do not fit: checked again, not passed through.
+    expect(await readError(read(fits, blobs, 'CSV', schema('sensor:STRING,value:DOUBLE,count:LONG,at:DATE')))).toMatch(/^b\.csv line 2, column "at": /);
+  });
+
+  it('read one-column files, quoted line breaks and an unclosed quote through csv-parse', async () => {
+    const blobs = new MemoryBlobs();
+    const one = await filesOf(blobs, { 'k.csv': 'k\nx\ny\n' });
+    expect(await read(one, blobs, 'CSV', schema('k:STRING'))).toBe('k\nx\ny\n');
+    const quoted = await filesOf(blobs, { 'q.csv': `${HEADER}"a\nb",1,1,2026-01-01T00:00:00Z\n` });
+    expect(await read(quoted, blobs, 'CSV', SCHEMA, ['sensor'])).toBe('sensor\n"a\nb"\n');
+    const unclosed = await filesOf(blobs, { 'u.csv': `${HEADER}"a,1,1,2026-01-01T00:00:00Z\n` });
+    expect(await readError(read(unclosed, blobs, 'CSV'))).toMatch(/^u\.csv line \d+: .*[Qq]uote/);
+    const long = await filesOf(blobs, { 'l.csv': `${HEADER}"a",1,1,2026-01-01T00:00:00Z,extra\n` });
+    expect(await readError(read(long, blobs, 'CSV'))).toBe('l.csv line 2: the record has 5 fields, the header row 4');
+  });
+});
