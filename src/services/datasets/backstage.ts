@@ -2,16 +2,15 @@
 // rows of their table, branches, transactions and the files of each branch's view, refreshed on every change
 // under the datasets routes. Loopback or the control token, like every control route.
 import type { FastifyInstance } from 'fastify';
-import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Backstage, ServiceDeps } from '../service-module.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
-import { pageOf } from '../admin/paging.js';
+import { ViewListQuery, searchOf, viewAnswer, viewPage, viewPageOf } from '../view-pages.js';
 import { Datasets, DEFAULT_BRANCH } from './operations.js';
 import { findSchema } from './schemas.js';
 import { planColumns, tableBytes } from './table/read-table.js';
 import type { DatasetRecord } from './model.js';
 
-const ListQuery = Type.Object({ q: Type.Optional(Type.String()), pageToken: Type.Optional(Type.String()), pageSize: Type.Optional(Type.String()) });
 const BASE = '/_emulate/platform/datasets';
 /** Rows of a table the dashboard shows, and the characters of each. */
 const FIRST_ROWS = 5;
@@ -40,24 +39,15 @@ async function firstRows(datasets: Datasets, dataset: DatasetRecord): Promise<st
 function listRoutes(parent: FastifyInstance, { store, clock }: ServiceDeps): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const datasets = new Datasets(store, clock);
-  const paged = <T>(rows: T[], query: { pageSize?: string; pageToken?: string }, key: string) => {
-    const page = pageOf(rows, { pageSize: query.pageSize ?? '100', ...(query.pageToken ? { pageToken: query.pageToken } : {}) }, key);
-    return { items: page.data, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
-  };
   /** Datasets whose name or rid holds the search text. */
   const matching = async (q: string) =>
     (await datasets.repo.datasets()).filter((d) => q === '' || `${d.name} ${d.rid}`.toLowerCase().includes(q)).sort((a, b) => a.name.localeCompare(b.name));
-  const searched = (request: { query: { q?: string } }) => (request.query.q ?? '').trim().toLowerCase();
 
-  app.get(BASE, { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
-    const q = searched(request);
+  app.get(BASE, { config: CONTROL_ROUTE, schema: { querystring: ViewListQuery } }, async (request) => {
+    const q = searchOf(request.query);
     const rows = [];
     // Only the page shown is read (its first rows cost a table read each).
-    const page = pageOf(
-      await matching(q),
-      { pageSize: request.query.pageSize ?? '100', ...(request.query.pageToken ? { pageToken: request.query.pageToken } : {}) },
-      `datasets?q=${q}`,
-    );
+    const page = viewPageOf(await matching(q), request.query, `datasets?q=${q}`);
     for (const d of page.data) {
       const schema = await findSchema(datasets, d.rid, { branchName: DEFAULT_BRANCH }).catch(() => undefined);
       rows.push({
@@ -68,11 +58,11 @@ function listRoutes(parent: FastifyInstance, { store, clock }: ServiceDeps): voi
         firstRows: await firstRows(datasets, d),
       });
     }
-    return { items: rows, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    return viewAnswer(rows, page);
   });
 
-  app.get(`${BASE}/branches`, { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
-    const q = searched(request);
+  app.get(`${BASE}/branches`, { config: CONTROL_ROUTE, schema: { querystring: ViewListQuery } }, async (request) => {
+    const q = searchOf(request.query);
     const rows = [];
     for (const d of await matching(q)) {
       const transactions = await datasets.repo.transactions(d.rid);
@@ -81,11 +71,11 @@ function listRoutes(parent: FastifyInstance, { store, clock }: ServiceDeps): voi
         rows.push({ dataset: d.name, branch: b.name, head: b.head ?? '(none)', open: open ? `${open.type} ${open.rid}` : '' });
       }
     }
-    return paged(rows, request.query, `datasets/branches?q=${q}`);
+    return viewPage(rows, request.query, `datasets/branches?q=${q}`);
   });
 
-  app.get(`${BASE}/transactions`, { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
-    const q = searched(request);
+  app.get(`${BASE}/transactions`, { config: CONTROL_ROUTE, schema: { querystring: ViewListQuery } }, async (request) => {
+    const q = searchOf(request.query);
     const rows = [];
     for (const d of await matching(q)) {
       const transactions = await datasets.repo.transactions(d.rid);
@@ -102,11 +92,11 @@ function listRoutes(parent: FastifyInstance, { store, clock }: ServiceDeps): voi
           files: files.filter((f) => f.transactionRid === t.rid).length,
         });
     }
-    return paged(rows, request.query, `datasets/transactions?q=${q}`);
+    return viewPage(rows, request.query, `datasets/transactions?q=${q}`);
   });
 
-  app.get(`${BASE}/files`, { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
-    const q = searched(request);
+  app.get(`${BASE}/files`, { config: CONTROL_ROUTE, schema: { querystring: ViewListQuery } }, async (request) => {
+    const q = searchOf(request.query);
     const rows = [];
     for (const d of await matching(q)) {
       for (const b of await datasets.repo.branches(d.rid)) {
@@ -117,7 +107,7 @@ function listRoutes(parent: FastifyInstance, { store, clock }: ServiceDeps): voi
         }
       }
     }
-    return paged(rows, request.query, `datasets/files?q=${q}`);
+    return viewPage(rows, request.query, `datasets/files?q=${q}`);
   });
 }
 

@@ -1,21 +1,19 @@
 // The tree's control side (docs/directory.md, "Dashboard"): every node with its path, kind and trash status,
 // in path order, for the dashboard and for tests. Loopback or the control token, like every control route.
 import type { FastifyInstance } from 'fastify';
-import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Backstage, ServiceModule } from '../service-module.js';
 import { providersOf, treeWithProvided } from './provided.js';
 import type { Store } from '../../store/store.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 import { TREE } from './store/part.js';
 import { markingsOf, pathOf, place, trashStatusOf } from './tree.js';
-import { pageOf } from '../admin/paging.js';
-
-const ListQuery = Type.Object({ q: Type.Optional(Type.String()), pageToken: Type.Optional(Type.String()), pageSize: Type.Optional(Type.String()) });
+import { ViewListQuery, searchOf, viewPage } from '../view-pages.js';
 
 function treeRoutes(parent: FastifyInstance, deps: { store: Store; services: readonly ServiceModule[] }): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/_emulate/platform/filesystem/tree', { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
-    const q = (request.query.q ?? '').toLowerCase();
+  app.get('/_emulate/platform/filesystem/tree', { config: CONTROL_ROUTE, schema: { querystring: ViewListQuery } }, async (request) => {
+    const q = searchOf(request.query);
     const tree = treeWithProvided(deps.store.part(TREE), deps.store, providersOf(deps.services));
     const rows = [];
     for (const node of await tree.all()) {
@@ -30,12 +28,7 @@ function treeRoutes(parent: FastifyInstance, deps: { store: Store; services: rea
       });
     }
     const matching = rows.filter((r) => q === '' || r.path.toLowerCase().includes(q)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const page = pageOf(
-      matching,
-      { pageSize: request.query.pageSize ?? '100', ...(request.query.pageToken ? { pageToken: request.query.pageToken } : {}) },
-      `tree?q=${q}`,
-    );
-    return { items: page.data, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    return viewPage(matching, request.query, `tree?q=${q}`);
   });
 }
 

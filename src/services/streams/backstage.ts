@@ -2,17 +2,16 @@
 // record, and each pipeline app with its resources' offsets side by side, refreshed as records arrive; plus
 // pipeline mode's session route. Loopback or the control token, like every control route.
 import type { FastifyInstance } from 'fastify';
-import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Backstage, ServiceDeps } from '../service-module.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 import { excerpt } from '../../errors.js';
-import { pageOf } from '../admin/paging.js';
+import { ViewListQuery, searchOf, viewPage } from '../view-pages.js';
 import { DATASETS } from '../datasets/part.js';
 import { STREAMS } from './part.js';
 import { PIPELINES } from './pipeline/part.js';
 import { pipelineBackstage } from './pipeline/backstage.js';
 
-const ListQuery = Type.Object({ q: Type.Optional(Type.String()), pageToken: Type.Optional(Type.String()), pageSize: Type.Optional(Type.String()) });
 const LATEST_CHARS = 160;
 
 function listRoutes(parent: FastifyInstance, { store }: ServiceDeps): void {
@@ -26,24 +25,20 @@ function listRoutes(parent: FastifyInstance, { store }: ServiceDeps): void {
     const last = bounds.end > bounds.first ? (await streams.read(s.viewRid, bounds.end - 1, 1))?.records[0] : undefined;
     return { first: bounds.first, end: bounds.end, latest: last ? excerpt(last.value, LATEST_CHARS) : '' };
   };
-  const paged = <T>(rows: T[], query: { pageSize?: string; pageToken?: string }, key: string) => {
-    const page = pageOf(rows, { pageSize: query.pageSize ?? '100', ...(query.pageToken ? { pageToken: query.pageToken } : {}) }, key);
-    return { items: page.data, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
-  };
 
-  app.get('/_emulate/platform/streams', { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
-    const q = (request.query.q ?? '').toLowerCase();
+  app.get('/_emulate/platform/streams', { config: CONTROL_ROUTE, schema: { querystring: ViewListQuery } }, async (request) => {
+    const q = searchOf(request.query);
     const rows = [];
     for (const s of await streams.streams()) {
       const name = (await store.part(DATASETS).dataset(s.datasetRid))?.name ?? '';
       if (q !== '' && !`${name} ${s.datasetRid}`.toLowerCase().includes(q)) continue;
       rows.push({ name, datasetRid: s.datasetRid, branch: s.branch, viewRid: s.viewRid, ...(await glance(s.datasetRid, s.branch)) });
     }
-    return paged(rows, request.query, `streams?q=${q}`);
+    return viewPage(rows, request.query, `streams?q=${q}`);
   });
 
-  app.get('/_emulate/platform/pipelines', { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
-    const q = (request.query.q ?? '').toLowerCase();
+  app.get('/_emulate/platform/pipelines', { config: CONTROL_ROUTE, schema: { querystring: ViewListQuery } }, async (request) => {
+    const q = searchOf(request.query);
     const rows = [];
     for (const a of await store.part(PIPELINES).list()) {
       if (q !== '' && !a.deployedAppRid.toLowerCase().includes(q)) continue;
@@ -54,7 +49,7 @@ function listRoutes(parent: FastifyInstance, { store }: ServiceDeps): void {
       }
       rows.push({ deployedAppRid: a.deployedAppRid, branch: a.branch, resources: sides.join(' | ') });
     }
-    return paged(rows, request.query, `pipelines?q=${q}`);
+    return viewPage(rows, request.query, `pipelines?q=${q}`);
   });
 }
 

@@ -7,7 +7,7 @@ import type { Store } from '../../../store/store.js';
 import { CONTROL_ROUTE } from '../../../http/route-config.js';
 import { DIRECTORY } from '../directory/part.js';
 import { groupsOf, markingsOfUser } from '../principals.js';
-import { pageOf } from '../paging.js';
+import { ViewListQuery, searchOf, viewAnswer, viewPageOf } from '../../view-pages.js';
 import { Value } from '@sinclair/typebox/value';
 import type { Static } from '@sinclair/typebox';
 import { invalidArgument, notFound } from '../../../errors.js';
@@ -18,18 +18,12 @@ import { wouldCycle } from '../principals.js';
 
 type GroupSeedEntry = Static<typeof GroupSeed>;
 
-const ListQuery = Type.Object({ q: Type.Optional(Type.String()), pageToken: Type.Optional(Type.String()), pageSize: Type.Optional(Type.String()) });
-
 function peopleRoutes(parent: FastifyInstance, deps: { store: Store }): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/_emulate/platform/directory/people', { config: CONTROL_ROUTE, schema: { querystring: ListQuery } }, async (request) => {
-    const q = (request.query.q ?? '').toLowerCase();
+  app.get('/_emulate/platform/directory/people', { config: CONTROL_ROUTE, schema: { querystring: ViewListQuery } }, async (request) => {
+    const q = searchOf(request.query);
     const users = (await deps.store.users.list()).filter((u) => q === '' || u.username.toLowerCase().includes(q));
-    const page = pageOf(
-      users,
-      { pageSize: request.query.pageSize ?? '100', ...(request.query.pageToken ? { pageToken: request.query.pageToken } : {}) },
-      `people?q=${q}`,
-    );
+    const page = viewPageOf(users, request.query, `people?q=${q}`);
     const directory = deps.store.part(DIRECTORY);
     const items = [];
     for (const u of page.data) {
@@ -43,7 +37,7 @@ function peopleRoutes(parent: FastifyInstance, deps: { store: Store }): void {
         markings: (await markingsOfUser(directory, u.id)).join(', '),
       });
     }
-    return { items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    return viewAnswer(items, page);
   });
 }
 
