@@ -7,7 +7,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import { Worker } from 'node:worker_threads';
 import { postJson } from '../lib/http.js';
 import { runLoad } from '../lib/load.js';
 import { percentile } from '../lib/load.js';
@@ -26,6 +26,39 @@ const EDITS_PER_S = env('BENCH_SUB_EDITS_PER_S', 100);
 const SECONDS = env('BENCH_SUB_SECONDS', 5);
 const OBJECTS = env('BENCH_SUB_OBJECTS', 2000);
 const RID = 'ri.ontology.main.ontology.live-bench';
+
+interface Subscribers {
+  report(): Promise<{ delivered: number; latencies: number[] }>;
+  close(): Promise<void>;
+}
+
+/** Opens the subscribers on their own thread (bench/lib/subscriber-worker.mjs); resolves once all are subscribed. */
+async function startSubscribers(url: string, token: string, objectSets: unknown[]): Promise<Subscribers> {
+  const worker = new Worker(new URL('../lib/subscriber-worker.mjs', import.meta.url), { workerData: { url, token, objectSets } });
+  const next = (type: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const onMessage = (m: Record<string, unknown>) => {
+        if (m.type !== type) return;
+        worker.off('message', onMessage);
+        worker.off('error', reject);
+        resolve(m);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+  await next('ready');
+  return {
+    async report() {
+      const answer = next('report');
+      worker.postMessage('report');
+      return (await answer) as unknown as { delivered: number; latencies: number[] };
+    },
+    async close() {
+      worker.postMessage('close');
+      await worker.terminate();
+    },
+  };
+}
 const MB = 1024 * 1024;
 
 function seedFile(): string {
@@ -81,7 +114,7 @@ export const subscriptions: Scenario = {
   async run() {
     const result = newResult(this.name, this.title);
     let server: ServerProcess | undefined;
-    const sockets: WebSocket[] = [];
+    let subscribers: Subscribers | undefined;
     try {
       server = await startServer(emulatorCommand(seedFile()), 120_000);
       const [readToken] = await mintTokens(server, 1, ['api:ontologies-read', 'api:ontologies-write'], 'bench');
@@ -94,33 +127,17 @@ export const subscriptions: Scenario = {
       const alone = await runLoad(server, getCurrent);
 
       const rssBefore = rssBytes(server.pid);
-      const sent = new Map<string, number>();
-      const latencies: number[] = [];
-      let delivered = 0;
       const wsUrl = `${server.url.replace('http', 'ws')}/api/v2/ontologySubscriptions/ontologies/${RID}/streamSubscriptions`;
-      for (let s = 0; s < SUBSCRIBERS; s++) {
-        const ws = new WebSocket(wsUrl, [`Bearer-${readToken}`]);
-        sockets.push(ws);
-        await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-        const answered = new Promise((resolve) =>
-          ws.on('message', (data) => {
-            const m = JSON.parse(String(data)) as { type: string; updates?: Array<{ object: { name?: string } }> };
-            if (m.type === 'subscribeResponses') resolve(undefined);
-            for (const u of m.updates ?? []) {
-              const at = sent.get(u.object.name ?? '');
-              delivered++;
-              if (at !== undefined) latencies.push(performance.now() - at);
-            }
-          }),
-        );
-        ws.send(JSON.stringify({ id: `s${s}`, requests: [{ objectSet: objectSet(s % SETS), propertySet: [], referenceSet: [] }] }));
-        await answered;
-      }
+      subscribers = await startSubscribers(
+        wsUrl,
+        readToken!,
+        Array.from({ length: SUBSCRIBERS }, (_, s) => objectSet(s % SETS)),
+      );
       const rssAfter = rssBytes(server.pid);
 
       // Edits at a fixed rate, each an action on a random item, while getCurrent is measured again.
       const cpuStart = cpuMicros(server.pid);
-      const deliveredStart = delivered;
+      const deliveredStart = (await subscribers.report()).delivered;
       let edits = 0;
       let failed = 0;
       const editing = (async () => {
@@ -129,8 +146,8 @@ export const subscriptions: Scenario = {
         while (performance.now() - started < SECONDS * 1000) {
           const due = Math.floor(((performance.now() - started) / 1000) * EDITS_PER_S);
           for (; edits < due; edits++) {
-            const name = `e${edits}`;
-            sent.set(name, performance.now());
+            // The send time rides in the name: the subscribers' thread reads it back (bench/lib/subscriber-worker.mjs).
+            const name = `e${edits}@${performance.timeOrigin + performance.now()}`;
             pending.push(
               postJson(
                 `${server!.url}/api/v2/ontologies/live/actions/rename/apply`,
@@ -149,9 +166,10 @@ export const subscriptions: Scenario = {
       const during = await runLoad(server, getCurrent);
       await editing;
       const cpu = cpuMicros(server.pid) - cpuStart;
-      const updates = delivered - deliveredStart;
+      const report = await subscribers.report();
+      const updates = report.delivered - deliveredStart;
 
-      const sorted = [...latencies].sort((a, b) => a - b);
+      const sorted = [...report.latencies].sort((a, b) => a - b);
       result.metrics.push({ name: 'edits sent', value: edits, unit: 'actions' });
       result.metrics.push({ name: 'updates delivered', value: updates, unit: 'updates' });
       result.metrics.push({ name: 'delivery latency p50', value: percentile(sorted, 50), unit: 'ms' });
@@ -173,7 +191,7 @@ export const subscriptions: Scenario = {
       check(result, 'getCurrent p50 during / alone', during.p50Ms / Math.max(alone.p50Ms, 1), 'max', 1.2, 'x');
       result.notes.push('getCurrent p50 has 1 ms resolution (autocannon); the ratio divides by at least 1 ms');
     } finally {
-      for (const ws of sockets) ws.terminate();
+      await subscribers?.close();
       await stopAll([server]);
     }
     return result;
