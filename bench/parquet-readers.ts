@@ -5,26 +5,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ParquetReader, ParquetSchema, ParquetWriter } from '@dsnp/parquetjs';
+import { ParquetReader } from '@dsnp/parquetjs';
+import { writeBenchParquet } from './lib/parquet-file.js';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), 'parquet-bench-'));
 const file = join(dir, 'bench.parquet');
 
-async function write(): Promise<void> {
-  const schema = new ParquetSchema({
-    sensor: { type: 'UTF8' },
-    value: { type: 'DOUBLE' },
-    count: { type: 'INT64' },
-    ok: { type: 'BOOLEAN' },
-    at: { type: 'TIMESTAMP_MILLIS' },
-  });
-  const writer = await ParquetWriter.openFile(schema, file, { rowGroupSize: 100_000 } as never);
-  for (let i = 0; i < ROWS; i++)
-    await writer.appendRow({ sensor: `s${i % 100}`, value: i / 3, count: BigInt(i), ok: i % 2 === 0, at: new Date(1_767_225_600_000 + i * 1000) });
-  await writer.close();
-}
+const write = () => writeBenchParquet(file, ROWS);
 
 async function viaHyparquet(): Promise<number> {
   const bytes = readFileSync(file);

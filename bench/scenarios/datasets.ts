@@ -7,7 +7,7 @@ import http from 'node:http';
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { ParquetSchema, ParquetWriter } from '@dsnp/parquetjs';
+import { writeBenchParquet } from '../lib/parquet-file.js';
 import { postJson } from '../lib/http.js';
 import { rssBytes } from '../lib/proc.js';
 import { check, newResult } from '../lib/report.js';
@@ -110,19 +110,9 @@ const SCHEMA = {
   })),
 };
 
-/** The same rows as writeCsv, as a Parquet file of PARQUET_ROWS rows in row groups of 100,000. */
+/** The same rows as writeCsv, as a Parquet file of PARQUET_ROWS rows (bench/lib/parquet-file.ts); its size. */
 async function writeParquet(file: string): Promise<number> {
-  const schema = new ParquetSchema({
-    sensor: { type: 'UTF8' },
-    value: { type: 'DOUBLE' },
-    count: { type: 'INT64' },
-    ok: { type: 'BOOLEAN' },
-    at: { type: 'TIMESTAMP_MILLIS' },
-  });
-  const writer = await ParquetWriter.openFile(schema, file, { rowGroupSize: 100_000 } as never);
-  for (let i = 0; i < PARQUET_ROWS; i++)
-    await writer.appendRow({ sensor: `s${i % 100}`, value: i / 3, count: BigInt(i), ok: i % 2 === 0, at: new Date(1_767_225_600_000 + i * 1000) });
-  await writer.close();
+  await writeBenchParquet(file, PARQUET_ROWS);
   return statSync(file).size;
 }
 
