@@ -13,6 +13,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TESTS = join(ROOT, 'test', 'clients', 'python');
 const PYTHON = join(ROOT, '.venv', 'bin', 'python');
 const HOW = ['make it once with:', '  python3 -m venv .venv', '  .venv/bin/pip install -r test/clients/python/requirements.txt'].join('\n');
+// foundry-cli's `pltr` (test_pltr_cli.py): its own environment, since pltr-cli in .venv/ installs a package of the
+// same name. Without it those tests skip with the way to make it, except under CI=true, where they fail.
+const FOUNDRY_CLI_PLTR = join(ROOT, '.venv-foundry-cli', 'bin', 'pltr');
 
 function missing(reason: string): number {
   if (process.env.CI === 'true') {
@@ -35,7 +38,7 @@ async function main(): Promise<number> {
     const run = spawnSync(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...process.argv.slice(2)], {
       cwd: TESTS,
       stdio: 'inherit',
-      env: { ...process.env, PLATFORM_EMULATOR_CLI: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'cli.js'))}` },
+      env: { ...process.env, FOUNDRY_CLI_PLTR, PLATFORM_EMULATOR_CLI: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'cli.js'))}` },
     });
     if (run.status !== 0) console.error(`python conformance tests: FAILED (pytest exit ${run.status ?? run.signal})`);
     return run.status ?? 1;

@@ -98,7 +98,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clockHooks: Array<() => Promise<Record<string, number>>> = [];
   app.decorate('onClockMoved', (hook: () => Promise<Record<string, number>>) => void clockHooks.push(hook));
   app.decorate('clockMoved', async () => Object.assign({}, ...(await Promise.all(clockHooks.map((hook) => hook())))) as Record<string, number>);
-  app.decorate('resetToSeed', async () => {
+  // Resets of one instance run one after another: two at once would each clear what the other just seeded,
+  // and on PostgreSQL each holds a transaction the other's rows wait on.
+  let resetting: Promise<unknown> = Promise.resolve();
+  const resetOnce = async () => {
     for (const hook of resetHooks) await hook();
     // Cleared and seeded as one step: other instances on a shared store never see it empty (store.resetWith).
     const summary = await deps.store.resetWith(async () => {
@@ -108,6 +111,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     for (const hook of afterClearHooks) await hook();
     return summary;
+  };
+  app.decorate('resetToSeed', () => {
+    const next = resetting.then(resetOnce, resetOnce);
+    resetting = next.catch(() => undefined);
+    return next;
   });
 
   // Another instance reset the shared store: this one's waiters answer as they do after a local reset.

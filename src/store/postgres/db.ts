@@ -62,6 +62,8 @@ export class Db implements Querier {
    * handed. So a reset can clear and reseed through the ordinary repositories in one transaction (resetWith).
    */
   private readonly ambient = new AsyncLocalStorage<Ambient>();
+  /** Ambient transactions running now: tracking is switched off only when the last one ends (two resets overlap). */
+  private ambientOpen = 0;
 
   constructor(readonly options: DbOptions) {
     const { schema, ...config } = clientConfig(options);
@@ -124,8 +126,14 @@ export class Db implements Querier {
       },
     };
     let broken: unknown;
+    // A checked-out connection has no pool listener: the server ending it between two queries (an
+    // idle-in-transaction timeout, a restart) would be an uncaught 'error' and end the process.
+    let lost = false;
+    const onError = () => (lost = true);
+    client.on('error', onError);
     // Only a transaction asked to be ambient (a reset's) is joined by the queries its work makes through the Db.
     const context: Ambient = { q, savepoints: 0, open: true };
+    if (ambient) this.ambientOpen++;
     try {
       await q.query('BEGIN');
       const result = ambient ? await this.ambient.run(context, () => work(q)) : await work(q);
@@ -138,9 +146,12 @@ export class Db implements Querier {
     } finally {
       // A connection that failed mid-transaction is discarded rather than handed to the next request.
       context.open = false;
-      // Async context tracking costs every promise of the process while enabled: on only during a reset.
-      if (ambient) this.ambient.disable();
-      client.release(broken instanceof StoreUnavailable ? true : undefined);
+      // Async context tracking costs every promise of the process while enabled: on only during a reset. Not
+      // while another reset's transaction still runs: disabling drops its context, and its queries would then
+      // go to other connections and wait on its own row locks.
+      if (ambient && --this.ambientOpen === 0) this.ambient.disable();
+      client.removeListener('error', onError);
+      client.release(lost || broken instanceof StoreUnavailable ? true : undefined);
     }
   }
 
