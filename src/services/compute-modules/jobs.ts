@@ -4,23 +4,23 @@
 //   queued --poll--> inProgress --result--> succeeded
 //   queued --result--> succeeded                     (a late answer from a module whose session was reset)
 //   queued | inProgress --cancel--> canceled
-//   inProgress --session reset, or its module gone (liveness.ts)--> queued, or failed once it has been
-//                                                                   handed out MAX_HAND_OUTS times
+//   inProgress --session reset, module gone, answer cut, restart--> queued, or failed (job-returns.ts)
 //   queued | inProgress --its query cannot be serialized--> failed     (a poll never answers 500 for it)
 import { performance } from 'node:perf_hooks';
-import type { JobRecord, JobResult, RequeueOutcome } from '../../store/store.js';
+import type { JobRecord, JobResult } from '../../store/store.js';
 import { randomSecret } from '../../ids.js';
-import { jobTimeout, resourceNotFound, temporarilyUnavailable } from '../../errors.js';
 import { Wakeups } from './wakeups.js';
+import { executeAnswer, withinAnswer } from './execute-answers.js';
 import { ModuleLiveness, sharedPolls } from './liveness.js';
 import { linkInstances, type CrossInstance } from './cross-instance.js';
 import { serializes } from './serializes.js';
 import { JobLeases } from './job-leases.js';
 import { DEFAULT_BRANCH, enqueue, newJob, pruneRetained, type JobRequest, type JobServiceDeps, type SessionRequest } from './job-admission.js';
+import { JobReturns, MAX_HAND_OUTS, type JobHolder } from './job-returns.js';
 
 export { DEFAULT_BRANCH, type JobRequest, type JobServiceDeps, type SessionRequest } from './job-admission.js';
+export { MAX_HAND_OUTS, type JobHolder } from './job-returns.js';
 
-export const MAX_HAND_OUTS = 3;
 const FINISHED = new Set<JobRecord['state']>(['succeeded', 'failed', 'canceled']);
 
 /** What woke a waiting poll: a job was queued, or the runtime's session was reset (the poll then ends). */
@@ -35,25 +35,13 @@ interface PollSession {
   queued: number;
 }
 
-/** Who was handed a job on this instance: a module replica, known by the connection its poll came on. */
-export interface JobHolder {
-  /** Whether that connection has closed (the replica exited, or restarted). */
-  gone(): boolean;
-}
-
-interface Held {
-  runtimeId: string;
-  handOuts: number;
-  holder: JobHolder;
-}
-
 export class JobService {
   private readonly polls = new Wakeups<PollEvent>();
   private readonly finishes = new Wakeups<JobRecord>();
   /** Per runtime; bounded by the store's runtimes and emptied on reset. */
   private readonly sessions = new Map<string, PollSession>();
-  /** The jobs handed out here, with their holder; an entry goes when its job finishes or comes back. */
-  private readonly held = new Map<string, Held>();
+  /** Jobs coming back to the queue, and who holds the ones handed out here (job-returns.ts). */
+  private readonly returns: JobReturns;
 
   private readonly liveness: ModuleLiveness;
   /** Hints to and from other instances sharing the store (none for the memory store). */
@@ -62,10 +50,11 @@ export class JobService {
   private readonly leases: JobLeases;
 
   constructor(private readonly deps: JobServiceDeps) {
+    this.returns = new JobReturns(deps, { finished: (job) => this.finished(job), queued: (runtimeId, count) => this.jobQueued(runtimeId, count) });
     this.liveness = new ModuleLiveness(
       deps.clock,
       deps.settings.moduleGoneMs,
-      (runtimeId, lastSeen) => this.moduleGone(runtimeId, lastSeen),
+      (runtimeId, lastSeen) => this.returns.moduleGone(runtimeId, lastSeen),
       (err, runtimeId) => deps.logError?.(err, `could not bring back the jobs of runtime ${runtimeId}, whose module has gone`),
       sharedPolls(deps.store),
     );
@@ -86,7 +75,7 @@ export class JobService {
       moduleGoneMs: deps.settings.moduleGoneMs,
       maxHandOuts: MAX_HAND_OUTS,
       now: () => deps.clock.now(),
-      settle: (runtimeId, outcome) => this.settle(runtimeId, outcome),
+      settle: (runtimeId, outcome) => this.returns.settle(runtimeId, outcome),
       logError: deps.logError,
     });
   }
@@ -115,21 +104,6 @@ export class JobService {
     return { runtimeId: request.runtimeId, moduleAuthToken, created };
   }
 
-  /** The lease (docs/contracts.md §6): the runtime's module has gone; the jobs it was handed by `lastSeen` come back. */
-  private async moduleGone(runtimeId: string, lastSeen: number): Promise<void> {
-    const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer; its module stopped polling.`;
-    const outcome = await this.deps.store.computeModuleJobs.requeueHandedOutBefore(runtimeId, lastSeen, MAX_HAND_OUTS, failure, this.deps.clock.now());
-    await this.settle(runtimeId, outcome);
-  }
-
-  /** After jobs were put back: waiters of failed ones answer, and one poll per requeued job is woken. */
-  private async settle(runtimeId: string, outcome: RequeueOutcome): Promise<void> {
-    for (const job of outcome.requeued) this.held.delete(job.jobId);
-    for (const job of outcome.failed) this.finished(job);
-    if (outcome.failed.length > 0) await pruneRetained(this.deps);
-    if (outcome.requeued.length > 0) this.jobQueued(runtimeId, outcome.requeued.length);
-  }
-
   /** Queues a job for the deployed app's runtime. */
   async submit(request: JobRequest): Promise<JobRecord> {
     const job = await newJob(this.deps, request);
@@ -138,39 +112,16 @@ export class JobService {
     return job;
   }
 
-  /**
-   * Queues a job and waits until it finishes. Resolves with the finished job; throws job_timeout after
-   * `executeTimeoutMs` (the job stays), and undefined when the client went away (the job stays too).
-   */
+  /** Queues a job and waits until it finishes, or `executeTimeoutMs` (execute-answers.ts says what then). */
   async execute(request: JobRequest, signal: AbortSignal): Promise<JobRecord | undefined> {
     const { job, wake } = await this.queueAndWait(request, this.deps.settings.executeTimeoutMs, signal);
-    switch (wake.kind) {
-      case 'notified':
-        return wake.value;
-      case 'timeout':
-        throw jobTimeout(
-          `Job ${job.jobId} did not finish within ${this.deps.settings.executeTimeoutMs} ms; it stays queued or running and its result can be fetched later.`,
-        );
-      case 'aborted':
-        return undefined;
-      case 'reset':
-        throw resourceNotFound(`Job ${job.jobId} was discarded when the service was reset.`);
-      case 'shutdown':
-        throw temporarilyUnavailable(`The service is shutting down; job ${job.jobId} was not answered.`);
-    }
+    return executeAnswer(job, wake, this.deps.settings.executeTimeoutMs);
   }
 
-  /**
-   * For function calls (src/services/functions/, docs/functions.md): as execute, but waits at most `timeoutMs`
-   * and answers the job as it then is (still queued or running when time ran out, or the caller went away),
-   * so that the caller can cancel it.
-   */
+  /** For function calls (docs/functions.md): as execute, but waits at most `timeoutMs`, then answers the job as it is. */
   async executeWithin(request: JobRequest, timeoutMs: number, signal: AbortSignal): Promise<JobRecord> {
     const { job, wake } = await this.queueAndWait(request, timeoutMs, signal);
-    if (wake.kind === 'notified') return wake.value;
-    if (wake.kind === 'reset') throw resourceNotFound(`Job ${job.jobId} was discarded when the service was reset.`);
-    if (wake.kind === 'shutdown') throw temporarilyUnavailable(`The service is shutting down; job ${job.jobId} was not answered.`);
-    return job;
+    return withinAnswer(job, wake);
   }
 
   /** Queues a job, subscribed to its finish before the job exists anywhere (so its result cannot slip past). */
@@ -202,7 +153,7 @@ export class JobService {
     await this.liveness.pollStarted(runtimeId);
     try {
       const job = await this.pollQueue(runtimeId, signal);
-      if (job && holder) this.held.set(job.jobId, { runtimeId, handOuts: job.handOuts, holder });
+      if (job && holder) this.returns.handedOut(job, runtimeId, holder);
       return job;
     } finally {
       this.liveness.pollEnded(runtimeId);
@@ -260,28 +211,11 @@ export class JobService {
     return false;
   }
 
-  /** A handed-out job whose response was never written out to its poller goes back to the queue, uncounted. */
-  async undelivered(job: JobRecord): Promise<void> {
-    this.held.delete(job.jobId);
-    if (await this.deps.store.computeModuleJobs.unclaim(job.jobId, job.handOuts)) this.jobQueued(job.runtimeId);
-  }
-
-  /**
-   * A handed-out job whose answer was written out but cut (its connection reset before the module read it)
-   * goes back counted as a hand-out, so that a job whose answer is always cut fails after MAX_HAND_OUTS
-   * instead of cycling for ever (docs/compute-module-leases.md).
-   */
-  async answerCut(job: JobRecord): Promise<void> {
-    const failure = `The job was handed out ${MAX_HAND_OUTS} times and each answer was cut off (connection reset) before the module read it.`;
-    await this.requeueOne(job.runtimeId, job.jobId, job.handOuts, failure);
-  }
-
-  private async requeueOne(runtimeId: string, jobId: string, handOuts: number, failure: string): Promise<RequeueOutcome> {
-    this.held.delete(jobId);
-    const outcome = await this.deps.store.computeModuleJobs.requeueJob(jobId, handOuts, MAX_HAND_OUTS, failure, this.deps.clock.now());
-    await this.settle(runtimeId, outcome);
-    return outcome;
-  }
+  /** Ways a handed-out job comes back (job-returns.ts); the routes call them. */
+  readonly undelivered = (job: JobRecord): Promise<void> => this.returns.undelivered(job);
+  readonly answerCut = (job: JobRecord): Promise<void> => this.returns.answerCut(job);
+  readonly requeueRestarted = (runtimeId: string): Promise<string[]> => this.returns.requeueRestarted(runtimeId);
+  readonly requeueHandedOut = (runtimeId: string): Promise<string[]> => this.returns.requeueHandedOut(runtimeId);
 
   /** Stores a result. False when the job had already finished (canceled or answered): the result is discarded. */
   async postResult(jobId: string, result: JobResult): Promise<boolean> {
@@ -305,7 +239,7 @@ export class JobService {
   /** The store was reset: every waiter answers at once. */
   interruptForReset(): void {
     this.sessions.clear(); // a poll still looking at the queue ends too
-    this.held.clear();
+    this.returns.clear();
     this.liveness.clear();
     this.polls.interruptAll('reset');
     this.finishes.interruptAll('reset');
@@ -318,35 +252,6 @@ export class JobService {
     this.peers.stop();
     this.polls.interruptAll('shutdown');
     this.finishes.interruptAll('shutdown');
-  }
-
-  /**
-   * A replica of the runtime's module restarted and said so (the in-pod runtime's restart notification,
-   * docs/compute-module-leases.md): the jobs it held go back to the queue (or fail after MAX_HAND_OUTS); their
-   * ids. Its jobs are those handed out here on a connection that has since closed: the restarted process's
-   * connections are gone, while a replica still running keeps its own, and its jobs. A job handed out by
-   * another instance is not known here; the module-gone lease brings it back if its holder is gone.
-   */
-  async requeueRestarted(runtimeId: string): Promise<string[]> {
-    const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer; its module restarted.`;
-    const ids: string[] = [];
-    for (const [jobId, held] of [...this.held]) {
-      if (held.runtimeId !== runtimeId || !held.holder.gone()) continue;
-      const outcome = await this.requeueOne(runtimeId, jobId, held.handOuts, failure);
-      for (const job of [...outcome.requeued, ...outcome.failed]) ids.push(job.jobId);
-    }
-    return ids;
-  }
-
-  /**
-   * The runtime's handed-out, unanswered jobs go back to the queue (or fail after MAX_HAND_OUTS hand-outs); their
-   * ids. On a session reset.
-   */
-  async requeueHandedOut(runtimeId: string): Promise<string[]> {
-    const failure = `The job was handed out ${MAX_HAND_OUTS} times without an answer.`;
-    const outcome = await this.deps.store.computeModuleJobs.requeueInProgress(runtimeId, MAX_HAND_OUTS, failure, this.deps.clock.now());
-    await this.settle(runtimeId, outcome);
-    return [...outcome.requeued, ...outcome.failed].map((job) => job.jobId);
   }
 
   /** Whether the runtime's module polled here within module_gone_ms (a reset keeps its session). */
@@ -372,7 +277,7 @@ export class JobService {
   }
 
   private finished(job: JobRecord): void {
-    this.held.delete(job.jobId);
+    this.returns.release(job.jobId);
     this.finishes.notify(job.jobId, job);
     this.peers.publishFinished(job.jobId);
   }
