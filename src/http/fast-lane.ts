@@ -33,6 +33,11 @@ export interface FormPostLane {
   path: string;
   /** The route's answer (a success, or a refusal made before anything changed), or undefined to leave it the request. */
   answer(form: string, authorization: string | undefined): Promise<LaneAnswer | undefined>;
+  /**
+   * The route's refusal of a small body sent as exactly `application/json` (a route that takes forms only has
+   * no parser for it): a common mistake, answered here so that it costs no more than a good request.
+   */
+  jsonRefusal?: () => LaneAnswer;
 }
 
 /** What a form lane answered, and what the journal names for it (as the route's hook would). */
@@ -58,6 +63,7 @@ interface FastLaneDeps {
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
 /** Larger forms take the route (whose body limit and parser apply). */
 const MAX_FORM_BYTES = 8192;
 /** A body a lane read and then left to its route, replayed to the route's parser. */
@@ -144,18 +150,28 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
 
   function formPost(lane: FormPostLane, req: WithReadBody, res: ServerResponse, route: () => void): boolean {
     const length = Number(req.headers['content-length']);
-    if (req.headers['content-type'] !== FORM || req.headers['transfer-encoding'] !== undefined || !(length >= 0 && length <= MAX_FORM_BYTES)) return false;
+    const type = req.headers['content-type'];
+    const refuseJson = type === JSON_TYPE ? lane.jsonRefusal : undefined;
+    if ((type !== FORM && refuseJson === undefined) || req.headers['transfer-encoding'] !== undefined || !(length >= 0 && length <= MAX_FORM_BYTES))
+      return false;
     const started = performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
+      const authorization = req.headers.authorization;
+      const basic = authorization !== undefined && /^Basic /i.test(authorization) ? authorization : undefined;
+      // As the route, which reads the body before its catch-all parser refuses the type.
+      if (refuseJson !== undefined) {
+        const refused = refuseJson();
+        write(res, refused);
+        return journal(req, refused.status, elapsedMs(started), { refusal: refused.refusal, basic });
+      }
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       const decline = () => {
         if (res.headersSent) return void res.destroy();
         req[READ_BODY] = body;
         route();
       };
-      const authorization = req.headers.authorization;
       lane
         .answer(body.toString('utf8'), authorization)
         .then((answered) => {
@@ -164,7 +180,7 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
           journal(req, answered.status, elapsedMs(started), {
             refusal: answered.refusal,
             clientId: answered.clientId,
-            basic: authorization !== undefined && /^Basic /i.test(authorization) ? authorization : undefined,
+            basic,
             username: answered.username,
           });
         })

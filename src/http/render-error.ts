@@ -177,13 +177,16 @@ function validationField(err: FastifyError): string {
   return segments.length > 0 ? excerpt(fieldPath(segments), FIELD_MAX) : context;
 }
 
+/** A body of a media type the route takes no parser for (also the token fast lane's words for a JSON body). */
+export const UNSUPPORTED_MEDIA_TYPE = 'Unsupported content type.';
+
 function describeFrameworkError(err: FastifyError): string {
   if (err.validation) return `Invalid request ${err.validationContext ?? 'body'}: ${err.message}`;
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return 'The request body is larger than the limit.';
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Unsupported content type.';
+      return UNSUPPORTED_MEDIA_TYPE;
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'The request body is empty but the content type is JSON.';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -156,6 +156,27 @@ describe('the client_credentials token fast lane', () => {
     }
   });
 
+  it('refuses a small JSON body itself (the route takes forms only), as the route does', async () => {
+    for (const [authorization, body] of [
+      [BASIC, '{"grant_type": '],
+      [undefined, '{"grant_type": "client_credentials"}'],
+    ] as const) {
+      const headers = (type: string): Record<string, string> =>
+        authorization === undefined ? { 'content-type': type } : { authorization, 'content-type': type };
+      const lane = await get(TOKEN, headers('application/json'), body);
+      // A charset parameter sends it to the route (the lane takes exactly `application/json`).
+      const route = await get(TOKEN, headers('application/json; charset=utf-8'), body);
+      expect([lane.status, JSON.parse(lane.body).error, lane.routed, route.routed]).toEqual([400, 'invalid_request', false, true]);
+      expect([lane.status, lane.headers, lane.body]).toEqual([route.status, route.headers, route.body]);
+      const [routeEntry, laneEntry] = app.journal.list({}).filter((e) => e.path === TOKEN);
+      expect(laneEntry?.reason).toBe('Unsupported content type.');
+      expect(comparable(laneEntry as never)).toEqual(comparable(routeEntry as never));
+    }
+    // The connection stays usable after the lane's refusal: a good request follows on it.
+    const good = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials');
+    expect(good.status).toBe(200);
+  });
+
   it('hands a declined form to the route with its body intact', async () => {
     const repeated = await get(TOKEN, { authorization: BASIC, 'content-type': FORM }, 'grant_type=client_credentials&grant_type=client_credentials');
     expect([repeated.status, JSON.parse(repeated.body).error, repeated.routed]).toEqual([400, 'invalid_request', true]);

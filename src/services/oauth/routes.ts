@@ -16,7 +16,7 @@ import { finishSignIn, signInUser, startSignIn } from './sign-in.js';
 import { issueCode } from './codes.js';
 import { CALLBACK_PATH, renderSignInPage, signInCsp } from './signin-page.js';
 import { token } from './token-endpoint.js';
-import { NO_STORE_HEADERS, tokenLaneAnswer } from './token-lane.js';
+import { NO_STORE_HEADERS, tokenLaneAnswer, tokenLaneJsonRefusal } from './token-lane.js';
 import { principalNameOf } from './access-tokens.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
@@ -108,6 +108,7 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps & Pick<Service
       kind: 'form-post',
       path: `${OAUTH_BASE}/token`,
       answer: (form, authorization) => tokenLaneAnswer(tokenDeps, form, authorization, app.journal.capacity > 0),
+      jsonRefusal: tokenLaneJsonRefusal,
     });
     // Not async: a request refused before any store call throws synchronously (see token()).
     // The journal names the user a token acts as (a client_credentials token's service user too).

@@ -3,9 +3,9 @@
 // is parsed as the route's parser does; the grant modules decide exactly as they do for the route. Codes and
 // refresh tokens are the route's: their grants change state before they can fail, so a lane must not run them
 // (a declined request is run again by the route).
-import { OAuthError } from '../../errors.js';
+import { invalidRequest, OAuthError } from '../../errors.js';
 import type { LaneAnswer } from '../../http/fast-lane.js';
-import { oauthAnswer } from '../../http/render-error.js';
+import { oauthAnswer, UNSUPPORTED_MEDIA_TYPE } from '../../http/render-error.js';
 import { principalNameOf } from './access-tokens.js';
 import type { TokenDeps } from './deps.js';
 import { JOINED_FORM_FIELDS, singleValued, type Params } from './params.js';
@@ -37,4 +37,10 @@ export async function tokenLaneAnswer(deps: TokenDeps, form: string, authorizati
     if (!(err instanceof OAuthError) || err.constructor !== OAuthError) throw err;
     return { ...oauthAnswer(err), refusal: err, ...named };
   }
+}
+
+/** A JSON body: the route takes forms only, and its catch-all parser refuses the type (src/http/render-error.ts). */
+export function tokenLaneJsonRefusal(): LaneAnswer {
+  const refusal = invalidRequest(UNSUPPORTED_MEDIA_TYPE);
+  return { ...oauthAnswer(refusal), refusal };
 }
