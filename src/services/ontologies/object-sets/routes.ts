@@ -4,6 +4,7 @@ import { findOntology, READ, type OntologyDeps } from '../context.js';
 import { evaluateObjectSet } from './evaluate.js';
 import { pageOf } from './page.js';
 import { aggregate } from './aggregate.js';
+import { withPropertySecurities } from './property-securities.js';
 import { isRecord } from '../model/data-types.js';
 import { invalidRequest, notSupported } from '../errors.js';
 import { interfaceMappingsFor } from '../interfaces/sets.js';
@@ -32,16 +33,15 @@ export function objectSetRoutes(app: FastifyInstance, deps: OntologyDeps): void 
 
   app.post(`${BASE}/loadObjects`, { config: READ }, async (request) => {
     const { ontology, body, set } = await evaluate(request);
-    return { ...page(ontology, set, body), propertySecurities: [] };
+    return withPropertySecurities(page(ontology, set, body), body.loadPropertySecurities);
   });
 
   app.post(`${BASE}/loadObjectsMultipleObjectTypes`, { config: READ }, async (request) => {
     const { ontology, body, set } = await evaluate(request);
     return {
-      ...page(ontology, set, body),
+      ...withPropertySecurities(page(ontology, set, body), body.loadPropertySecurities),
       interfaceToObjectTypeMappings: interfaceMappingsFor(deps.store, ontology.rid, body.objectSet),
       interfaceToObjectTypeMappingsV2: {},
-      propertySecurities: [],
     };
   });
 
