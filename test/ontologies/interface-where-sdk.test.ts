@@ -3,7 +3,8 @@
 // aggregate, $orderBy and $select on an interface, an interface with one implementer, and the refusals of an
 // unknown interface property or an ill-typed value in the platform's envelope (never a 500).
 import { describe, expect, it } from 'vitest';
-import { createClient, type Client } from '@osdk/client';
+import { createClient, createPlatformClient, type Client } from '@osdk/client';
+import { OntologyObjectSets } from '@osdk/foundry.ontologies';
 import { controlToken, liveEmulator } from '../clients/conformance-helpers.js';
 
 const RID = 'ri.ontology.main.ontology.sized';
@@ -124,6 +125,38 @@ describe('interface object sets by interface property', () => {
     const selected = await c(Sized).fetchPage({ $select: ['label'] });
     expect(selected.data.map((o) => o.label).sort()).toEqual(['Ada', 'Bo', 'Cy', 'London', 'Paris']);
     expect(selected.data.every((o) => o.magnitude === undefined)).toBe(true);
+  });
+
+  it('loadObjectsOrInterfaces (platform SDK): interface objects carry the interface properties, others their own', async () => {
+    await client();
+    const p = createPlatformClient(url(), async () => token);
+    const filtered = {
+      type: 'filter',
+      objectSet: { type: 'interfaceBase', interfaceType: 'Sized' },
+      where: { type: 'lt', field: 'magnitude', value: 30 },
+    } as const;
+    const res = await OntologyObjectSets.loadObjectsOrInterfaces(p, 'sized', {
+      objectSet: filtered,
+      select: [],
+      selectV2: [],
+      orderBy: { fields: [{ field: 'magnitude' }] },
+    });
+    expect(res.totalCount).toBe('3');
+    expect(res.data.map((o) => ({ ...o, __rid: undefined }))).toEqual([
+      { label: 'Paris', magnitude: 2, __apiName: 'Place', __primaryKey: 'par', __title: 'Paris', __rid: undefined },
+      { label: 'London', magnitude: 9, __apiName: 'Place', __primaryKey: 'ldn', __title: 'London', __rid: undefined },
+      { label: 'Bo', magnitude: 20, __apiName: 'Person', __primaryKey: 2, __title: 'Bo', __rid: undefined },
+    ]);
+    const selected = await OntologyObjectSets.loadObjectsOrInterfaces(p, 'sized', { objectSet: filtered, select: ['label'], selectV2: [], excludeRid: true });
+    expect(selected.data.map((o) => Object.keys(o).sort())).toEqual(Array(3).fill(['__apiName', '__primaryKey', '__title', 'label']));
+    const people = await OntologyObjectSets.loadObjectsOrInterfaces(p, 'sized', {
+      objectSet: { type: 'base', objectType: 'Person' },
+      select: [],
+      selectV2: [],
+      pageSize: 1,
+    });
+    expect(people.data[0]).toMatchObject({ id: 1, fullName: 'Ada', age: 36 });
+    expect(people.nextPageToken).toBeDefined();
   });
 
   it('refuses an unknown interface property and an ill-typed value in the platform envelope', async () => {

@@ -8,7 +8,17 @@ import type { InterfaceDef } from './model.js';
 import { interfaceViewType, viewThrough } from './view.js';
 import { mappedProperty } from './where.js';
 
-export function interfacePage(ontology: OntologyRecord, def: InterfaceDef, objects: readonly OntologyObjectRecord[], req: PageRequest): Page {
+/**
+ * `interfaceScoped` (loadObjectsOrInterfaces): each object carries its interface properties under the interface's
+ * names instead of its own properties (`__apiName` stays its object type).
+ */
+export function interfacePage(
+  ontology: OntologyRecord,
+  def: InterfaceDef,
+  objects: readonly OntologyObjectRecord[],
+  req: PageRequest,
+  interfaceScoped = false,
+): Page {
   const view = interfaceViewType(def);
   let ordered = objects;
   if (req.orderBy !== undefined && req.orderBy !== null) {
@@ -24,6 +34,19 @@ export function interfacePage(ontology: OntologyRecord, def: InterfaceDef, objec
   for (const name of selectedNames(req)) mappedProperty(def, undefined, name);
   const selected = selection(view, req.select, req.selectV2);
   const page = pageOf(ontology, undefined, ordered, { ...req, orderBy: undefined, select: undefined, selectV2: undefined });
+  if (interfaceScoped) {
+    const data = page.data.map((row) => {
+      const type = String(row.__apiName);
+      const out: Record<string, unknown> = {};
+      for (const name of selected ?? def.properties.keys()) {
+        const v = row[mappedProperty(def, type, name)];
+        if (v !== undefined) out[name] = v;
+      }
+      for (const [k, v] of Object.entries(row)) if (k.startsWith('__')) out[k] = v;
+      return out;
+    });
+    return { ...page, data };
+  }
   if (!selected) return page;
   const data = page.data.map((row) => {
     const type = String(row.__apiName);

@@ -1,4 +1,5 @@
-// Object sets (docs/contracts.md §9): loadObjects, loadObjectsMultipleObjectTypes and aggregate.
+// Object sets (docs/contracts.md §9): loadObjects, loadObjectsMultipleObjectTypes, loadObjectsOrInterfaces and
+// aggregate; sets seen through an interface page and aggregate by interface property (docs/live-ontology.md).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findOntology, READ, type OntologyDeps } from '../context.js';
 import { evaluateObjectSet } from './evaluate.js';
@@ -43,6 +44,12 @@ export function objectSetRoutes(app: FastifyInstance, deps: OntologyDeps): void 
       interfaceToObjectTypeMappings: interfaceMappingsFor(deps.store, ontology.rid, body.objectSet),
       interfaceToObjectTypeMappingsV2: {},
     };
+  });
+
+  // Objects of an interface set carry the interface's properties (interfaces/page.ts); any other set loads as loadObjects.
+  app.post(`${BASE}/loadObjectsOrInterfaces`, { config: READ }, async (request) => {
+    const { ontology, body, set } = await evaluate(request);
+    return set.interfaceType ? interfacePage(ontology, set.interfaceType, set.objects, body, true) : page(ontology, set, body);
   });
 
   app.post(`${BASE}/aggregate`, { config: READ }, async (request) => {
