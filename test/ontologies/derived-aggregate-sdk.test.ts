@@ -15,6 +15,7 @@ type Builder = { pivotTo(link: string): Builder; aggregate(a: string, opt?: unkn
 type Derived = Record<string, (b: Builder) => unknown>;
 interface Set {
   where(clause: Record<string, unknown>): Set;
+  union(...sets: Set[]): Set;
   fetchPage(args?: Record<string, unknown>): Promise<{ data: Array<Record<string, unknown>> }>;
   aggregate(req: Record<string, unknown>): Promise<unknown>;
 }
@@ -91,6 +92,12 @@ describe('withProperties: aggregate, where, orderBy and select over derived prop
     const ordered = await withCounts(c).fetchPage({ $orderBy: { mentorCount: 'desc' } });
     expect(ordered.data.map((e) => e.mentorCount)).toEqual([2, 1, 1, 0, 0]);
     expect(ordered.data[0]!.employeeId).toBe(3);
+
+    // A union of two filtered withProperties sets is still one object type with its derived properties.
+    const both = withCounts(c)
+      .where({ officeName: 'London' })
+      .union(withCounts(c).where({ mentorCount: 0 }));
+    expect(await both.aggregate({ $select: { $count: 'unordered', 'mentorCount:sum': 'unordered' } })).toEqual({ $count: 4, mentorCount: { sum: 3 } });
 
     const selected = await withCounts(c).fetchPage({ $select: ['fullName', 'mentorCount'] });
     const carol = selected.data.find((e) => e.$primaryKey === 3)!;

@@ -67,7 +67,8 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
       if (!Array.isArray(set.objectSets) || set.objectSets.length === 0) throw invalidRequest(`objectSet.objectSets`, 'must be a non-empty list');
       const parts: EvaluatedSet[] = [];
       for (const s of set.objectSets) parts.push(await sub(s));
-      const types = new Set(parts.map((p) => p.objectType));
+      // By name: a withProperties part's type is a copy carrying its derived properties; the first part's is kept.
+      const types = new Set(parts.map((p) => p.objectType?.apiName));
       const objectType = types.size === 1 ? parts[0]!.objectType : undefined;
       const interfaceType = sharedInterface(parts);
       const [first, ...rest] = parts as [EvaluatedSet, ...EvaluatedSet[]];
