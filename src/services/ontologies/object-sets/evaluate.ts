@@ -11,13 +11,16 @@ import { objectRid } from '../objects/wire.js';
 import { invalidRequest, linkTypeNotFound, notSupported } from '../errors.js';
 import { quote } from '../../../errors.js';
 import { names } from '../reasons.js';
-import { interfaceBaseSet } from '../interfaces/sets.js';
+import { filterInterfaceSet, interfaceBaseSet, sharedInterface } from '../interfaces/sets.js';
+import type { InterfaceDef } from '../interfaces/model.js';
 import { withDerivedProperties } from '../derived/with-properties.js';
 
 export interface EvaluatedSet {
   /** The object type every member has, when they share one (undefined for a mixed static set). */
   objectType?: ObjectTypeDef;
   objects: readonly OntologyObjectRecord[];
+  /** Set when the set is seen through an interface (interfaceBase, filters and set operations of it): its clauses name interface properties. */
+  interfaceType?: InterfaceDef;
 }
 
 export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, set: unknown, depth = 0): Promise<EvaluatedSet> {
@@ -32,6 +35,7 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
     }
     case 'filter': {
       const inner = (await byPrimaryKey(store, ontology, set)) ?? (await sub(set.objectSet));
+      if (inner.interfaceType) return filterInterfaceSet(ontology, inner, inner.interfaceType, set.where);
       const predicates = new Map<string, Predicate>();
       const predicate = (o: OntologyObjectRecord) => {
         let p = predicates.get(o.objectType);
@@ -63,20 +67,26 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
       if (!Array.isArray(set.objectSets) || set.objectSets.length === 0) throw invalidRequest(`objectSet.objectSets`, 'must be a non-empty list');
       const parts: EvaluatedSet[] = [];
       for (const s of set.objectSets) parts.push(await sub(s));
-      const types = new Set(parts.map((p) => p.objectType));
+      // By name: a withProperties part's type is a copy carrying its derived properties; the first part's is kept.
+      const types = new Set(parts.map((p) => p.objectType?.apiName));
       const objectType = types.size === 1 ? parts[0]!.objectType : undefined;
+      const interfaceType = sharedInterface(parts);
       const [first, ...rest] = parts as [EvaluatedSet, ...EvaluatedSet[]];
       if (set.type === 'union') {
         const seen = new Map<string, OntologyObjectRecord>();
         for (const p of parts) for (const o of p.objects) if (!seen.has(identity(o))) seen.set(identity(o), o);
-        return { objectType, objects: [...seen.values()] };
+        return { objectType, objects: [...seen.values()], ...(interfaceType ? { interfaceType } : {}) };
       }
       const others = rest.map((p) => new Set(p.objects.map(identity)));
       const keep =
         set.type === 'intersect'
           ? (o: OntologyObjectRecord) => others.every((s) => s.has(identity(o)))
           : (o: OntologyObjectRecord) => !others.some((s) => s.has(identity(o)));
-      return { objectType: set.type === 'intersect' ? objectType : first.objectType, objects: first.objects.filter(keep) };
+      return {
+        objectType: set.type === 'intersect' ? objectType : first.objectType,
+        objects: first.objects.filter(keep),
+        ...(interfaceType ? { interfaceType } : {}),
+      };
     }
     case 'interfaceBase':
       return interfaceBaseSet(store, ontology, set);
