@@ -67,6 +67,16 @@ describe('the Objects view', () => {
     expect(small.items.map((r) => r.primaryKey)).toEqual(items.map((r) => r.primaryKey));
   });
 
+  it('reads a page from the store without reading the type (countOf, slice)', async () => {
+    const objects = emulator.server.store.ontologyObjects;
+    const shop = (await emulator.server.store.ontologies.byApiName('shop'))!;
+    expect(await objects.countOf(shop.rid, 'Product')).toBe(PRODUCTS);
+    expect(await objects.countOf(shop.rid, 'Nothing')).toBe(0);
+    expect((await objects.slice(shop.rid, 'Product', 248, 10)).map((o) => o.key)).toEqual([sku(249), sku(250)]);
+    expect((await objects.slice(shop.rid, 'Product', 0, 2)).map((o) => o.key)).toEqual([sku(1), sku(2)]);
+    expect(await objects.slice(shop.rid, 'Product', 300, 10)).toEqual([]);
+  });
+
   it('searches the primary key, the title and property text, and narrows by type: and ontology:', async () => {
     const keys = async (q: string) => (await all(OBJECTS, { q })).items.map((r) => `${r.objectType}:${r.primaryKey}`);
     expect(await keys('P0007')).toEqual(['Product:p0007']);

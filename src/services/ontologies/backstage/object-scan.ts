@@ -1,9 +1,10 @@
 // Which ontology objects the dashboard's Objects and Object files views show, one page at a time
 // (docs/ontology-dashboard.md). The search text may carry `ontology:NAME` and `type:NAME` words that narrow the
 // object types walked; the rest is a phrase matched, case-insensitively, against the primary key and the text
-// of every property value. A page is found by walking the types in order and skipping whole types by their
-// length when nothing is searched; a search tests each object in place (no JSON is built for it) and stops
-// one match after the page, which is enough to know whether a next page exists.
+// of every property value. A page is found by walking the types in order: when nothing is searched, whole
+// types are skipped by their count and only the page's objects are read from the store (countOf, slice); a
+// search reads each type and tests each object in place (no JSON is built for it), stopping one match after
+// the page, which is enough to know whether a next page exists.
 import type { OntologyObjectRecord, OntologyRecord, Store } from '../../../store/store.js';
 import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 
@@ -33,26 +34,36 @@ export function parseObjectSearch(q: string): ObjectSearch {
 /** Deep enough for a struct of arrays; deeper values are not searched. */
 const MAX_DEPTH = 4;
 
-/** Whether a value's text holds `text` (lower case), read in place: strings, numbers, booleans, arrays, records. */
-export function valueHolds(value: unknown, text: string, depth = 0): boolean {
+/** A test of "holds `text`, in any letter case" that lowers no string (a search reads every object). */
+export function phraseTest(text: string): (s: string) => boolean {
+  const re = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu');
+  return (s) => re.test(s);
+}
+
+/** Whether a value's text holds the phrase, read in place: strings, numbers, booleans, arrays, records. */
+export function valueHolds(value: unknown, holds: (s: string) => boolean, depth = 0): boolean {
   switch (typeof value) {
     case 'string':
-      return value.toLowerCase().includes(text);
+      return holds(value);
     case 'number':
     case 'boolean':
     case 'bigint':
-      return String(value).toLowerCase().includes(text);
+      return holds(String(value));
     case 'object':
       if (value === null || depth >= MAX_DEPTH) return false;
-      if (Array.isArray(value)) return value.some((v) => valueHolds(v, text, depth + 1));
-      for (const v of Object.values(value)) if (valueHolds(v, text, depth + 1)) return true;
+      // Plain loops: no array of values is made per object (a search reads all of them).
+      if (Array.isArray(value)) {
+        for (const v of value) if (valueHolds(v, holds, depth + 1)) return true;
+        return false;
+      }
+      for (const k in value) if (valueHolds((value as Record<string, unknown>)[k], holds, depth + 1)) return true;
       return false;
     default:
       return false;
   }
 }
 
-export const objectHolds = (o: OntologyObjectRecord, text: string): boolean => text === '' || o.key.toLowerCase().includes(text) || valueHolds(o.values, text);
+export const objectHolds = (o: OntologyObjectRecord, holds: (s: string) => boolean): boolean => holds(o.key) || valueHolds(o.values, holds);
 
 export interface TypeInScope {
   ontology: OntologyRecord;
@@ -78,14 +89,21 @@ export interface Hit<T> {
   item: T;
 }
 
+/** How a walk reads a type's items: all of them (for a search), or how many and one stretch (for a plain page). */
+export interface TypeItems<T> {
+  all(scope: TypeInScope): Promise<readonly T[]>;
+  count(scope: TypeInScope): Promise<number>;
+  slice(scope: TypeInScope, offset: number, limit: number): Promise<readonly T[]>;
+}
+
 /**
- * Items `offset .. offset + size` of the walk, and whether one more exists. `itemsOf` gives a type's items in
- * order (the store's list, or what a list unfolds to); `keep` is the search's test, absent when nothing is
- * searched, in which case whole types are skipped by their length.
+ * Items `offset .. offset + size - 1` of the walk, and whether one more exists. Without a search (`keep`
+ * absent) whole types are skipped by their count and only the page's stretch is read; a search reads each
+ * type and tests its items in place, stopping at the first match after the page.
  */
 export async function pageOfWalk<T>(
   scopes: readonly TypeInScope[],
-  itemsOf: (scope: TypeInScope) => Promise<readonly T[]>,
+  items: TypeItems<T>,
   keep: ((item: T, scope: TypeInScope) => boolean) | undefined,
   offset: number,
   size: number,
@@ -93,25 +111,23 @@ export async function pageOfWalk<T>(
   const hits: Hit<T>[] = [];
   let skip = offset;
   for (const scope of scopes) {
-    const items = await itemsOf(scope);
     if (!keep) {
-      if (skip >= items.length) {
-        skip -= items.length;
+      const count = await items.count(scope);
+      if (hits.length === size) {
+        if (count > 0) return { hits, more: true };
         continue;
       }
-      const end = skip + (size - hits.length);
-      for (const item of items.slice(skip, end)) hits.push({ scope, item });
-      skip = 0;
-      if (hits.length === size && end < items.length) return { hits, more: true };
-      if (hits.length === size) {
-        // Full: a next page exists when a later type holds anything.
-        const later = scopes.slice(scopes.indexOf(scope) + 1);
-        for (const s of later) if ((await itemsOf(s)).length > 0) return { hits, more: true };
-        return { hits, more: false };
+      if (skip >= count) {
+        skip -= count;
+        continue;
       }
+      const want = size - hits.length;
+      for (const item of await items.slice(scope, skip, want)) hits.push({ scope, item });
+      if (hits.length === size && skip + want < count) return { hits, more: true };
+      skip = 0;
       continue;
     }
-    for (const item of items) {
+    for (const item of await items.all(scope)) {
       if (!keep(item, scope)) continue;
       if (skip > 0) {
         skip--;

@@ -14,7 +14,7 @@ import { ViewListQuery, searchOf, type ViewQuery } from '../../view-pages.js';
 import { offsetOf, pageSizeOf, tokenFor } from '../../admin/paging.js';
 import { ONTOLOGY_FILES, type OntologyFile } from '../attachments/part.js';
 import { openFile } from '../attachments/files.js';
-import { objectHolds, pageOfWalk, parseObjectSearch, typesInScope, type TypeInScope } from './object-scan.js';
+import { objectHolds, pageOfWalk, phraseTest, parseObjectSearch, typesInScope, type TypeInScope, type TypeItems } from './object-scan.js';
 import { FILE_CONTENT_PATH, fileRefsOf, fileRows, filePropertiesOf, objectRows, type FileRef } from './object-rows.js';
 
 export const OBJECTS_VIEW = '/_emulate/platform/ontologies/objects';
@@ -69,13 +69,20 @@ const disposition = (name: string) =>
 export function objectViewRoutes(parent: FastifyInstance, { store }: ServiceDeps): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const listOf = (s: TypeInScope) => store.ontologyObjects.list(s.ontology.rid, s.type.apiName);
+  // Objects are read a page at a time from the store unless a search must test them all.
+  const objects: TypeItems<OntologyObjectRecord> = {
+    all: listOf,
+    count: (s) => store.ontologyObjects.countOf(s.ontology.rid, s.type.apiName),
+    slice: (s, offset, limit) => store.ontologyObjects.slice(s.ontology.rid, s.type.apiName, offset, limit),
+  };
 
   app.get(OBJECTS_VIEW, { config: CONTROL_ROUTE, schema: { querystring: ViewListQuery } }, async (request) => {
     const q = searchOf(request.query);
     const page = pageRequest(request.query, `ontologies/objects?q=${q}`);
     const search = parseObjectSearch(q);
-    const keep = search.text === '' ? undefined : (o: OntologyObjectRecord) => objectHolds(o, search.text);
-    const { hits, more } = await pageOfWalk(await typesInScope(store, search), listOf, keep, page.offset, page.size);
+    const holds = phraseTest(search.text);
+    const keep = search.text === '' ? undefined : (o: OntologyObjectRecord) => objectHolds(o, holds);
+    const { hits, more } = await pageOfWalk(await typesInScope(store, search), objects, keep, page.offset, page.size);
     return answer(await objectRows(store, hits), page, more);
   });
 
@@ -84,9 +91,24 @@ export function objectViewRoutes(parent: FastifyInstance, { store }: ServiceDeps
     const page = pageRequest(request.query, `ontologies/object-files?q=${q}`);
     const search = parseObjectSearch(q);
     const scopes = await typesInScope(store, search, (t) => filePropertiesOf(t).length > 0);
+    // Files are found by reading the objects of the types that have file properties (once per type here).
+    const read = new Map<TypeInScope, FileRef[]>();
     const refsOf = async (s: TypeInScope) => {
       const props = filePropertiesOf(s.type);
-      return (await listOf(s)).flatMap((o) => fileRefsOf(o, props));
+      return (
+        read.get(s) ??
+        read
+          .set(
+            s,
+            (await listOf(s)).flatMap((o) => fileRefsOf(o, props)),
+          )
+          .get(s)!
+      );
+    };
+    const refs: TypeItems<FileRef> = {
+      all: refsOf,
+      count: async (s) => (await refsOf(s)).length,
+      slice: async (s, offset, limit) => (await refsOf(s)).slice(offset, offset + limit),
     };
     // A search reads the file records once (their names and types are searched too); a plain page reads its own.
     let known: Map<string, OntologyFile> | undefined;
@@ -101,7 +123,7 @@ export function objectViewRoutes(parent: FastifyInstance, { store }: ServiceDeps
       };
       known = files;
     }
-    const { hits, more } = await pageOfWalk(scopes, refsOf, keep, page.offset, page.size);
+    const { hits, more } = await pageOfWalk(scopes, refs, keep, page.offset, page.size);
     return answer(await fileRows(store, hits, known), page, more);
   });
 
