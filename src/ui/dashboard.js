@@ -406,7 +406,7 @@ const LOADERS = {
   journal: loadJournal,
 };
 
-// ---- the views services declare (GET /_emulate/ui/views): one panel each, searchable, its first page ----
+// ---- the views services declare (GET /_emulate/ui/views): one panel each, searchable, paged ----
 
 /** topic -> loaders of the declared views that a change of it refreshes. */
 const VIEW_LOADERS = new Map();
