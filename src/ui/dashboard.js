@@ -425,6 +425,7 @@ function cellPart(value) {
 
 function cell(value) {
   if (Array.isArray(value)) {
+    if (value.length === 0) return '';
     if (value.some((v) => v && typeof v === 'object')) return value.map((v) => el('div', {}, cellPart(v)));
     return chips(value.map(String));
   }
@@ -436,15 +437,15 @@ function addViewPanel(view, index) {
   const body = el('div', { className: 'body', id: `${id}-body` });
   const count = el('span', { className: 'count', id: `${id}-count` });
   const search = el('input', { type: 'search', placeholder: 'Search', autocomplete: 'off', ariaLabel: `Search ${view.title}` });
-  // Paging: the tokens of the pages seen so far (the first page has none), and which one is shown.
+  // Paging: the tokens of the pages seen so far (the first page has none), and which one is shown (pageIndex).
   let tokens = [undefined];
-  let at = 0;
+  let pageIndex = 0;
   const go = (to) => {
-    at = to;
+    pageIndex = to;
     load().catch((err) => notice(`Could not load ${view.title}: ${err.message}`, true));
   };
-  const previous = el('button', { type: 'button', ariaLabel: `Previous page of ${view.title}`, onclick: () => go(at - 1) }, 'Previous');
-  const next = el('button', { type: 'button', ariaLabel: `Next page of ${view.title}`, onclick: () => go(at + 1) }, 'Next');
+  const previous = el('button', { type: 'button', ariaLabel: `Previous page of ${view.title}`, onclick: () => go(pageIndex - 1) }, 'Previous');
+  const next = el('button', { type: 'button', ariaLabel: `Next page of ${view.title}`, onclick: () => go(pageIndex + 1) }, 'Next');
   const pageNumber = el('span', { className: 'muted small' });
   const pager = el('span', { className: 'pager', hidden: true }, previous, pageNumber, next);
   const section = el(
@@ -457,19 +458,19 @@ function addViewPanel(view, index) {
   document.getElementById('journal').before(section);
   const loadOnce = async () => {
     const q = search.value.trim();
-    const params = [q && `q=${encodeURIComponent(q)}`, tokens[at] && `pageToken=${encodeURIComponent(tokens[at])}`].filter(Boolean);
+    const params = [q && `q=${encodeURIComponent(q)}`, tokens[pageIndex] && `pageToken=${encodeURIComponent(tokens[pageIndex])}`].filter(Boolean);
     let page;
     try {
       page = await call('GET', `${view.listPath}${params.length ? `?${params.join('&')}` : ''}`);
     } catch (err) {
       // A page that is gone (the list shrank, or its token is stale) falls back to the first.
-      if (at === 0) throw err;
+      if (pageIndex === 0) throw err;
       tokens = [undefined];
-      at = 0;
+      pageIndex = 0;
       return loadOnce();
     }
     const items = page.items ?? [];
-    tokens = tokens.slice(0, at + 1);
+    tokens = tokens.slice(0, pageIndex + 1);
     if (page.nextPageToken) tokens.push(page.nextPageToken);
     const rows = items.map((item) =>
       el(
@@ -486,11 +487,11 @@ function addViewPanel(view, index) {
           )
         : empty(q ? 'Nothing matches.' : 'Nothing yet.'),
     );
-    count.textContent = String(items.length) + (page.nextPageToken || at > 0 ? ` on page ${at + 1}` : '');
-    pager.hidden = !(at > 0 || page.nextPageToken);
-    previous.disabled = at === 0;
+    count.textContent = String(items.length) + (page.nextPageToken || pageIndex > 0 ? ` on page ${pageIndex + 1}` : '');
+    pager.hidden = !(pageIndex > 0 || page.nextPageToken);
+    previous.disabled = pageIndex === 0;
     next.disabled = !page.nextPageToken;
-    pageNumber.textContent = ` page ${at + 1} `;
+    pageNumber.textContent = ` page ${pageIndex + 1} `;
   };
   // One load at a time: changes that arrive meanwhile read the page once more after it, not once each.
   let running;

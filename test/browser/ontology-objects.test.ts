@@ -64,6 +64,8 @@ describeInBrowser('the Objects view', () => {
     await expect(objects.locator('h2 .count').textContent()).resolves.toBe('100 on page 1');
     await objects.getByRole('button', { name: 'Next page of Objects' }).click();
     await waitForRows('Objects', 100, 'p0101');
+    // An object without files shows an empty Files cell.
+    await expect(rows(objects).first().locator('td').last().textContent()).resolves.toBe('');
     await objects.getByRole('button', { name: 'Next page of Objects' }).click();
     await waitForRows('Objects', 53, 'p0201');
     await expect(rows(objects).last().textContent()).resolves.toContain('Person 3');
