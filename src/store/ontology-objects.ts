@@ -42,6 +42,10 @@ export interface OntologyObjectRepo {
   getMany(ontologyRid: string, objectType: string, keys: readonly string[]): Promise<OntologyObjectRecord[]>;
   /** Every object of a type in a stable order (insertion order). The caller must not change the array. */
   list(ontologyRid: string, objectType: string): Promise<readonly OntologyObjectRecord[]>;
+  /** How many objects a type holds, without reading them (the dashboard's counts and pages). */
+  countOf(ontologyRid: string, objectType: string): Promise<number>;
+  /** Objects `offset .. offset + limit - 1` in list() order: one page without reading the whole type (the dashboard). */
+  slice(ontologyRid: string, objectType: string, offset: number, limit: number): Promise<OntologyObjectRecord[]>;
   /**
    * The objects of a type whose `property` holds one of `values` (compared as text), in list() order: the
    * objects on the many side of a foreign-key link. Indexed, so following a link does not scan the type.

@@ -406,29 +406,72 @@ const LOADERS = {
   journal: loadJournal,
 };
 
-// ---- the views services declare (GET /_emulate/ui/views): one panel each, searchable, its first page ----
+// ---- the views services declare (GET /_emulate/ui/views): one panel each, searchable, paged ----
 
 /** topic -> loaders of the declared views that a change of it refreshes. */
 const VIEW_LOADERS = new Map();
-const cell = (value) => (Array.isArray(value) ? chips(value.map(String)) : value === undefined || value === null ? '' : String(value));
+
+/** A same-origin path the dashboard may link to (a view's `{text, href}` cell); anything else is shown as text. */
+const safeHref = (href) => typeof href === 'string' && href.startsWith('/') && !href.startsWith('//') && !href.includes('\\');
+
+/** One value of a view's cell: `{text, href}` is a download link, anything else text. */
+function cellPart(value) {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const text = String(value.text ?? '');
+    return safeHref(value.href) ? el('a', { href: value.href, download: '', className: 'file' }, text) : text;
+  }
+  return String(value);
+}
+
+function cell(value) {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '';
+    if (value.some((v) => v && typeof v === 'object')) return value.map((v) => el('div', {}, cellPart(v)));
+    return chips(value.map(String));
+  }
+  return value === undefined || value === null ? '' : cellPart(value);
+}
 
 function addViewPanel(view, index) {
   const id = `view-${index}`;
   const body = el('div', { className: 'body', id: `${id}-body` });
   const count = el('span', { className: 'count', id: `${id}-count` });
   const search = el('input', { type: 'search', placeholder: 'Search', autocomplete: 'off', ariaLabel: `Search ${view.title}` });
+  // Paging: the tokens of the pages seen so far (the first page has none), and which one is shown (pageIndex).
+  let tokens = [undefined];
+  let pageIndex = 0;
+  const go = (to) => {
+    pageIndex = to;
+    load().catch((err) => notice(`Could not load ${view.title}: ${err.message}`, true));
+  };
+  const previous = el('button', { type: 'button', ariaLabel: `Previous page of ${view.title}`, onclick: () => go(pageIndex - 1) }, 'Previous');
+  const next = el('button', { type: 'button', ariaLabel: `Next page of ${view.title}`, onclick: () => go(pageIndex + 1) }, 'Next');
+  const pageNumber = el('span', { className: 'muted small' });
+  const pager = el('span', { className: 'pager', hidden: true }, previous, pageNumber, next);
   const section = el(
     'section',
     { className: 'panel wide', id, dataset: { service: view.service } },
     el('h2', {}, `${view.title} `, count),
-    el('div', { className: 'journal-tools' }, search),
+    el('div', { className: 'journal-tools' }, search, pager),
     body,
   );
   document.getElementById('journal').before(section);
-  const load = async () => {
+  const loadOnce = async () => {
     const q = search.value.trim();
-    const page = await call('GET', `${view.listPath}${q ? `?q=${encodeURIComponent(q)}` : ''}`);
+    const params = [q && `q=${encodeURIComponent(q)}`, tokens[pageIndex] && `pageToken=${encodeURIComponent(tokens[pageIndex])}`].filter(Boolean);
+    let page;
+    try {
+      page = await call('GET', `${view.listPath}${params.length ? `?${params.join('&')}` : ''}`);
+    } catch (err) {
+      // A page that is gone (the list shrank, or its token is stale) falls back to the first.
+      if (pageIndex === 0) throw err;
+      tokens = [undefined];
+      pageIndex = 0;
+      return loadOnce();
+    }
     const items = page.items ?? [];
+    tokens = tokens.slice(0, pageIndex + 1);
+    if (page.nextPageToken) tokens.push(page.nextPageToken);
     const rows = items.map((item) =>
       el(
         'tr',
@@ -443,14 +486,40 @@ function addViewPanel(view, index) {
             rows,
           )
         : empty(q ? 'Nothing matches.' : 'Nothing yet.'),
-      page.nextPageToken ? el('p', { className: 'muted small' }, 'More on the next page of ', el('code', {}, view.listPath), '.') : null,
     );
-    count.textContent = String(items.length) + (page.nextPageToken ? '+' : '');
+    count.textContent = String(items.length) + (page.nextPageToken || pageIndex > 0 ? ` on page ${pageIndex + 1}` : '');
+    pager.hidden = !(pageIndex > 0 || page.nextPageToken);
+    previous.disabled = pageIndex === 0;
+    next.disabled = !page.nextPageToken;
+    pageNumber.textContent = ` page ${pageIndex + 1} `;
+  };
+  // One load at a time: changes that arrive meanwhile read the page once more after it, not once each.
+  let running;
+  let again = false;
+  const load = () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await loadOnce();
+        } while (again);
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
   };
   let typing = 0;
   search.addEventListener('input', () => {
     clearTimeout(typing);
-    typing = setTimeout(() => load().catch((err) => notice(`Could not load ${view.title}: ${err.message}`, true)), 200);
+    typing = setTimeout(() => {
+      tokens = [undefined];
+      go(0);
+    }, 200);
   });
   if (!VIEW_LOADERS.has(view.topic)) VIEW_LOADERS.set(view.topic, []);
   VIEW_LOADERS.get(view.topic).push({ name: view.title, load });

@@ -3,6 +3,7 @@ import type { ServiceModule } from '../service-module.js';
 import { ONTOLOGIES, ONTOLOGY_OBJECTS } from '../../store/core-parts.js';
 import { ontologyRoutes } from './routes.js';
 import { ontologiesBackstage } from './backstage/index.js';
+import { OBJECT_VIEWS } from './backstage/object-views.js';
 import { ontologiesSeed } from './seed.js';
 import { subscriptionRoutes, SUBSCRIPTIONS_VIEW } from './subscriptions/routes.js';
 import { fileRoutes } from './attachments/routes.js';
@@ -30,6 +31,7 @@ export const ontologiesService: ServiceModule = {
   backstage: {
     routes: ontologiesBackstage,
     views: [
+      ...OBJECT_VIEWS,
       {
         title: 'Subscriptions',
         listPath: SUBSCRIPTIONS_VIEW,

@@ -66,6 +66,14 @@ export class MemoryOntologyObjects implements OntologyObjectRepo {
     return this.snapshotOf(ontologyRid + SEP + objectType);
   }
 
+  async countOf(ontologyRid: string, objectType: string): Promise<number> {
+    return this.types.get(ontologyRid + SEP + objectType)?.size ?? 0;
+  }
+
+  async slice(ontologyRid: string, objectType: string, offset: number, limit: number): Promise<OntologyObjectRecord[]> {
+    return this.snapshotOf(ontologyRid + SEP + objectType).slice(offset, offset + limit);
+  }
+
   private snapshotOf(id: string): readonly OntologyObjectRecord[] {
     let snapshot = this.snapshots.get(id);
     if (!snapshot) this.snapshots.set(id, (snapshot = [...(this.types.get(id)?.values() ?? [])]));

@@ -71,6 +71,23 @@ export class PgOntologyObjects implements OntologyObjectRepo {
     return rows.map((r) => decode<OntologyObjectRecord>(r.record));
   }
 
+  async countOf(ontologyRid: string, objectType: string): Promise<number> {
+    const row = await this.db.first<{ n: number }>('SELECT count(*)::int AS n FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2', [
+      ontologyRid,
+      objectType,
+    ]);
+    return row?.n ?? 0;
+  }
+
+  /** By the order index (ontology_rid, object_type, seq): only the page's rows are read and decoded. */
+  async slice(ontologyRid: string, objectType: string, offset: number, limit: number): Promise<OntologyObjectRecord[]> {
+    const rows = await this.db.rows<{ record: string }>(
+      'SELECT record FROM ontology_objects WHERE ontology_rid = $1 AND object_type = $2 ORDER BY seq OFFSET $3 LIMIT $4',
+      [ontologyRid, objectType, offset, limit],
+    );
+    return rows.map((r) => decode<OntologyObjectRecord>(r.record));
+  }
+
   async withValues(ontologyRid: string, objectType: string, property: string, values: ReadonlySet<string>): Promise<OntologyObjectRecord[]> {
     if (values.size === 0) return [];
     // The type's rows (by the order index), narrowed in the server by the property's text; then compared

@@ -1,5 +1,6 @@
 // The ontologies service's control routes (docs/contracts.md §7): list ontologies with their definitions, set a
-// query's default result, and create, replace or delete objects (backstage-objects.ts).
+// query's default result, and create, replace or delete objects (objects.ts); the dashboard's Objects and Object
+// files views (object-views.ts).
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceDeps } from '../../service-module.js';
@@ -9,6 +10,7 @@ import { notFound } from '../../../errors.js';
 import { compileOntology } from '../model/compile.js';
 import { ontologyDefinitions } from './view.js';
 import { ontologyObjectRoutes } from './objects.js';
+import { objectViewRoutes } from './object-views.js';
 
 /** The definition the seed loader gives a query written `{api_name, result}`, compiled by the same code. */
 function untypedQuery(ontologyRid: string, ontology: string, query: string): QueryDef {
@@ -61,4 +63,5 @@ export function ontologiesBackstage(parent: FastifyInstance, deps: ServiceDeps):
   );
 
   ontologyObjectRoutes(parent, deps);
+  objectViewRoutes(parent, deps);
 }

@@ -16,6 +16,13 @@ interface WithDefinitions {
 
 interface ObjectLister {
   list(ontologyRid: string, objectType: string): Promise<readonly unknown[]>;
+  countOf?(ontologyRid: string, objectType: string): Promise<number>;
+}
+
+/** A type's object count, read as a count where the store can (a refresh must not read every object). */
+async function countOf(objects: ObjectLister | undefined, ontologyRid: string, type: string): Promise<number | null> {
+  if (typeof objects?.countOf === 'function') return objects.countOf(ontologyRid, type);
+  return typeof objects?.list === 'function' ? (await objects.list(ontologyRid, type)).length : null;
 }
 
 export async function ontologyDefinitions(store: Store, ontology: OntologyRecord) {
@@ -26,7 +33,7 @@ export async function ontologyDefinitions(store: Store, ontology: OntologyRecord
     types.map(async (t) => ({
       apiName: t.apiName,
       displayName: t.displayName ?? t.apiName,
-      objects: typeof objects?.list === 'function' ? (await objects.list(ontology.rid, t.apiName)).length : null,
+      objects: await countOf(objects, ontology.rid, t.apiName),
     })),
   );
   const actionTypes = record.actionTypes instanceof Map ? [...record.actionTypes.values()].map((a) => a.apiName) : [];
