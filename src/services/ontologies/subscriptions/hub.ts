@@ -4,7 +4,7 @@
 // changes in commit order. Changes that land while a run is under way are taken by the next run together.
 // Nothing here waits on a subscriber: queues are per connection (connection.ts).
 import { randomUUID } from 'node:crypto';
-import type { Store, OntologyRecord } from '../../../store/store.js';
+import type { Store, OntologyRecord, OntologyObjectRecord } from '../../../store/store.js';
 import { objectWire } from '../objects/wire.js';
 import { findObjectType } from '../context.js';
 import { propertiesNotFound } from '../errors.js';
@@ -21,6 +21,9 @@ const UPDATES_PER_MESSAGE = 500;
  * much to a delivery under a stream of changes, nothing to the first change after a quiet spell.
  */
 export const DEFAULT_RUN_GAP_MS = 10;
+
+/** Per run: each object's wire JSON per shape asked for, shared by every set the object moved in. */
+type WireCache = Map<string, Map<OntologyObjectRecord, string>>;
 
 interface Watched {
   watch: SetWatch;
@@ -57,7 +60,9 @@ class OntologyPump {
       for (const [type, keys] of changed) {
         const had = pending.get(type);
         if (keys === 'all' || had === 'all') pending.set(type, 'all');
-        else pending.set(type, new Set([...(had ?? []), ...keys]));
+        // The pump's own set, added to in place: a copy per change made a long spell of edits quadratic.
+        else if (had === undefined) pending.set(type, new Set(keys));
+        else for (const key of keys) had.add(key);
       }
     }
     if (this.scheduled) return;
@@ -96,6 +101,7 @@ class OntologyPump {
     const changed: Changed = pending === 'all' ? undefined : pending;
     const ontology = await this.hub.store.ontologies.byRid(this.ontologyRid);
     const reads = ontology ? new RunReads(this.hub.store, ontology.rid) : undefined;
+    const wires: WireCache = new Map();
     for (const watched of [...this.watches.values()]) {
       if (!watched.watch.touchedBy(changed)) continue;
       let changes: MemberChange[];
@@ -107,7 +113,7 @@ class OntologyPump {
         continue;
       }
       if (changes.length && ontology) {
-        this.hub.deliver(ontology, watched, changes);
+        this.hub.deliver(ontology, watched, changes, wires);
         // Between two sets' deliveries, not after all of them.
         await this.yieldToLoop();
       }
@@ -205,12 +211,12 @@ export class SubscriptionHub implements SubscriptionHost {
    * updates are serialized once per shape asked for (selected properties, rids or not), not once per subscriber:
    * most subscribers of a set ask alike, and serializing was most of a delivery's cost.
    */
-  deliver(ontology: OntologyRecord, watched: Watched, changes: MemberChange[]): void {
+  deliver(ontology: OntologyRecord, watched: Watched, changes: MemberChange[], wires: WireCache = new Map()): void {
     const byShape = new Map<string, string[]>();
     for (const sub of watched.subscribers) {
       const shape = (sub.shape ??= JSON.stringify([sub.request.propertySet, sub.request.loadRids]));
       let chunks = byShape.get(shape);
-      if (chunks === undefined) byShape.set(shape, (chunks = this.serializedUpdates(ontology, sub, changes)));
+      if (chunks === undefined) byShape.set(shape, (chunks = this.serializedUpdates(ontology, sub, changes, wires)));
       // The same bytes as JSON.stringify({type, id, updates}).
       const head = (sub.head ??= `{"type":"objectSetChanged","id":${JSON.stringify(sub.id)},"updates":`);
       for (const updates of chunks) sub.connection.enqueue(head + updates + '}');
@@ -218,16 +224,24 @@ export class SubscriptionHub implements SubscriptionHost {
     }
   }
 
-  private serializedUpdates(ontology: OntologyRecord, sub: Subscription, changes: MemberChange[]): string[] {
+  /** The updates as JSON arrays of at most UPDATES_PER_MESSAGE; an object is serialized once per run and shape. */
+  private serializedUpdates(ontology: OntologyRecord, sub: Subscription, changes: MemberChange[], wires: WireCache): string[] {
     const select = sub.request.propertySet.length ? new Set(sub.request.propertySet) : undefined;
+    let wire = wires.get(sub.shape!);
+    if (!wire) wires.set(sub.shape!, (wire = new Map()));
     const chunks: string[] = [];
     for (let i = 0; i < changes.length; i += UPDATES_PER_MESSAGE) {
-      const updates = changes.slice(i, i + UPDATES_PER_MESSAGE).map((c) => ({
-        type: 'object',
-        state: c.state,
-        object: objectWire(ontology.rid, findObjectType(ontology, c.record.objectType), c.record, { select, excludeRid: !sub.request.loadRids }),
-      }));
-      chunks.push(JSON.stringify(updates));
+      const updates: string[] = [];
+      for (const c of changes.slice(i, i + UPDATES_PER_MESSAGE)) {
+        let object = wire.get(c.record);
+        if (object === undefined) {
+          const type = findObjectType(ontology, c.record.objectType);
+          wire.set(c.record, (object = JSON.stringify(objectWire(ontology.rid, type, c.record, { select, excludeRid: !sub.request.loadRids }))));
+        }
+        // The same bytes as JSON.stringify({type, state, object}).
+        updates.push(`{"type":"object","state":"${c.state}","object":${object}}`);
+      }
+      chunks.push(`[${updates.join(',')}]`);
     }
     return chunks;
   }

@@ -35,12 +35,19 @@ export interface MemberChange {
 
 interface Member {
   record: OntologyObjectRecord;
-  /** JSON of the values, computed when first compared (a store may hand out a fresh record on every read). */
-  json?: string;
 }
 
 const identity = (o: OntologyObjectRecord) => `${o.objectType}\u0000${o.key}`;
-const jsonOf = (m: Member) => (m.json ??= JSON.stringify(m.record.values));
+/**
+ * JSON of a record's values, computed when first compared and kept with the record, so the sets of one run
+ * share it (a store may hand out a fresh record on every read; a stored record is replaced, never changed).
+ */
+const valuesJson = new WeakMap<OntologyObjectRecord, string>();
+const jsonOf = (m: Member): string => {
+  let json = valuesJson.get(m.record);
+  if (json === undefined) valuesJson.set(m.record, (json = JSON.stringify(m.record.values)));
+  return json;
+};
 
 export class SetWatch {
   private members = new Map<string, Member>();
@@ -87,7 +94,6 @@ export class SetWatch {
       const before = this.members.get(id);
       if (before === undefined) changes.push({ state: 'ADDED_OR_UPDATED', record: member.record });
       else if (before.record !== member.record && jsonOf(before) !== jsonOf(member)) changes.push({ state: 'ADDED_OR_UPDATED', record: member.record });
-      else if (before.record === member.record) member.json = before.json;
     }
     for (const [id, member] of this.members) if (!now.has(id)) changes.push({ state: 'REMOVED', record: member.record });
     this.members = now;
@@ -106,7 +112,6 @@ export class SetWatch {
       if (inSet) {
         const member: Member = { record: o };
         if (!before || (before.record !== o && jsonOf(before) !== jsonOf(member))) changes.push({ state: 'ADDED_OR_UPDATED', record: o });
-        else if (before.record === o) member.json = before.json;
         this.members.set(id, member);
       } else if (before) {
         this.members.delete(id);
