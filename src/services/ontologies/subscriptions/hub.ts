@@ -7,9 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Store, OntologyRecord, OntologyObjectRecord } from '../../../store/store.js';
 import { objectWire } from '../objects/wire.js';
 import { findObjectType } from '../context.js';
-import { propertiesNotFound } from '../errors.js';
 import { CHANGE_TOPIC, onOntologyChange, type Changed } from './change-feed.js';
-import { baseTypeOf, RunReads, SetWatch, type MemberChange } from './watch.js';
+import { baseTypeOf, checkProperties, RunReads, SetWatch, type MemberChange } from './watch.js';
 import { errorOf, wireError, type SubscribeRequest, type SubscribeResponse } from './messages.js';
 import type { SubscriberConnection, Subscription, SubscriptionHost } from './connection.js';
 
@@ -296,11 +295,4 @@ export class SubscriptionHub implements SubscriptionHost {
   private sweep(pump: OntologyPump): void {
     for (const [key, watched] of pump.watches) if (watched.subscribers.size === 0) pump.watches.delete(key);
   }
-}
-
-function checkProperties(ontology: OntologyRecord, watch: SetWatch, properties: string[]): void {
-  const type = watch.objectType ? ontology.objectTypes.get(watch.objectType) : undefined;
-  if (!type || properties.length === 0) return;
-  const missing = properties.filter((p) => !type.properties.has(p));
-  if (missing.length) throw propertiesNotFound(type.apiName, missing);
 }

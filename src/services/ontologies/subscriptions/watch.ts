@@ -6,6 +6,7 @@ import type { OntologyObjectRecord, OntologyRecord, Store } from '../../../store
 import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 import { evaluateObjectSet } from '../object-sets/evaluate.js';
 import { compileWhere, type Predicate } from '../object-sets/where.js';
+import { propertiesNotFound } from '../errors.js';
 import type { Changed } from './change-feed.js';
 
 /**
@@ -184,4 +185,12 @@ export function baseTypeOf(set: unknown): string {
     if (t) return t;
   }
   return '';
+}
+
+/** Refuses a subscription asking for properties its set's object type does not have. */
+export function checkProperties(ontology: OntologyRecord, watch: SetWatch, properties: string[]): void {
+  const type = watch.objectType ? ontology.objectTypes.get(watch.objectType) : undefined;
+  if (!type || properties.length === 0) return;
+  const missing = properties.filter((p) => !type.properties.has(p));
+  if (missing.length) throw propertiesNotFound(type.apiName, missing);
 }
