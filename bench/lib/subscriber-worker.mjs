@@ -13,12 +13,14 @@ const now = () => performance.timeOrigin + performance.now();
 /** @type {WebSocket[]} */
 const sockets = [];
 let delivered = 0;
+let messages = 0;
 /** @type {number[]} */
-const latencies = [];
+let latencies = [];
 
 function record(data, answered) {
   const m = JSON.parse(String(data));
   if (m.type === 'subscribeResponses') answered();
+  if (m.type === 'objectSetChanged') messages++;
   for (const u of m.updates ?? []) {
     delivered++;
     const at = u.object.name?.split('@')[1];
@@ -35,9 +37,19 @@ for (const [i, objectSet] of objectSets.entries()) {
     ws.send(JSON.stringify({ id: `s${i}`, requests: [{ objectSet, propertySet: [], referenceSet: [] }] }));
   });
 }
+let elu = performance.eventLoopUtilization();
 parentPort.postMessage({ type: 'ready' });
 parentPort.on('message', (m) => {
-  if (m === 'report') parentPort.postMessage({ type: 'report', delivered, latencies });
+  // What arrived since the last report (each phase of the bench reads its own).
+  if (m === 'report') {
+    // How busy this thread was since the last report (1: always busy, so the latencies are partly its own).
+    const busy = performance.eventLoopUtilization(elu).utilization;
+    elu = performance.eventLoopUtilization();
+    parentPort.postMessage({ type: 'report', delivered, messages, latencies, busy });
+    delivered = 0;
+    messages = 0;
+    latencies = [];
+  }
   if (m === 'close') {
     for (const ws of sockets) ws.terminate();
     parentPort.close();

@@ -1,14 +1,17 @@
 // Live object sets (docs/live-ontology.md): N websocket subscribers spread over M filtered object sets while
-// actions edit objects at a fixed rate. Reports the delivery latency (from sending the action to a subscriber
-// reading the change: an upper bound of commit-to-delivery), the server's CPU per delivered update, its RSS
-// per subscriber, and getCurrent's latency while all this runs against getCurrent alone. Sizes by env:
-// BENCH_SUB_SUBSCRIBERS (default 100), BENCH_SUB_SETS (10), BENCH_SUB_EDITS_PER_S (100), BENCH_SUB_SECONDS (5),
-// BENCH_SUB_OBJECTS (2000); the issue's full size is 1000 subscribers, 100 sets, 1000 edits/s.
+// actions edit objects at a fixed rate. Three phases of the same edits: with nobody subscribed (what an edit
+// costs by itself), with the subscribers (delivery latency, from sending the action to a subscriber reading the
+// change: an upper bound of commit-to-delivery; the server's CPU per delivered update and per message, the
+// edits' own cost taken out), and with the subscribers while getCurrent is loaded (its p50 against getCurrent
+// alone). RSS per subscriber from before and after they connect. Sizes by env: BENCH_SUB_SUBSCRIBERS (default
+// 100), BENCH_SUB_SETS (10), BENCH_SUB_EDITS_PER_S (100), BENCH_SUB_SECONDS (5), BENCH_SUB_OBJECTS (2000); the
+// issue's full size is 1000 subscribers, 100 sets, 1000 edits/s. BENCH_SUB_CPU_PROF=<dir> runs the emulator
+// under `node --cpu-prof` and writes its profile there.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { postJson } from '../lib/http.js';
+import { postJson, request } from '../lib/http.js';
 import { runLoad } from '../lib/load.js';
 import { percentile } from '../lib/load.js';
 import { cpuMicros, rssBytes } from '../lib/proc.js';
@@ -25,10 +28,12 @@ const SETS = env('BENCH_SUB_SETS', 10);
 const EDITS_PER_S = env('BENCH_SUB_EDITS_PER_S', 100);
 const SECONDS = env('BENCH_SUB_SECONDS', 5);
 const OBJECTS = env('BENCH_SUB_OBJECTS', 2000);
+const CPU_PROF = process.env.BENCH_SUB_CPU_PROF;
 const RID = 'ri.ontology.main.ontology.live-bench';
 
 interface Subscribers {
-  report(): Promise<{ delivered: number; latencies: number[] }>;
+  /** What arrived since the last report. */
+  report(): Promise<{ delivered: number; messages: number; latencies: number[]; busy: number }>;
   close(): Promise<void>;
 }
 
@@ -51,7 +56,7 @@ async function startSubscribers(url: string, token: string, objectSets: unknown[
     async report() {
       const answer = next('report');
       worker.postMessage('report');
-      return (await answer) as unknown as { delivered: number; latencies: number[] };
+      return (await answer) as unknown as { delivered: number; messages: number; latencies: number[]; busy: number };
     },
     async close() {
       worker.postMessage('close');
@@ -108,6 +113,34 @@ const objectSet = (i: number) => ({
   },
 });
 
+/** Edits at a fixed rate for `seconds`, each an action on a random item; resolves once every reply is in. */
+async function driveEdits(server: ServerProcess, token: string, seconds: number): Promise<{ edits: number; failed: number }> {
+  const started = performance.now();
+  const pending: Array<Promise<unknown>> = [];
+  let edits = 0;
+  let failed = 0;
+  while (performance.now() - started < seconds * 1000) {
+    const due = Math.floor(((performance.now() - started) / 1000) * EDITS_PER_S);
+    for (; edits < due; edits++) {
+      // The send time rides in the name: the subscribers' thread reads it back (bench/lib/subscriber-worker.mjs).
+      const name = `e${edits}@${performance.timeOrigin + performance.now()}`;
+      pending.push(
+        postJson(
+          `${server.url}/api/v2/ontologies/live/actions/rename/apply`,
+          { parameters: { item: Math.floor(Math.random() * OBJECTS), name } },
+          { authorization: `Bearer ${token}` },
+        ).then((r) => {
+          if (r.status !== 200) failed++;
+        }),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await Promise.all(pending);
+  await new Promise((r) => setTimeout(r, 500)); // the last deliveries
+  return { edits, failed };
+}
+
 export const subscriptions: Scenario = {
   name: 'subscriptions',
   title: `live object sets: ${SUBSCRIBERS} subscribers on ${SETS} sets, ${EDITS_PER_S} edits/s for ${SECONDS} s`,
@@ -116,7 +149,9 @@ export const subscriptions: Scenario = {
     let server: ServerProcess | undefined;
     let subscribers: Subscribers | undefined;
     try {
-      server = await startServer(emulatorCommand(seedFile()), 120_000);
+      const entry = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, 'dist/cli.js'] : undefined;
+      server = await startServer(emulatorCommand(seedFile(), [], entry), 120_000);
+      const pid = server.pid;
       const [readToken] = await mintTokens(server, 1, ['api:ontologies-read', 'api:ontologies-write'], 'bench');
       const getCurrentTokens = await mintTokens(server, 100, [ADMIN_SCOPE], 'bench');
       const getCurrent = {
@@ -124,72 +159,71 @@ export const subscriptions: Scenario = {
         connections: 10,
         durationS: 3,
       };
+      let cpu = cpuMicros(pid);
       const alone = await runLoad(server, getCurrent);
+      // The yardstick for the CPU figures below: on a crowded machine every CPU figure swells alike.
+      const cpuPerGetCurrent = (cpuMicros(pid) - cpu) / Math.max(alone.requests, 1);
 
-      const rssBefore = rssBytes(server.pid);
+      // 1. The edits with nobody subscribed: what an edit costs the server by itself.
+      cpu = cpuMicros(pid);
+      const plain = await driveEdits(server, readToken!, SECONDS);
+      const cpuPlain = cpuMicros(pid) - cpu;
+      const cpuPerEdit = cpuPlain / Math.max(plain.edits, 1);
+
+      const rssBefore = rssBytes(pid);
       const wsUrl = `${server.url.replace('http', 'ws')}/api/v2/ontologySubscriptions/ontologies/${RID}/streamSubscriptions`;
       subscribers = await startSubscribers(
         wsUrl,
         readToken!,
         Array.from({ length: SUBSCRIBERS }, (_, s) => objectSet(s % SETS)),
       );
-      const rssAfter = rssBytes(server.pid);
+      const rssAfter = rssBytes(pid);
+      await subscribers.report(); // from here on
 
-      // Edits at a fixed rate, each an action on a random item, while getCurrent is measured again.
-      const cpuStart = cpuMicros(server.pid);
-      const deliveredStart = (await subscribers.report()).delivered;
-      let edits = 0;
-      let failed = 0;
-      const editing = (async () => {
-        const started = performance.now();
-        const pending: Array<Promise<unknown>> = [];
-        while (performance.now() - started < SECONDS * 1000) {
-          const due = Math.floor(((performance.now() - started) / 1000) * EDITS_PER_S);
-          for (; edits < due; edits++) {
-            // The send time rides in the name: the subscribers' thread reads it back (bench/lib/subscriber-worker.mjs).
-            const name = `e${edits}@${performance.timeOrigin + performance.now()}`;
-            pending.push(
-              postJson(
-                `${server!.url}/api/v2/ontologies/live/actions/rename/apply`,
-                { parameters: { item: Math.floor(Math.random() * OBJECTS), name } },
-                { authorization: `Bearer ${readToken}` },
-              ).then((r) => {
-                if (r.status !== 200) failed++;
-              }),
-            );
-          }
-          await new Promise((r) => setTimeout(r, 5));
-        }
-        await Promise.all(pending);
-        await new Promise((r) => setTimeout(r, 500)); // the last deliveries
-      })();
-      const during = await runLoad(server, getCurrent);
-      await editing;
-      const cpu = cpuMicros(server.pid) - cpuStart;
-      const report = await subscribers.report();
-      const updates = report.delivered - deliveredStart;
+      // 2. The same edits with the subscribers: delivery latency, and what delivering costs on top of the edits.
+      cpu = cpuMicros(pid);
+      const live = await driveEdits(server, readToken!, SECONDS);
+      const cpuLive = cpuMicros(pid) - cpu;
+      const delivered = await subscribers.report();
+      // The server's side of it: messages still queued for slow readers, and refreshes sent for overflows.
+      const view = (await request(`${server.url}/_emulate/platform/ontologies/subscriptions`)).json<{ items: Array<{ queued: number; refreshes: number }> }>();
+      const refreshes = view.items.reduce((n, r) => n + r.refreshes, 0);
 
-      const sorted = [...report.latencies].sort((a, b) => a - b);
-      result.metrics.push({ name: 'edits sent', value: edits, unit: 'actions' });
+      // 3. The same again while getCurrent is loaded, against getCurrent alone.
+      const [during, loaded] = await Promise.all([runLoad(server, getCurrent), driveEdits(server, readToken!, getCurrent.durationS)]);
+      const deliveredLoaded = await subscribers.report();
+
+      const sorted = [...delivered.latencies].sort((a, b) => a - b);
+      const sortedLoaded = [...deliveredLoaded.latencies].sort((a, b) => a - b);
+      const updates = delivered.delivered;
+      const deliveryCpu = cpuLive - cpuPerEdit * live.edits;
+      result.metrics.push({ name: 'edits sent (with subscribers)', value: live.edits, unit: 'actions' });
       result.metrics.push({ name: 'updates delivered', value: updates, unit: 'updates' });
+      result.metrics.push({ name: 'objectSetChanged messages', value: delivered.messages, unit: 'messages' });
+      result.metrics.push({ name: 'refreshObjectSet sent (queue overflows)', value: refreshes, unit: 'messages' });
       result.metrics.push({ name: 'delivery latency p50', value: percentile(sorted, 50), unit: 'ms' });
       result.metrics.push({ name: 'delivery latency p99', value: percentile(sorted, 99), unit: 'ms' });
-      result.metrics.push({
-        name: 'server CPU per delivered update (edits and the getCurrent load included)',
-        value: updates ? cpu / updates : NaN,
-        unit: 'us',
-      });
+      result.metrics.push({ name: "subscribers' thread busy (event loop utilization)", value: 100 * delivered.busy, unit: '%' });
+      result.metrics.push({ name: 'server CPU busy (with subscribers)', value: (100 * cpuLive) / ((SECONDS + 0.5) * 1e6), unit: '% of a core' });
+      result.metrics.push({ name: 'server CPU per edit, nobody subscribed', value: cpuPerEdit, unit: 'us' });
+      result.metrics.push({ name: 'server CPU per delivered update (edits included)', value: updates ? cpuLive / updates : NaN, unit: 'us' });
+      result.metrics.push({ name: 'server CPU per delivered update (edits excluded)', value: updates ? deliveryCpu / updates : NaN, unit: 'us' });
+      result.metrics.push({ name: 'server CPU per message (edits excluded)', value: delivered.messages ? deliveryCpu / delivered.messages : NaN, unit: 'us' });
+      result.metrics.push({ name: 'server CPU per getCurrent request, alone (yardstick)', value: cpuPerGetCurrent, unit: 'us' });
       result.metrics.push({ name: 'RSS per subscriber', value: (rssAfter - rssBefore) / SUBSCRIBERS / 1024, unit: 'KiB' });
       result.metrics.push({ name: 'RSS with subscribers', value: rssAfter / MB, unit: 'MiB' });
       result.metrics.push({ name: 'getCurrent p50 alone', value: alone.p50Ms, unit: 'ms' });
       result.metrics.push({ name: 'getCurrent p50 during', value: during.p50Ms, unit: 'ms' });
       result.metrics.push({ name: 'getCurrent throughput alone', value: alone.requests / alone.seconds, unit: 'req/s' });
       result.metrics.push({ name: 'getCurrent throughput during', value: during.requests / during.seconds, unit: 'req/s' });
+      result.metrics.push({ name: 'delivery latency p50 / p99 during getCurrent', value: percentile(sortedLoaded, 50), unit: 'ms' });
+      result.metrics.push({ name: '(p99)', value: percentile(sortedLoaded, 99), unit: 'ms' });
       check(result, 'delivery latency p50', percentile(sorted, 50), 'max', 50, 'ms');
-      check(result, 'failed edits', failed, 'max', 0, 'actions');
+      check(result, 'failed edits', plain.failed + live.failed + loaded.failed, 'max', 0, 'actions');
       check(result, 'updates delivered', updates, 'min', 1, 'updates');
       check(result, 'getCurrent p50 during / alone', during.p50Ms / Math.max(alone.p50Ms, 1), 'max', 1.2, 'x');
       result.notes.push('getCurrent p50 has 1 ms resolution (autocannon); the ratio divides by at least 1 ms');
+      result.notes.push('CPU per update, edits excluded: (CPU with subscribers - CPU per edit alone x edits) / updates');
     } finally {
       await subscribers?.close();
       await stopAll([server]);

@@ -33,6 +33,10 @@ export interface Subscription {
   request: SubscribeRequest;
   /** The canonical request: the same request again keeps its id (the client re-sends its list as a heartbeat). */
   canonical: string;
+  /** What the updates sent to it depend on (selected properties, rids or not): subscribers alike share bytes. */
+  shape?: string;
+  /** The start of its objectSetChanged messages, up to the updates (built once, not per message). */
+  head?: string;
 }
 
 /** What a connection asks of the hub: its message handled within the ontology's ordered pump. */

@@ -4,17 +4,25 @@
 // changes in commit order. Changes that land while a run is under way are taken by the next run together.
 // Nothing here waits on a subscriber: queues are per connection (connection.ts).
 import { randomUUID } from 'node:crypto';
-import type { Store, OntologyRecord } from '../../../store/store.js';
+import type { Store, OntologyRecord, OntologyObjectRecord } from '../../../store/store.js';
 import { objectWire } from '../objects/wire.js';
 import { findObjectType } from '../context.js';
-import { propertiesNotFound } from '../errors.js';
 import { CHANGE_TOPIC, onOntologyChange, type Changed } from './change-feed.js';
-import { baseTypeOf, SetWatch, type MemberChange } from './watch.js';
+import { baseTypeOf, checkProperties, RunReads, SetWatch, type MemberChange } from './watch.js';
 import { errorOf, wireError, type SubscribeRequest, type SubscribeResponse } from './messages.js';
 import type { SubscriberConnection, Subscription, SubscriptionHost } from './connection.js';
 
 /** Updates per objectSetChanged message: a reset of a large set goes out in several. */
 const UPDATES_PER_MESSAGE = 500;
+/**
+ * Runs of one pump are this far apart while changes keep coming. A delivery is one socket write per subscriber,
+ * whatever it holds: at 1,000 edits/s, one run per edit was a write per subscriber per edit. Adds at most this
+ * much to a delivery under a stream of changes, nothing to the first change after a quiet spell.
+ */
+export const DEFAULT_RUN_GAP_MS = 10;
+
+/** Per run: each object's wire JSON per shape asked for, shared by every set the object moved in. */
+type WireCache = Map<string, Map<OntologyObjectRecord, string>>;
 
 interface Watched {
   watch: SetWatch;
@@ -26,6 +34,9 @@ class OntologyPump {
   private chain: Promise<unknown> = Promise.resolve();
   private pending: Map<string, Set<string> | 'all'> | 'all' | undefined;
   private scheduled = false;
+  /** When the last run started (performance.now()), and the timer holding the next one back. */
+  private lastRunAt = -Infinity;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly hub: SubscriptionHub,
@@ -48,32 +59,56 @@ class OntologyPump {
       for (const [type, keys] of changed) {
         const had = pending.get(type);
         if (keys === 'all' || had === 'all') pending.set(type, 'all');
-        else pending.set(type, new Set([...(had ?? []), ...keys]));
+        // The pump's own set, added to in place: a copy per change made a long spell of edits quadratic.
+        else if (had === undefined) pending.set(type, new Set(keys));
+        else for (const key of keys) had.add(key);
       }
     }
     if (this.scheduled) return;
     this.scheduled = true;
-    void this.then(() => this.run());
+    // A change after a quiet spell runs at once; under a stream of changes runs are at least `runGapMs` apart,
+    // so one run (and one message per subscriber) carries every change of that spell (docs/live-ontology.md).
+    const wait = this.lastRunAt + this.hub.runGapMs - performance.now();
+    if (wait <= 0) void this.then(() => this.run());
+    else
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.then(() => this.run());
+      }, wait).unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private async run(): Promise<void> {
     this.scheduled = false;
+    this.lastRunAt = performance.now();
     const pending = this.pending;
     this.pending = undefined;
     if (pending === undefined) return;
+    await this.deliverChanges(pending);
+  }
+
+  private async deliverChanges(pending: Map<string, Set<string> | 'all'> | 'all'): Promise<void> {
     const changed: Changed = pending === 'all' ? undefined : pending;
     const ontology = await this.hub.store.ontologies.byRid(this.ontologyRid);
+    const reads = ontology ? new RunReads(this.hub.store, ontology.rid) : undefined;
+    const wires: WireCache = new Map();
     for (const watched of [...this.watches.values()]) {
       if (!watched.watch.touchedBy(changed)) continue;
       let changes: MemberChange[];
       try {
-        changes = ontology ? await watched.watch.refresh(this.hub.store, ontology, changed) : [];
+        changes = ontology ? await watched.watch.refresh(this.hub.store, ontology, changed, reads) : [];
       } catch (err) {
         // The set no longer evaluates (the ontology changed under it): its subscribers are told, and it ends.
         this.hub.closeWatch(this, watched, err);
         continue;
       }
-      if (changes.length && ontology) this.hub.deliver(ontology, watched, changes);
+      // No yield to the loop between sets: on a crowded machine each yield let the process be switched out for
+      // a whole round of the other runnable tasks (a run of 100 sets took seconds; docs/live-ontology.md).
+      if (changes.length && ontology) this.hub.deliver(ontology, watched, changes, wires);
     }
   }
 }
@@ -85,7 +120,11 @@ export class SubscriptionHub implements SubscriptionHost {
   /** Subscribed changes delivered since start, and their latency from the change to the queue (for the bench). */
   delivered = 0;
 
-  constructor(readonly store: Store) {
+  constructor(
+    readonly store: Store,
+    /** The least time between two runs of one ontology's pump while changes keep coming. */
+    readonly runGapMs = DEFAULT_RUN_GAP_MS,
+  ) {
     this.stops.push(onOntologyChange(store, (rid, changed) => this.pumps.get(rid)?.changed(changed)));
     // Another instance changed objects (a hint: the table is the truth), reset the store, or the hint channel
     // came back after a break (anything may have been missed): every touched set is read again.
@@ -164,28 +203,37 @@ export class SubscriptionHub implements SubscriptionHost {
    * updates are serialized once per shape asked for (selected properties, rids or not), not once per subscriber:
    * most subscribers of a set ask alike, and serializing was most of a delivery's cost.
    */
-  deliver(ontology: OntologyRecord, watched: Watched, changes: MemberChange[]): void {
+  deliver(ontology: OntologyRecord, watched: Watched, changes: MemberChange[], wires: WireCache = new Map()): void {
     const byShape = new Map<string, string[]>();
     for (const sub of watched.subscribers) {
-      const shape = JSON.stringify([sub.request.propertySet, sub.request.loadRids]);
+      const shape = (sub.shape ??= JSON.stringify([sub.request.propertySet, sub.request.loadRids]));
       let chunks = byShape.get(shape);
-      if (chunks === undefined) byShape.set(shape, (chunks = this.serializedUpdates(ontology, sub, changes)));
+      if (chunks === undefined) byShape.set(shape, (chunks = this.serializedUpdates(ontology, sub, changes, wires)));
       // The same bytes as JSON.stringify({type, id, updates}).
-      for (const updates of chunks) sub.connection.enqueue(`{"type":"objectSetChanged","id":${JSON.stringify(sub.id)},"updates":${updates}}`);
+      const head = (sub.head ??= `{"type":"objectSetChanged","id":${JSON.stringify(sub.id)},"updates":`);
+      for (const updates of chunks) sub.connection.enqueue(head + updates + '}');
       this.delivered += changes.length;
     }
   }
 
-  private serializedUpdates(ontology: OntologyRecord, sub: Subscription, changes: MemberChange[]): string[] {
+  /** The updates as JSON arrays of at most UPDATES_PER_MESSAGE; an object is serialized once per run and shape. */
+  private serializedUpdates(ontology: OntologyRecord, sub: Subscription, changes: MemberChange[], wires: WireCache): string[] {
     const select = sub.request.propertySet.length ? new Set(sub.request.propertySet) : undefined;
+    let wire = wires.get(sub.shape!);
+    if (!wire) wires.set(sub.shape!, (wire = new Map()));
     const chunks: string[] = [];
     for (let i = 0; i < changes.length; i += UPDATES_PER_MESSAGE) {
-      const updates = changes.slice(i, i + UPDATES_PER_MESSAGE).map((c) => ({
-        type: 'object',
-        state: c.state,
-        object: objectWire(ontology.rid, findObjectType(ontology, c.record.objectType), c.record, { select, excludeRid: !sub.request.loadRids }),
-      }));
-      chunks.push(JSON.stringify(updates));
+      const updates: string[] = [];
+      for (const c of changes.slice(i, i + UPDATES_PER_MESSAGE)) {
+        let object = wire.get(c.record);
+        if (object === undefined) {
+          const type = findObjectType(ontology, c.record.objectType);
+          wire.set(c.record, (object = JSON.stringify(objectWire(ontology.rid, type, c.record, { select, excludeRid: !sub.request.loadRids }))));
+        }
+        // The same bytes as JSON.stringify({type, state, object}).
+        updates.push(`{"type":"object","state":"${c.state}","object":${object}}`);
+      }
+      chunks.push(`[${updates.join(',')}]`);
     }
     return chunks;
   }
@@ -219,6 +267,7 @@ export class SubscriptionHub implements SubscriptionHost {
 
   close(): void {
     for (const stop of this.stops) stop();
+    for (const pump of this.pumps.values()) pump.stop();
     for (const c of [...this.connections]) c.close(1001, 'server closing');
   }
 
@@ -246,11 +295,4 @@ export class SubscriptionHub implements SubscriptionHost {
   private sweep(pump: OntologyPump): void {
     for (const [key, watched] of pump.watches) if (watched.subscribers.size === 0) pump.watches.delete(key);
   }
-}
-
-function checkProperties(ontology: OntologyRecord, watch: SetWatch, properties: string[]): void {
-  const type = watch.objectType ? ontology.objectTypes.get(watch.objectType) : undefined;
-  if (!type || properties.length === 0) return;
-  const missing = properties.filter((p) => !type.properties.has(p));
-  if (missing.length) throw propertiesNotFound(type.apiName, missing);
 }

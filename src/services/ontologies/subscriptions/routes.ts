@@ -32,10 +32,12 @@ const BEARER_PROTOCOL = /(?:^|,)\s*Bearer-([^,\s]+)\s*(?:,|$)/;
 export interface SubscriptionRouteOptions {
   store: Store;
   limits?: Partial<ConnectionLimits>;
+  /** The least time between two delivery runs of one ontology under a stream of changes (hub.ts). */
+  runGapMs?: number;
 }
 
 export async function subscriptionRoutes(parent: FastifyInstance, deps: SubscriptionRouteOptions): Promise<SubscriptionHub> {
-  const hub = new SubscriptionHub(deps.store);
+  const hub = new SubscriptionHub(deps.store, deps.runGapMs);
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   parent.onReset(() => hub.changedAll(), { afterClear: true });
   parent.addHook('onClose', async () => hub.close());

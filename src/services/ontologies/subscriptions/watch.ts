@@ -3,9 +3,31 @@
 // evaluation per distinct set, not one per subscriber. Membership is decided by the object-set evaluator the
 // load routes use, so filters, links and set operations mean here what they mean there.
 import type { OntologyObjectRecord, OntologyRecord, Store } from '../../../store/store.js';
+import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 import { evaluateObjectSet } from '../object-sets/evaluate.js';
 import { compileWhere, type Predicate } from '../object-sets/where.js';
+import { propertiesNotFound } from '../errors.js';
 import type { Changed } from './change-feed.js';
+
+/**
+ * The changed objects one pump run reads, each once for every watch of the run: a hundred sets over one type
+ * cost one read of an edited object, not a hundred (on PostgreSQL, one query instead of a hundred).
+ */
+export class RunReads {
+  private readonly objects = new Map<string, Promise<OntologyObjectRecord | undefined>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly ontologyRid: string,
+  ) {}
+
+  get(objectType: string, key: string): Promise<OntologyObjectRecord | undefined> {
+    const id = `${objectType}\u0000${key}`;
+    let found = this.objects.get(id);
+    if (!found) this.objects.set(id, (found = this.store.ontologyObjects.get(this.ontologyRid, objectType, key)));
+    return found;
+  }
+}
 
 export interface MemberChange {
   state: 'ADDED_OR_UPDATED' | 'REMOVED';
@@ -14,17 +36,28 @@ export interface MemberChange {
 
 interface Member {
   record: OntologyObjectRecord;
-  /** JSON of the values, computed when first compared (a store may hand out a fresh record on every read). */
-  json?: string;
 }
 
 const identity = (o: OntologyObjectRecord) => `${o.objectType}\u0000${o.key}`;
-const jsonOf = (m: Member) => (m.json ??= JSON.stringify(m.record.values));
+/**
+ * JSON of a record's values, computed when first compared and kept with the record, so the sets of one run
+ * share it (a store may hand out a fresh record on every read; a stored record is replaced, never changed).
+ */
+const valuesJson = new WeakMap<OntologyObjectRecord, string>();
+const jsonOf = (m: Member): string => {
+  let json = valuesJson.get(m.record);
+  if (json === undefined) valuesJson.set(m.record, (json = JSON.stringify(m.record.values)));
+  return json;
+};
 
 export class SetWatch {
   private members = new Map<string, Member>();
   /** The object types the set reads; undefined when it may read any (links, static sets). */
   readonly types: ReadonlySet<string> | undefined;
+  /** The where clauses when the set is filters over its base type's base set (read by key on a change). */
+  private readonly wheres: unknown[] | undefined;
+  /** The compiled clauses and the type definition they were compiled for (a reset may bring another). */
+  private compiled: { type: ObjectTypeDef; predicates: Predicate[] } | undefined;
 
   constructor(
     readonly key: string,
@@ -33,6 +66,7 @@ export class SetWatch {
     readonly objectType: string,
   ) {
     this.types = typesRead(objectSet);
+    this.wheres = filterChain(objectSet, objectType);
   }
 
   /** Whether a change to these objects may move this set. */
@@ -52,31 +86,28 @@ export class SetWatch {
    * that type's objects changed, reads only those (a change costs the changed objects, not the set's size);
    * any other set, or an unknown change, is read again whole and compared.
    */
-  async refresh(store: Store, ontology: OntologyRecord, changed: Changed): Promise<MemberChange[]> {
+  async refresh(store: Store, ontology: OntologyRecord, changed: Changed, reads = new RunReads(store, ontology.rid)): Promise<MemberChange[]> {
     const keys = changed?.get(this.objectType);
-    const filters = keys !== undefined && keys !== 'all' && changed!.size === 1 ? filterChain(this.objectSet, this.objectType) : undefined;
-    if (filters && keys !== undefined && keys !== 'all') return this.refreshKeys(store, ontology, filters, keys);
+    if (this.wheres && keys !== undefined && keys !== 'all' && changed!.size === 1) return this.refreshKeys(ontology, reads, keys);
     const now = this.index((await evaluateObjectSet(store, ontology, this.objectSet)).objects);
     const changes: MemberChange[] = [];
     for (const [id, member] of now) {
       const before = this.members.get(id);
       if (before === undefined) changes.push({ state: 'ADDED_OR_UPDATED', record: member.record });
       else if (before.record !== member.record && jsonOf(before) !== jsonOf(member)) changes.push({ state: 'ADDED_OR_UPDATED', record: member.record });
-      else if (before.record === member.record) member.json = before.json;
     }
     for (const [id, member] of this.members) if (!now.has(id)) changes.push({ state: 'REMOVED', record: member.record });
     this.members = now;
     return changes;
   }
 
-  private async refreshKeys(store: Store, ontology: OntologyRecord, wheres: unknown[], keys: ReadonlySet<string>): Promise<MemberChange[]> {
-    const type = ontology.objectTypes.get(this.objectType);
-    if (!type) return [];
-    const predicates: Predicate[] = wheres.map((w) => compileWhere(type, w));
+  private async refreshKeys(ontology: OntologyRecord, reads: RunReads, keys: ReadonlySet<string>): Promise<MemberChange[]> {
+    const predicates = this.predicatesFor(ontology);
+    if (!predicates) return [];
     const changes: MemberChange[] = [];
     for (const key of keys) {
       const id = `${this.objectType}\u0000${key}`;
-      const o = await store.ontologyObjects.get(ontology.rid, this.objectType, key);
+      const o = await reads.get(this.objectType, key);
       const inSet = o !== undefined && predicates.every((p) => p(o));
       const before = this.members.get(id);
       if (inSet) {
@@ -89,6 +120,14 @@ export class SetWatch {
       }
     }
     return changes;
+  }
+
+  /** The set's clauses compiled for the type as the ontology now defines it; undefined when the type is gone. */
+  private predicatesFor(ontology: OntologyRecord): Predicate[] | undefined {
+    const type = ontology.objectTypes.get(this.objectType);
+    if (!type) return undefined;
+    if (this.compiled?.type !== type) this.compiled = { type, predicates: (this.wheres ?? []).map((w) => compileWhere(type, w)) };
+    return this.compiled.predicates;
   }
 
   get size(): number {
@@ -146,4 +185,12 @@ export function baseTypeOf(set: unknown): string {
     if (t) return t;
   }
   return '';
+}
+
+/** Refuses a subscription asking for properties its set's object type does not have. */
+export function checkProperties(ontology: OntologyRecord, watch: SetWatch, properties: string[]): void {
+  const type = watch.objectType ? ontology.objectTypes.get(watch.objectType) : undefined;
+  if (!type || properties.length === 0) return;
+  const missing = properties.filter((p) => !type.properties.has(p));
+  if (missing.length) throw propertiesNotFound(type.apiName, missing);
 }
