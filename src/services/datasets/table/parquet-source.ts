@@ -1,12 +1,25 @@
-// Rows of one Parquet file of a view, decoded by hyparquet (chosen by bench: docs/datasets.md, "Parquet"),
-// one row group at a time, converted to the schema's column types. The file itself is read whole from the
-// byte store first (Parquet's footer is at its end); its decoded rows are not.
+// Rows of one Parquet file of a view, decoded by hyparquet (chosen by bench: docs/datasets.md, "Parquet"), a
+// column at a time (parquetScan) and handed on as column batches: no object per row. The file itself is read
+// whole from the byte store first (Parquet's footer is at its end); its decoded rows are not.
 import type { Readable } from 'node:stream';
-import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { parquetMetadata, parquetScan, type DecodedArray } from 'hyparquet';
 import type { Cell, Column } from './columns.js';
+import type { ColumnBatch } from './arrow-vectors.js';
 import { TableReadError } from './table-error.js';
 
-const DECODE_ROWS = 5_000;
+/**
+ * Rows decoded per step, per column. Whole row groups of the usual sizes; a larger group is read in steps
+ * (bounded memory). In the table worker a step blocks nothing else (docs/datasets.md).
+ */
+const DECODE_ROWS = 100_000;
+
+/** Timestamps as milliseconds and dates as days (numbers, not a Date object per value): what columns.ts takes. */
+const PARSERS = {
+  timestampFromMilliseconds: (v: bigint) => Number(v),
+  timestampFromMicroseconds: (v: bigint) => Number(v / 1000n),
+  timestampFromNanoseconds: (v: bigint) => Number(v / 1_000_000n),
+  dateFromDays: (days: number) => days,
+};
 
 async function whole(bytes: Readable): Promise<ArrayBuffer> {
   const parts: Buffer[] = [];
@@ -17,41 +30,50 @@ async function whole(bytes: Readable): Promise<ArrayBuffer> {
   return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
 }
 
-export async function* parquetRows(path: string, bytes: Readable, columns: readonly Column[], batchRows: number): AsyncGenerator<Cell[][]> {
-  const file = await whole(bytes);
+/** A decoded column as the schema column's cells; typed arrays that already are the Arrow type's pass as they are. */
+function cellsOf(path: string, column: Column, data: DecodedArray, firstRow: number): ColumnBatch['columns'][number] {
+  const arrowType = String(column.type);
+  if (data instanceof Float64Array && arrowType === 'Float64') return data;
+  if (data instanceof BigInt64Array && arrowType === 'Int64') return data;
+  const out = new Array<Cell>(data.length);
+  for (let i = 0; i < data.length; i++) {
+    try {
+      out[i] = column.fromValue(data[i]);
+    } catch (err) {
+      throw new TableReadError(`${path} row ${firstRow + i + 1}, column "${column.name}": ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
+export async function* parquetColumns(path: string, bytes: Readable, columns: readonly Column[]): AsyncGenerator<ColumnBatch> {
+  const buffer = await whole(bytes);
+  const file = { byteLength: buffer.byteLength, slice: (start: number, end?: number) => buffer.slice(start, end) };
   let metadata;
   try {
-    metadata = parquetMetadata(file);
+    metadata = parquetMetadata(buffer);
   } catch (err) {
     throw new TableReadError(`${path}: not a readable Parquet file (${(err as Error).message})`);
   }
   const names = new Set(metadata.schema.slice(1).map((s) => s.name));
   for (const c of columns) if (!names.has(c.name)) throw new TableReadError(`${path}: the schema's column "${c.name}" is not in the Parquet file`);
-  const total = Number(metadata.num_rows);
-  // Decoded DECODE_ROWS at a time, converted and handed on batchRows at a time so the event loop gets its turns.
-  // 20,000-row calls decoded about 2.5x faster than 5,000-row ones, but blocked the event loop for 100-300 ms
-  // each on the shared machine; getCurrent's 20 ms p99 target chose the smaller calls (docs/datasets.md).
-  for (let start = 0; start < total; start += DECODE_ROWS) {
-    const end = Math.min(total, start + DECODE_ROWS);
-    let objects: Array<Record<string, unknown>>;
-    try {
-      objects = (await parquetReadObjects({ file, metadata, columns: columns.map((c) => c.name), rowStart: start, rowEnd: end })) as Array<
-        Record<string, unknown>
-      >;
-    } catch (err) {
-      throw new TableReadError(`${path} rows ${start + 1}-${end}: ${(err as Error).message}`);
-    }
-    for (let from = 0; from < objects.length; from += batchRows) {
-      const slice = objects.slice(from, from + batchRows);
-      yield slice.map((o, n) =>
-        columns.map((c) => {
-          try {
-            return c.fromValue(o[c.name]);
-          } catch (err) {
-            throw new TableReadError(`${path} row ${start + from + n + 1}, column "${c.name}": ${(err as Error).message}`);
-          }
-        }),
-      );
+  const wanted = [...new Set(columns.map((c) => c.name))];
+  let scan;
+  try {
+    scan = await parquetScan({ file, metadata, columns: wanted, parsers: PARSERS });
+  } catch (err) {
+    throw new TableReadError(`${path}: not a readable Parquet file (${(err as Error).message})`);
+  }
+  for (const range of scan.ranges) {
+    for (let start = range.rowStart; start < range.rowEnd; start += DECODE_ROWS) {
+      const end = Math.min(range.rowEnd, start + DECODE_ROWS);
+      const decoded = new Map<string, DecodedArray>();
+      try {
+        for (const name of wanted) decoded.set(name, await scan.readColumn({ column: name, rowStart: start, rowEnd: end }));
+      } catch (err) {
+        throw new TableReadError(`${path} rows ${start + 1}-${end}: ${(err as Error).message}`);
+      }
+      yield { length: end - start, columns: columns.map((c) => cellsOf(path, c, decoded.get(c.name)!, start)) };
     }
   }
 }

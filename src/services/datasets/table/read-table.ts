@@ -5,15 +5,22 @@ import type { Readable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import { columnOf, unsupportedType, type Cell, type Column } from './columns.js';
-import { csvRows, fittedText, type TableBatch } from './csv-source.js';
+import { csvRows, fittedText } from './csv-source.js';
 import { PIECE_BYTES } from './csv-records.js';
-import { parquetRows } from './parquet-source.js';
+import { parquetColumns } from './parquet-source.js';
+import type { ColumnBatch } from './arrow-vectors.js';
 import { arrowStream, csvStream } from './encode.js';
 import { TableReadError } from './table-error.js';
 
 export { TableReadError };
-/** Rows per Parquet batch: one Arrow record batch, one CSV write, and one turn of the event loop given back. */
-export const BATCH_ROWS = 5_000;
+/** What a file gives: rows, columns (Parquet), or (passthrough) a CSV file's own checked text. */
+export type TableBatch = Cell[][] | ColumnBatch | Buffer;
+
+/** The first `count` rows of a batch. */
+function firstRows(batch: Cell[][] | ColumnBatch, count: number): Cell[][] | ColumnBatch {
+  if (Array.isArray(batch)) return batch.slice(0, count);
+  return { length: count, columns: batch.columns.map((c) => ('subarray' in c ? c.subarray(0, count) : Array.prototype.slice.call(c, 0, count))) };
+}
 
 export type TableFormat = 'ARROW' | 'CSV';
 
@@ -78,7 +85,7 @@ async function* rowsOf(
     const key = fitKey(file.blobId, columns);
     const source: AsyncIterable<TableBatch> =
       format === 'parquet'
-        ? parquetRows(file.path, bytes, columns, BATCH_ROWS)
+        ? parquetColumns(file.path, bytes, columns)
         : passthrough && fits.has(key)
           ? fittedText(bytes, PIECE_BYTES)
           : csvRows(file.path, bytes, columns, { passthrough, fitted: () => fits.remember(key) });
@@ -86,7 +93,7 @@ async function* rowsOf(
       for await (const batch of source) {
         if (Buffer.isBuffer(batch)) yield batch;
         else {
-          const rows = batch.length > left ? batch.slice(0, left) : batch;
+          const rows = batch.length > left ? firstRows(batch, left) : batch;
           left -= rows.length;
           yield rows;
         }
@@ -114,5 +121,5 @@ export function tableBytes(
   const passthrough = format === 'CSV' && rowLimit === undefined && whole;
   const rows = rowsOf(files, blobs, columns, rowLimit, passthrough, fits);
   // Only a CSV read is given the files' own text (passthrough is false for ARROW).
-  return format === 'ARROW' ? arrowStream(columns, rows as AsyncIterable<Cell[][]>) : csvStream(columns, rows);
+  return format === 'ARROW' ? arrowStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch>) : csvStream(columns, rows);
 }
