@@ -12,6 +12,8 @@ import { TableReadError } from './table-error.js';
  * (bounded memory). In the table worker a step blocks nothing else (docs/datasets.md).
  */
 const DECODE_ROWS = 100_000;
+/** Rows per batch handed on (an Arrow record batch, a piece of CSV text). */
+const OUT_ROWS = 16_384;
 
 /** Timestamps as milliseconds and dates as days (numbers, not a Date object per value): what columns.ts takes. */
 const PARSERS = {
@@ -73,7 +75,12 @@ export async function* parquetColumns(path: string, bytes: Readable, columns: re
       } catch (err) {
         throw new TableReadError(`${path} rows ${start + 1}-${end}: ${(err as Error).message}`);
       }
-      yield { length: end - start, columns: columns.map((c) => cellsOf(path, c, decoded.get(c.name)!, start)) };
+      const cells = columns.map((c) => cellsOf(path, c, decoded.get(c.name)!, start));
+      // Handed on in slices: one Arrow record batch or CSV text per slice, so the encoded answer stays small.
+      for (let from = 0; from < end - start; from += OUT_ROWS) {
+        const length = Math.min(OUT_ROWS, end - start - from);
+        yield { length, columns: cells.map((c) => ('subarray' in c ? c.subarray(from, from + length) : Array.prototype.slice.call(c, from, from + length))) };
+      }
     }
   }
 }

@@ -107,6 +107,12 @@ async function* rowsOf(
   }
 }
 
+/** Passthrough needs the whole table as the schema has it: CSV out, every column in schema order, no row limit. */
+export function isPassthrough(format: TableFormat, columns: readonly Column[], schema: DatasetSchema, rowLimit: number | undefined): boolean {
+  const whole = schema.fieldSchemaList.length === columns.length && schema.fieldSchemaList.every((f, i) => (f.name ?? `column_${i}`) === columns[i]!.name);
+  return format === 'CSV' && rowLimit === undefined && whole;
+}
+
 export function tableBytes(
   format: TableFormat,
   files: readonly Pick<FileRecord, 'path' | 'blobId'>[],
@@ -116,9 +122,7 @@ export function tableBytes(
   rowLimit?: number,
   fits: FitMemory = knownFits,
 ): AsyncGenerator<Buffer> {
-  // Passthrough needs the whole table as the schema has it: CSV out, every column in schema order, no row limit.
-  const whole = schema.fieldSchemaList.length === columns.length && schema.fieldSchemaList.every((f, i) => (f.name ?? `column_${i}`) === columns[i]!.name);
-  const passthrough = format === 'CSV' && rowLimit === undefined && whole;
+  const passthrough = isPassthrough(format, columns, schema, rowLimit);
   const rows = rowsOf(files, blobs, columns, rowLimit, passthrough, fits);
   // Only a CSV read is given the files' own text (passthrough is false for ARROW).
   return format === 'ARROW' ? arrowStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch>) : csvStream(columns, rows);

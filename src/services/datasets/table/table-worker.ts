@@ -2,12 +2,27 @@
 // same pipeline as an in-thread read (read-table.ts), over file bytes the main thread sends on request, and sends
 // the encoded answer back with backpressure. A failure is reported, never thrown out of the thread; a cancel
 // (the client went away) stops the read at its next await.
+import { setPriority } from 'node:os';
 import { Readable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { planColumns, tableBytes, TableReadError, type FitMemory } from './read-table.js';
 import { OUT_WINDOW, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
 class Cancelled extends Error {}
+
+/**
+ * This thread runs at a lower priority than the main one (Linux keeps a nice value per thread), so that on a
+ * busy machine the event loop answering other requests gets the cores first (the getCurrent p99 target).
+ */
+const WORKER_NICE = 10;
+// Elsewhere the call would lower the whole process's priority.
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, WORKER_NICE);
+  } catch {
+    // Not allowed here: the thread runs at the process's priority.
+  }
+}
 
 const port = parentPort!;
 const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);

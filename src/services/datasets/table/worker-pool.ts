@@ -10,11 +10,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import type { Column } from './columns.js';
-import { fitKey, knownFits, tableBytes, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
+import { fitKey, isPassthrough, knownFits, tableBytes, tabularFormat, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
 import type { FromWorker, ReadJob, ToWorker } from './worker-protocol.js';
 
 /** Two threads at most: the machines this runs on have few cores, and the main thread needs one. */
 const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
+/**
+ * The worker's young generation, smaller than V8's default: a read makes short-lived garbage fast, and a large
+ * nursery was tens of MB of resident memory for no gain in speed (docs/datasets.md, "Bench").
+ */
+const YOUNG_GENERATION_MB = 12;
 /** How long a cancelled read may take to stop before its worker is ended instead. */
 const CANCEL_WAIT_MS = 5_000;
 
@@ -43,7 +48,7 @@ const waiting: Array<(worker: Worker) => void> = [];
 export const workerStats = { running: 0, openStreams: 0, chunksSent: 0 };
 
 function spawn(): Worker {
-  const worker = new Worker(source!.script, { eval: source!.eval });
+  const worker = new Worker(source!.script, { eval: source!.eval, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   live += 1;
   // An idle worker must not keep the process alive; a read in progress has its socket for that.
   worker.unref();
@@ -88,8 +93,12 @@ export function readTableBytes(
   fault?: ReadJob['fault'],
 ): AsyncGenerator<Buffer> {
   if (source === null) source = workerSource();
-  if (!source) return tableBytes(format, files, blobs, columns, schema, rowLimit);
   const fitted = files.flatMap((f) => (f.blobId && knownFits.has(fitKey(f.blobId, columns)) ? [fitKey(f.blobId, columns)] : []));
+  // Every file known to fit and sent as it is: nothing to convert, so no thread to hand the bytes through.
+  const tabular = files.filter((f) => tabularFormat(f.path) && f.blobId);
+  const copyOnly =
+    isPassthrough(format, columns, schema, rowLimit) && tabular.every((f) => tabularFormat(f.path) === 'csv' && fitted.includes(fitKey(f.blobId!, columns)));
+  if (!source || (copyOnly && !fault)) return tableBytes(format, files, blobs, columns, schema, rowLimit);
   const job: ReadJob = {
     format,
     files: files.map((f) => ({ path: f.path, ...(f.blobId ? { blobId: f.blobId } : {}) })),
