@@ -1,8 +1,8 @@
 // Rows of one Parquet file of a view, decoded by hyparquet (chosen by bench: docs/datasets.md, "Parquet"), a
 // column at a time (parquetScan) and handed on as column batches: no object per row. The file itself is read
-// whole from the byte store first (Parquet's footer is at its end); its decoded rows are not.
+// whole from the byte store first (Parquet's footer is at its end), kept as its chunks; its decoded rows are not.
 import type { Readable } from 'node:stream';
-import { parquetMetadata, parquetScan, type DecodedArray } from 'hyparquet';
+import { parquetMetadataAsync, parquetScan, type AsyncBuffer, type DecodedArray } from 'hyparquet';
 import type { Cell, Column } from './columns.js';
 import type { ColumnBatch } from './arrow-vectors.js';
 import { TableReadError } from './table-error.js';
@@ -23,13 +23,34 @@ const PARSERS = {
   dateFromDays: (days: number) => days,
 };
 
-async function whole(bytes: Readable): Promise<ArrayBuffer> {
+/**
+ * The file's bytes as the chunks they arrived in, read by range: hyparquet asks for the footer and each column
+ * chunk, and only that range is copied out (no second copy of the whole file).
+ */
+async function chunkedFile(bytes: Readable): Promise<AsyncBuffer> {
   const parts: Buffer[] = [];
-  for await (const part of bytes) parts.push(part as Buffer);
-  const all = Buffer.concat(parts);
-  // A large concat owns its whole ArrayBuffer: handed over as it is, not copied a second time.
-  if (all.byteOffset === 0 && all.byteLength === all.buffer.byteLength) return all.buffer as ArrayBuffer;
-  return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+  const starts: number[] = [];
+  let total = 0;
+  for await (const part of bytes) {
+    starts.push(total);
+    parts.push(part as Buffer);
+    total += (part as Buffer).length;
+  }
+  return {
+    byteLength: total,
+    slice(start: number, end = total): ArrayBuffer {
+      const out = new Uint8Array(Math.max(0, end - start));
+      let i = 0;
+      while (i < parts.length - 1 && starts[i + 1]! <= start) i++;
+      for (; i < parts.length && starts[i]! < end; i++) {
+        const part = parts[i]!;
+        const from = Math.max(0, start - starts[i]!);
+        const to = Math.min(part.length, end - starts[i]!);
+        out.set(part.subarray(from, to), starts[i]! + from - start);
+      }
+      return out.buffer;
+    },
+  };
 }
 
 /** A decoded column as the schema column's cells; typed arrays that already are the Arrow type's pass as they are. */
@@ -49,11 +70,10 @@ function cellsOf(path: string, column: Column, data: DecodedArray, firstRow: num
 }
 
 export async function* parquetColumns(path: string, bytes: Readable, columns: readonly Column[]): AsyncGenerator<ColumnBatch> {
-  const buffer = await whole(bytes);
-  const file = { byteLength: buffer.byteLength, slice: (start: number, end?: number) => buffer.slice(start, end) };
+  const file = await chunkedFile(bytes);
   let metadata;
   try {
-    metadata = parquetMetadata(buffer);
+    metadata = await parquetMetadataAsync(file);
   } catch (err) {
     throw new TableReadError(`${path}: not a readable Parquet file (${(err as Error).message})`);
   }
