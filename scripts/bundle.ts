@@ -10,6 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const ENTRY_POINTS = ['src/cli.ts', 'src/index.ts'];
+/** Worker threads' scripts, written beside the entry points (the datasets table worker: docs/datasets.md). */
+const WORKER_ENTRY_POINTS = [{ in: 'src/services/datasets/table/table-worker.ts', out: 'table-worker' }];
 
 // Fastify, pino and ajv are CommonJS and require Node's built-ins; an ES module has no `require` of its own.
 const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
@@ -18,7 +20,7 @@ export async function bundle(outdir: string, options: { sourcemap?: boolean } = 
   removeOldScripts(outdir);
   await build({
     absWorkingDir: ROOT,
-    entryPoints: ENTRY_POINTS,
+    entryPoints: [...ENTRY_POINTS.map((entry) => ({ in: entry, out: entry.replace(/^src\//, '').replace(/\.ts$/, '') })), ...WORKER_ENTRY_POINTS],
     outdir,
     bundle: true,
     splitting: true,

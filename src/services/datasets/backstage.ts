@@ -8,7 +8,8 @@ import { CONTROL_ROUTE } from '../../http/route-config.js';
 import { ViewListQuery, searchOf, viewAnswer, viewPage, viewPageOf } from '../view-pages.js';
 import { Datasets, DEFAULT_BRANCH } from './operations.js';
 import { findSchema } from './schemas.js';
-import { planColumns, tableBytes } from './table/read-table.js';
+import { planColumns } from './table/read-table.js';
+import { readTableBytes } from './table/worker-pool.js';
 import type { DatasetRecord } from './model.js';
 
 const BASE = '/_emulate/platform/datasets';
@@ -25,7 +26,8 @@ async function firstRows(datasets: Datasets, dataset: DatasetRecord): Promise<st
     if (!Array.isArray(columns)) return columns.problem;
     const range = await datasets.readRange(dataset.rid, { branchName: DEFAULT_BRANCH });
     const chunks: Buffer[] = [];
-    for await (const chunk of tableBytes('CSV', await datasets.view(range), datasets.blobs, columns, schema.schema, FIRST_ROWS)) chunks.push(chunk);
+    // In the table worker too: a Parquet file's first rows decode a whole row group.
+    for await (const chunk of readTableBytes('CSV', await datasets.view(range), datasets.blobs, columns, schema.schema, FIRST_ROWS)) chunks.push(chunk);
     return Buffer.concat(chunks)
       .toString('utf8')
       .split('\n')

@@ -7,7 +7,8 @@ import type { Datasets } from '../operations.js';
 import { DEFAULT_BRANCH } from '../operations.js';
 import { findSchema } from '../schemas.js';
 import { columnNotFound, readTableError, schemaNotFound } from '../errors.js';
-import { planColumns, tableBytes, TableReadError, type TableFormat } from '../table/read-table.js';
+import { planColumns, TableReadError, type TableFormat } from '../table/read-table.js';
+import { readTableBytes } from '../table/worker-pool.js';
 import { arrowStream, csvStream } from '../table/encode.js';
 import type { TableSource } from '../table/sources.js';
 import { invalidArgument } from '../../../errors.js';
@@ -41,7 +42,7 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
     throw invalidArgument('ColumnTypesNotSupported', { datasetRid }).because(columns.problem);
   }
   const files = await datasets.view(range);
-  return sendTable(datasetRid, tableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit), format as TableFormat, reply);
+  return sendTable(datasetRid, readTableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit), format as TableFormat, reply);
 }
 
 /** A table another service serves (a stream's records, docs/streams.md), read with its own schema. */

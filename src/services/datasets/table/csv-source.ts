@@ -9,7 +9,7 @@ import { csvRecords } from './csv-records.js';
 import { TableReadError } from './table-error.js';
 
 /** Converted rows, or (passthrough) the file's own record text, already checked, ending in a line break. */
-export type TableBatch = Cell[][] | Buffer;
+type CsvBatch = Cell[][] | Buffer;
 
 export interface CsvReadOptions {
   /** The caller may take the file's own text. */
@@ -18,7 +18,7 @@ export interface CsvReadOptions {
   fitted?: () => void;
 }
 
-export async function* csvRows(path: string, bytes: Readable, columns: readonly Column[], options: CsvReadOptions): AsyncGenerator<TableBatch> {
+export async function* csvRows(path: string, bytes: Readable, columns: readonly Column[], options: CsvReadOptions): AsyncGenerator<CsvBatch> {
   let positions: number[] | undefined;
   let width = 0;
   let passthrough = options.passthrough;

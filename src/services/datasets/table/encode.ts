@@ -1,11 +1,17 @@
 // Row batches out as bytes: an Arrow IPC stream (what pyarrow.ipc.open_stream reads) or CSV with a header row.
 // Each yields one buffer per batch, so a reader pulling from it holds about one batch at a time.
 import { setImmediate as tick } from 'node:timers/promises';
-import { Field, RecordBatch, RecordBatchStreamWriter, Schema, Struct, makeBuilder, makeData } from 'apache-arrow';
-import { stringify } from 'csv-stringify/sync';
+import { Field, RecordBatch, RecordBatchStreamWriter, Schema, Struct, makeData } from 'apache-arrow';
 import type { Cell, Column } from './columns.js';
+import { columnData, isColumnBatch, type ColumnBatch } from './arrow-vectors.js';
 
-export async function* arrowStream(columns: readonly Column[], batches: AsyncIterable<Cell[][]>): AsyncGenerator<Buffer> {
+/** Rows as columns (a row batch is turned around once; a column batch is taken as it is). */
+function asColumns(columns: readonly Column[], batch: Cell[][] | ColumnBatch): ColumnBatch {
+  if (isColumnBatch(batch)) return batch;
+  return { length: batch.length, columns: columns.map((_c, i) => batch.map((row) => row[i]!)) };
+}
+
+export async function* arrowStream(columns: readonly Column[], batches: AsyncIterable<Cell[][] | ColumnBatch>): AsyncGenerator<Buffer> {
   const fields = columns.map((c) => new Field(c.name, c.type, true));
   const schema = new Schema(fields);
   const writer = new RecordBatchStreamWriter();
@@ -21,14 +27,11 @@ export async function* arrowStream(columns: readonly Column[], batches: AsyncIte
   let wrote = false;
   let closed = false;
   try {
-    for await (const rows of batches) {
-      if (rows.length === 0) continue;
-      const data = columns.map((c, i) => {
-        const builder = makeBuilder({ type: c.type, nullValues: [null] });
-        for (const row of rows) builder.append(row[i]);
-        return builder.finish().flush();
-      });
-      writer.write(new RecordBatch(schema, makeData({ type: new Struct(fields), length: rows.length, nullCount: 0, children: data })));
+    for await (const batch of batches) {
+      if (batch.length === 0) continue;
+      const { length, columns: cells } = asColumns(columns, batch);
+      const data = columns.map((c, i) => columnData(c.type, cells[i]!, length));
+      writer.write(new RecordBatch(schema, makeData({ type: new Struct(fields), length, nullCount: 0, children: data })));
       wrote = true;
       yield await take();
     }
@@ -47,13 +50,35 @@ export async function* arrowStream(columns: readonly Column[], batches: AsyncIte
   }
 }
 
+/** A CSV field as csv-stringify writes it: quoted (quotes doubled) only when it holds a comma, quote or line break. */
+const NEEDS_QUOTES = /[",\r\n]/;
+export const csvField = (text: string) => (NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+
+/** A batch's rows as CSV text, one line each ending in a line break. */
+function csvText(columns: readonly Column[], batch: Cell[][] | ColumnBatch): string {
+  const { length, columns: cells } = asColumns(columns, batch);
+  const texts = columns.map((c, i) => {
+    const column = cells[i]!;
+    const out = new Array<string>(length);
+    for (let r = 0; r < length; r++) out[r] = csvField(c.toText((column[r] ?? null) as Cell));
+    return out;
+  });
+  const lines = new Array<string>(length);
+  for (let r = 0; r < length; r++) {
+    let line = texts[0]![r]!;
+    for (let i = 1; i < texts.length; i++) line += `,${texts[i]![r]!}`;
+    lines[r] = line;
+  }
+  return length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
 /** Rows are encoded; a Buffer is a file's own record text (a passthrough read) and goes out as it is. */
-export async function* csvStream(columns: readonly Column[], batches: AsyncIterable<Cell[][] | Buffer>): AsyncGenerator<Buffer> {
+export async function* csvStream(columns: readonly Column[], batches: AsyncIterable<Cell[][] | ColumnBatch | Buffer>): AsyncGenerator<Buffer> {
   // The header goes out with the first batch, so that a failure in the first batch comes before any byte.
-  let header: Buffer | undefined = Buffer.from(stringify([columns.map((c) => c.name)]));
+  let header: Buffer | undefined = Buffer.from(`${columns.map((c) => csvField(c.name)).join(',')}\n`);
   for await (const rows of batches) {
     if (rows.length === 0) continue;
-    const body = Buffer.isBuffer(rows) ? rows : Buffer.from(stringify(rows.map((row) => row.map((cell, i) => columns[i]!.toText(cell)))));
+    const body = Buffer.isBuffer(rows) ? rows : Buffer.from(csvText(columns, rows));
     yield header ? Buffer.concat([header, body]) : body;
     header = undefined;
   }

@@ -3,18 +3,24 @@
 // the response, so a table larger than memory is never built whole.
 import type { Readable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
-import type { BlobStore } from '../../../blobs/index.js';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import { columnOf, unsupportedType, type Cell, type Column } from './columns.js';
-import { csvRows, fittedText, type TableBatch } from './csv-source.js';
+import { csvRows, fittedText } from './csv-source.js';
 import { PIECE_BYTES } from './csv-records.js';
-import { parquetRows } from './parquet-source.js';
+import { parquetColumns } from './parquet-source.js';
+import type { ColumnBatch } from './arrow-vectors.js';
 import { arrowStream, csvStream } from './encode.js';
 import { TableReadError } from './table-error.js';
 
 export { TableReadError };
-/** Rows per Parquet batch: one Arrow record batch, one CSV write, and one turn of the event loop given back. */
-export const BATCH_ROWS = 5_000;
+/** What a file gives: rows, columns (Parquet), or (passthrough) a CSV file's own checked text. */
+export type TableBatch = Cell[][] | ColumnBatch | Buffer;
+
+/** The first `count` rows of a batch. */
+function firstRows(batch: Cell[][] | ColumnBatch, count: number): Cell[][] | ColumnBatch {
+  if (Array.isArray(batch)) return batch.slice(0, count);
+  return { length: count, columns: batch.columns.map((c) => ('subarray' in c ? c.subarray(0, count) : Array.prototype.slice.call(c, 0, count))) };
+}
 
 export type TableFormat = 'ARROW' | 'CSV';
 
@@ -36,24 +42,39 @@ export function planColumns(schema: DatasetSchema, wanted: readonly string[]): C
   return columns;
 }
 
+/** Where a read gets a file's bytes: the byte store, or (in the table worker) the main thread's byte store. */
+export interface ByteSource {
+  open(blobId: string): Promise<Readable | undefined>;
+}
+
+/** Which files are known to fit the columns (a passthrough read of one sends its bytes unchecked). */
+export interface FitMemory {
+  has(key: string): boolean;
+  remember(key: string): void;
+}
+
 /**
  * Files known to fit a schema, by blob and columns (blobs never change): a passthrough read of one sends its
  * bytes without checking them again. Per instance, bounded; losing it only costs a check.
  */
 const fitted = new Map<string, true>();
 const FITTED_MAX = 10_000;
-const fitKey = (blobId: string, columns: readonly Column[]) => `${blobId}\u0000${columns.map((c) => `${c.name}:${String(c.type)}`).join('\u0000')}`;
-function rememberFit(key: string): void {
-  if (fitted.size >= FITTED_MAX) fitted.delete(fitted.keys().next().value!);
-  fitted.set(key, true);
-}
+export const fitKey = (blobId: string, columns: readonly Column[]) => `${blobId}\u0000${columns.map((c) => `${c.name}:${String(c.type)}`).join('\u0000')}`;
+export const knownFits: FitMemory = {
+  has: (key) => fitted.has(key),
+  remember(key) {
+    if (fitted.size >= FITTED_MAX) fitted.delete(fitted.keys().next().value!);
+    fitted.set(key, true);
+  },
+};
 
 async function* rowsOf(
-  files: readonly FileRecord[],
-  blobs: BlobStore,
+  files: readonly Pick<FileRecord, 'path' | 'blobId'>[],
+  blobs: ByteSource,
   columns: readonly Column[],
   rowLimit: number | undefined,
   passthrough: boolean,
+  fits: FitMemory,
 ): AsyncGenerator<TableBatch> {
   let left = rowLimit ?? Infinity;
   for (const file of files) {
@@ -64,15 +85,15 @@ async function* rowsOf(
     const key = fitKey(file.blobId, columns);
     const source: AsyncIterable<TableBatch> =
       format === 'parquet'
-        ? parquetRows(file.path, bytes, columns, BATCH_ROWS)
-        : passthrough && fitted.has(key)
+        ? parquetColumns(file.path, bytes, columns)
+        : passthrough && fits.has(key)
           ? fittedText(bytes, PIECE_BYTES)
-          : csvRows(file.path, bytes, columns, { passthrough, fitted: () => rememberFit(key) });
+          : csvRows(file.path, bytes, columns, { passthrough, fitted: () => fits.remember(key) });
     try {
       for await (const batch of source) {
         if (Buffer.isBuffer(batch)) yield batch;
         else {
-          const rows = batch.length > left ? batch.slice(0, left) : batch;
+          const rows = batch.length > left ? firstRows(batch, left) : batch;
           left -= rows.length;
           yield rows;
         }
@@ -86,18 +107,23 @@ async function* rowsOf(
   }
 }
 
+/** Passthrough needs the whole table as the schema has it: CSV out, every column in schema order, no row limit. */
+export function isPassthrough(format: TableFormat, columns: readonly Column[], schema: DatasetSchema, rowLimit: number | undefined): boolean {
+  const whole = schema.fieldSchemaList.length === columns.length && schema.fieldSchemaList.every((f, i) => (f.name ?? `column_${i}`) === columns[i]!.name);
+  return format === 'CSV' && rowLimit === undefined && whole;
+}
+
 export function tableBytes(
   format: TableFormat,
-  files: readonly FileRecord[],
-  blobs: BlobStore,
+  files: readonly Pick<FileRecord, 'path' | 'blobId'>[],
+  blobs: ByteSource,
   columns: readonly Column[],
   schema: DatasetSchema,
   rowLimit?: number,
+  fits: FitMemory = knownFits,
 ): AsyncGenerator<Buffer> {
-  // Passthrough needs the whole table as the schema has it: CSV out, every column in schema order, no row limit.
-  const whole = schema.fieldSchemaList.length === columns.length && schema.fieldSchemaList.every((f, i) => (f.name ?? `column_${i}`) === columns[i]!.name);
-  const passthrough = format === 'CSV' && rowLimit === undefined && whole;
-  const rows = rowsOf(files, blobs, columns, rowLimit, passthrough);
+  const passthrough = isPassthrough(format, columns, schema, rowLimit);
+  const rows = rowsOf(files, blobs, columns, rowLimit, passthrough, fits);
   // Only a CSV read is given the files' own text (passthrough is false for ARROW).
-  return format === 'ARROW' ? arrowStream(columns, rows as AsyncIterable<Cell[][]>) : csvStream(columns, rows);
+  return format === 'ARROW' ? arrowStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch>) : csvStream(columns, rows);
 }

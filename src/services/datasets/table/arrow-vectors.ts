@@ -1,0 +1,114 @@
+// One column's cells as Arrow data, written straight into typed arrays (docs/datasets.md, "Table reads"): the
+// apache-arrow builders cost several times more per value. Types without a fast path here use a builder.
+import {
+  Bool,
+  DateDay,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  TimestampMicrosecond,
+  Utf8,
+  makeBuilder,
+  makeData,
+  type Data,
+  type DataType,
+} from 'apache-arrow';
+import type { Cell } from './columns.js';
+
+/** Rows as columns: per read column, its cells, or a typed array a decoder gave that already is the Arrow type's. */
+export interface ColumnBatch {
+  length: number;
+  columns: Array<ArrayLike<Cell> | Float64Array | BigInt64Array>;
+}
+
+export const isColumnBatch = (batch: unknown): batch is ColumnBatch => typeof batch === 'object' && batch !== null && 'columns' in batch;
+
+const isNull = (cell: unknown) => cell === null || cell === undefined;
+
+function validity(cells: ArrayLike<unknown>, length: number): { nullCount: number; nullBitmap?: Uint8Array } {
+  let nullCount = 0;
+  for (let i = 0; i < length; i++) if (isNull(cells[i])) nullCount++;
+  if (nullCount === 0) return { nullCount };
+  const nullBitmap = new Uint8Array((length + 7) >> 3);
+  for (let i = 0; i < length; i++) if (!isNull(cells[i])) nullBitmap[i >> 3]! |= 1 << (i & 7);
+  return { nullCount, nullBitmap };
+}
+
+function numbers<A extends Float64Array | Float32Array | Int32Array | Int16Array | Int8Array>(
+  make: new (n: number) => A,
+  cells: ArrayLike<unknown>,
+  length: number,
+): A {
+  const out = new make(length);
+  for (let i = 0; i < length; i++) {
+    const cell = cells[i];
+    if (!isNull(cell)) out[i] = cell as number;
+  }
+  return out;
+}
+
+function strings(cells: ArrayLike<unknown>, length: number): { valueOffsets: Int32Array; data: Uint8Array } {
+  const texts = new Array<string>(length);
+  for (let i = 0; i < length; i++) texts[i] = isNull(cells[i]) ? '' : String(cells[i]);
+  const joined = texts.join('');
+  const data = Buffer.from(joined, 'utf8');
+  const valueOffsets = new Int32Array(length + 1);
+  // All ASCII (bytes as many as characters): each string's length is its byte length.
+  const ascii = data.length === joined.length;
+  let at = 0;
+  for (let i = 0; i < length; i++) {
+    valueOffsets[i] = at;
+    at += ascii ? texts[i]!.length : Buffer.byteLength(texts[i]!);
+  }
+  valueOffsets[length] = at;
+  return { valueOffsets, data };
+}
+
+/** Milliseconds as Int64 microseconds, written as two 32-bit words (no BigInt per value). */
+function micros(cells: ArrayLike<unknown>, length: number): BigInt64Array {
+  const out = new BigInt64Array(length);
+  const words = new Uint32Array(out.buffer);
+  for (let i = 0; i < length; i++) {
+    const cell = cells[i];
+    if (isNull(cell)) continue;
+    const value = Math.round((cell as number) * 1000);
+    const high = Math.floor(value / 4294967296);
+    words[2 * i] = value - high * 4294967296;
+    words[2 * i + 1] = high;
+  }
+  return out;
+}
+
+export function columnData(type: DataType, cells: ArrayLike<unknown>, length: number): Data {
+  const { nullCount, nullBitmap } = validity(cells, length);
+  const base = { length, nullCount, ...(nullBitmap ? { nullBitmap } : {}) };
+  if (type instanceof Utf8) return makeData({ type, ...base, ...strings(cells, length) });
+  if (type instanceof Float64) return makeData({ type, ...base, data: cells instanceof Float64Array ? cells : numbers(Float64Array, cells, length) });
+  if (type instanceof Float32) return makeData({ type, ...base, data: numbers(Float32Array, cells, length) });
+  if (type instanceof Int32) return makeData({ type, ...base, data: numbers(Int32Array, cells, length) });
+  if (type instanceof Int16) return makeData({ type, ...base, data: numbers(Int16Array, cells, length) });
+  if (type instanceof Int8) return makeData({ type, ...base, data: numbers(Int8Array, cells, length) });
+  if (type instanceof Int64) {
+    if (cells instanceof BigInt64Array) return makeData({ type, ...base, data: cells });
+    const data = new BigInt64Array(length);
+    for (let i = 0; i < length; i++) if (!isNull(cells[i])) data[i] = cells[i] as bigint;
+    return makeData({ type, ...base, data });
+  }
+  if (type instanceof Bool) {
+    const data = new Uint8Array((length + 7) >> 3);
+    for (let i = 0; i < length; i++) if (cells[i] === true) data[i >> 3]! |= 1 << (i & 7);
+    return makeData({ type, ...base, data });
+  }
+  if (type instanceof DateDay) {
+    const data = new Int32Array(length);
+    for (let i = 0; i < length; i++) if (!isNull(cells[i])) data[i] = Math.floor((cells[i] as number) / 86_400_000);
+    return makeData({ type, ...base, data });
+  }
+  if (type instanceof TimestampMicrosecond) return makeData({ type, ...base, data: micros(cells, length) });
+  const builder = makeBuilder({ type, nullValues: [null, undefined] });
+  for (let i = 0; i < length; i++) builder.append(cells[i]);
+  return builder.finish().flush();
+}

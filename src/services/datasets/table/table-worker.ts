@@ -1,0 +1,128 @@
+// The table worker's thread (docs/datasets.md, "Table reads off the event loop"): runs one read at a time with the
+// same pipeline as an in-thread read (read-table.ts), over file bytes the main thread sends on request, and sends
+// the encoded answer back with backpressure. A failure is reported, never thrown out of the thread; a cancel
+// (the client went away) stops the read at its next await.
+import { setPriority } from 'node:os';
+import { Readable } from 'node:stream';
+import { parentPort } from 'node:worker_threads';
+import { planColumns, tableBytes, TableReadError, type FitMemory } from './read-table.js';
+import { OUT_WINDOW, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
+
+class Cancelled extends Error {}
+
+/**
+ * This thread runs at a lower priority than the main one (Linux keeps a nice value per thread), so that on a
+ * busy machine the event loop answering other requests gets the cores first (the getCurrent p99 target).
+ */
+const WORKER_NICE = 10;
+// Elsewhere the call would lower the whole process's priority.
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, WORKER_NICE);
+  } catch {
+    // Not allowed here: the thread runs at the process's priority.
+  }
+}
+
+const port = parentPort!;
+const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
+
+/** One read: its open byte streams' pending replies, its credits, whether it was cancelled. */
+class Run {
+  cancelled = false;
+  private credits = OUT_WINDOW;
+  private creditWaiter: (() => void) | undefined;
+  private replies = new Map<number, { resolve: (m: ToWorker) => void; reject: (e: Error) => void }>();
+  private nextStream = 1;
+
+  constructor(private readonly job: ReadJob) {}
+
+  onMessage(message: ToWorker): void {
+    if (message.kind === 'ack') {
+      this.credits += 1;
+      this.creditWaiter?.();
+      this.creditWaiter = undefined;
+    } else if (message.kind === 'cancel') {
+      this.cancelled = true;
+      for (const reply of this.replies.values()) reply.reject(new Cancelled());
+      this.replies.clear();
+      this.creditWaiter?.();
+      this.creditWaiter = undefined;
+    } else if (message.kind === 'opened' || message.kind === 'chunk') {
+      const reply = this.replies.get(message.stream);
+      this.replies.delete(message.stream);
+      reply?.resolve(message);
+    }
+  }
+
+  private ask(stream: number, message: FromWorker): Promise<ToWorker> {
+    if (this.cancelled) return Promise.reject(new Cancelled());
+    return new Promise((resolve, reject) => {
+      this.replies.set(stream, { resolve, reject });
+      post(message);
+    });
+  }
+
+  /** A file's bytes as a stream, each chunk asked for when the one before was taken. */
+  private async open(blobId: string): Promise<Readable | undefined> {
+    const stream = this.nextStream++;
+    const opened = await this.ask(stream, { kind: 'open', stream, blobId });
+    if (opened.kind !== 'opened' || !opened.ok) return undefined;
+    const chunks = async function* (this: Run): AsyncGenerator<Buffer> {
+      let ended = false;
+      try {
+        for (;;) {
+          const next = await this.ask(stream, { kind: 'pull', stream });
+          if (next.kind !== 'chunk') continue;
+          if (next.error !== undefined) throw new Error(next.error);
+          if (next.data === null) {
+            ended = true;
+            return;
+          }
+          yield Buffer.from(next.data.buffer, next.data.byteOffset, next.data.byteLength);
+        }
+      } finally {
+        if (!ended && !this.cancelled) post({ kind: 'close', stream });
+      }
+    }.call(this);
+    return Readable.from(chunks, { objectMode: false });
+  }
+
+  async execute(): Promise<void> {
+    const { job } = this;
+    try {
+      if (job.fault === 'exit') process.exit(3);
+      if (job.fault === 'throw') throw new Error('fault injected by a test');
+      const columns = planColumns(job.schema, job.columns);
+      if (!Array.isArray(columns)) throw new TableReadError(columns.problem);
+      const known = new Set(job.fitted);
+      const fits: FitMemory = { has: (key) => known.has(key), remember: (key) => post({ kind: 'fitted', key }) };
+      const bytes = tableBytes(job.format, job.files, { open: (blobId) => this.open(blobId) }, columns, job.schema, job.rowLimit, fits);
+      for await (const buffer of bytes) {
+        if (this.cancelled) throw new Cancelled();
+        if (buffer.length === 0) continue;
+        // Sent by transfer: a buffer that owns its whole memory goes as it is, others (pooled, views) are copied.
+        const data = buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength ? buffer : new Uint8Array(buffer);
+        post({ kind: 'out', data }, [data.buffer as ArrayBuffer]);
+        this.credits -= 1;
+        while (this.credits <= 0 && !this.cancelled) await new Promise<void>((resolve) => (this.creditWaiter = resolve));
+      }
+      post(this.cancelled ? { kind: 'cancelled' } : { kind: 'end' });
+    } catch (err) {
+      if (this.cancelled || err instanceof Cancelled) post({ kind: 'cancelled' });
+      else post({ kind: 'fail', message: (err as Error).message ?? String(err), table: err instanceof TableReadError });
+    }
+  }
+}
+
+let current: Run | undefined;
+port.on('message', (message: ToWorker) => {
+  if (message.kind === 'job') {
+    if (message.job.fault && !process.env.VITEST) delete message.job.fault;
+    const run = new Run(message.job);
+    current = run;
+    void run.execute().finally(() => {
+      if (current === run) current = undefined;
+    });
+  } else current?.onMessage(message);
+});

@@ -1,0 +1,239 @@
+// Table reads off the event loop (docs/datasets.md, "Table reads off the event loop"): a small pool of worker
+// threads runs the conversion (CSV checks, Parquet decoding, Arrow and CSV encoding) while the main thread only
+// moves bytes: file chunks in on request, answer chunks out as the socket takes them. Where no worker script
+// can be found (an unusual bundle), the read runs in this thread as before.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import type { Readable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { DatasetSchema, FileRecord } from '../model.js';
+import type { Column } from './columns.js';
+import { fitKey, isPassthrough, knownFits, tableBytes, tabularFormat, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
+import type { FromWorker, ReadJob, ToWorker } from './worker-protocol.js';
+
+/** Two threads at most: the machines this runs on have few cores, and the main thread needs one. */
+const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
+/**
+ * The worker's young generation, smaller than V8's default: a read makes short-lived garbage fast, and a large
+ * nursery was tens of MB of resident memory for no gain in speed (docs/datasets.md, "Bench").
+ */
+const YOUNG_GENERATION_MB = 12;
+/** How long a cancelled read may take to stop before its worker is ended instead. */
+const CANCEL_WAIT_MS = 5_000;
+
+/** The worker's script: the built file beside the bundle, or the TypeScript source run through tsx. */
+function workerSource(): { script: string | URL; eval: boolean } | undefined {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const source = new URL('./table-worker.ts', here).href;
+    // require.resolve finds the CommonJS build of tsx's API; its ES module build sits beside it.
+    const tsx = pathToFileURL(
+      createRequire(here)
+        .resolve('tsx/esm/api')
+        .replace(/\.cjs$/, '.mjs'),
+    ).href;
+    return { script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); });`, eval: true };
+  }
+  const built = new URL('./table-worker.js', here);
+  return existsSync(fileURLToPath(built)) ? { script: built, eval: false } : undefined;
+}
+
+let source: ReturnType<typeof workerSource> | null = null;
+const idle: Worker[] = [];
+let live = 0;
+const waiting: Array<(worker: Worker) => void> = [];
+/** Reads running in a worker now, and file streams they hold open: what the tests check for leaks. */
+export const workerStats = { running: 0, openStreams: 0, chunksSent: 0 };
+
+function spawn(): Worker {
+  const worker = new Worker(source!.script, { eval: source!.eval, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  live += 1;
+  // An idle worker must not keep the process alive; a read in progress has its socket for that.
+  worker.unref();
+  worker.once('exit', () => {
+    live -= 1;
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+  });
+  // An error is also reported to the read using the worker (below); this keeps an idle one's from throwing.
+  worker.on('error', () => undefined);
+  return worker;
+}
+
+async function acquire(): Promise<Worker> {
+  const ready = idle.pop();
+  if (ready) return ready;
+  if (live < MAX_WORKERS) return spawn();
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+function release(worker: Worker): void {
+  const next = waiting.shift();
+  if (next) next(worker);
+  else idle.push(worker);
+}
+
+/** A worker ended or broken: the next waiting read gets a new one. */
+function discard(worker: Worker): void {
+  void worker.terminate();
+  const next = waiting.shift();
+  if (next) next(spawn());
+}
+
+/** The answer's bytes, converted in a worker thread; the same bytes an in-thread tableBytes gives. */
+export function readTableBytes(
+  format: TableFormat,
+  files: readonly FileRecord[],
+  blobs: ByteSource,
+  columns: readonly Column[],
+  schema: DatasetSchema,
+  rowLimit?: number,
+  fault?: ReadJob['fault'],
+): AsyncGenerator<Buffer> {
+  if (source === null) source = workerSource();
+  const fitted = files.flatMap((f) => (f.blobId && knownFits.has(fitKey(f.blobId, columns)) ? [fitKey(f.blobId, columns)] : []));
+  // Every file known to fit and sent as it is: nothing to convert, so no thread to hand the bytes through.
+  const tabular = files.filter((f) => tabularFormat(f.path) && f.blobId);
+  const copyOnly =
+    isPassthrough(format, columns, schema, rowLimit) && tabular.every((f) => tabularFormat(f.path) === 'csv' && fitted.includes(fitKey(f.blobId!, columns)));
+  if (!source || (copyOnly && !fault)) return tableBytes(format, files, blobs, columns, schema, rowLimit);
+  const job: ReadJob = {
+    format,
+    files: files.map((f) => ({ path: f.path, ...(f.blobId ? { blobId: f.blobId } : {}) })),
+    schema,
+    columns: columns.map((c) => c.name),
+    fitted,
+    ...(rowLimit === undefined ? {} : { rowLimit }),
+    ...(fault ? { fault } : {}),
+  };
+  return inWorker(job, blobs);
+}
+
+async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer> {
+  const worker = await acquire();
+  workerStats.running += 1;
+  const streams = new Map<number, { bytes: Readable; chunks: AsyncIterator<Buffer> }>();
+  const queue: Array<Buffer | Error | null> = [];
+  let wake: (() => void) | undefined;
+  let finished = false;
+  let dead = false;
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  const finish = () => {
+    finished = true;
+    settle();
+  };
+  const push = (item: Buffer | Error | null) => {
+    queue.push(item);
+    wake?.();
+    wake = undefined;
+  };
+  const send = (message: ToWorker, transfer?: ArrayBuffer[]) => {
+    if (!dead) worker.postMessage(message, transfer);
+  };
+  const closeStream = (stream: number) => {
+    const open = streams.get(stream);
+    if (!open) return;
+    streams.delete(stream);
+    workerStats.openStreams -= 1;
+    open.bytes.destroy();
+  };
+  const openStream = async (stream: number, blobId: string) => {
+    let bytes: Readable | undefined;
+    try {
+      bytes = await blobs.open(blobId);
+    } catch {
+      bytes = undefined;
+    }
+    if (bytes && (finished || dead)) bytes.destroy();
+    else if (bytes) {
+      streams.set(stream, { bytes, chunks: bytes[Symbol.asyncIterator]() as AsyncIterator<Buffer> });
+      workerStats.openStreams += 1;
+    }
+    send({ kind: 'opened', stream, ok: bytes !== undefined });
+  };
+  const pull = async (stream: number) => {
+    const open = streams.get(stream);
+    if (!open) return send({ kind: 'chunk', stream, data: null, error: 'the file stream is closed' });
+    try {
+      const next = await open.chunks.next();
+      if (next.done) {
+        closeStream(stream);
+        return send({ kind: 'chunk', stream, data: null });
+      }
+      // Copied: a store's chunk may be a view of memory the store keeps (a transfer would take it away).
+      const data = new Uint8Array(next.value);
+      workerStats.chunksSent += 1;
+      send({ kind: 'chunk', stream, data }, [data.buffer]);
+    } catch (err) {
+      closeStream(stream);
+      send({ kind: 'chunk', stream, data: null, error: `reading the stored bytes failed: ${(err as Error).message}` });
+    }
+  };
+  const onMessage = (message: FromWorker) => {
+    switch (message.kind) {
+      case 'open':
+        return void openStream(message.stream, message.blobId);
+      case 'pull':
+        return void pull(message.stream);
+      case 'close':
+        return closeStream(message.stream);
+      case 'out':
+        return push(Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength));
+      case 'fitted':
+        return knownFits.remember(message.key);
+      case 'end':
+      case 'cancelled':
+        finish();
+        return push(null);
+      case 'fail':
+        finish();
+        return push(new TableReadError(message.table ? message.message : `the table could not be read: ${message.message}`));
+    }
+  };
+  const onExit = (code: number) => {
+    dead = true;
+    if (!finished) push(new TableReadError(`the table could not be read: its reader thread stopped (exit code ${code})`));
+    finish();
+  };
+  const onError = (err: Error) => {
+    dead = true;
+    if (!finished) push(new TableReadError(`the table could not be read: ${err.message}`));
+    finish();
+  };
+  worker.on('message', onMessage);
+  worker.on('exit', onExit);
+  worker.on('error', onError);
+  try {
+    send({ kind: 'job', job });
+    for (;;) {
+      while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      const item = queue.shift()!;
+      if (item === null) return;
+      if (item instanceof Error) throw item;
+      yield item;
+      if (!finished) send({ kind: 'ack' });
+    }
+  } finally {
+    if (!finished && !dead) {
+      // The reader went away: the worker stops at its next await; one that does not answer in time is ended.
+      send({ kind: 'cancel' });
+      let timer: NodeJS.Timeout | undefined;
+      const stopped = await Promise.race([
+        settled.then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CANCEL_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+      if (!stopped) dead = true;
+    }
+    for (const stream of [...streams.keys()]) closeStream(stream);
+    worker.off('message', onMessage);
+    worker.off('exit', onExit);
+    worker.off('error', onError);
+    workerStats.running -= 1;
+    if (dead) discard(worker);
+    else release(worker);
+  }
+}

@@ -1,0 +1,39 @@
+// Messages between a table read on the main thread and the table worker that converts it (docs/datasets.md,
+// "Table reads off the event loop"). The worker asks for file bytes chunk by chunk (the byte store stays on the
+// main thread) and sends encoded answer bytes back, at most OUT_WINDOW chunks ahead of what the socket took.
+import type { DatasetSchema } from '../model.js';
+import type { TableFormat } from './read-table.js';
+
+/** Answer chunks the worker may send before the main thread acknowledges one (backpressure). */
+export const OUT_WINDOW = 4;
+
+export interface ReadJob {
+  format: TableFormat;
+  files: Array<{ path: string; blobId?: string }>;
+  schema: DatasetSchema;
+  /** The column names asked for (already checked against the schema by the caller). */
+  columns: string[];
+  rowLimit?: number;
+  /** Fit keys (read-table.ts fitKey) the main thread knows for these files. */
+  fitted: string[];
+  /** Tests only (honoured under Vitest): make the worker fail as a bug would, or die. */
+  fault?: 'throw' | 'exit';
+}
+
+export type ToWorker =
+  | { kind: 'job'; job: ReadJob }
+  /** The answer to `open` (ok false: the blob is gone) or to `pull` (data null: the file ended). */
+  | { kind: 'opened'; stream: number; ok: boolean }
+  | { kind: 'chunk'; stream: number; data: Uint8Array | null; error?: string }
+  | { kind: 'ack' }
+  | { kind: 'cancel' };
+
+export type FromWorker =
+  | { kind: 'open'; stream: number; blobId: string }
+  | { kind: 'pull'; stream: number }
+  | { kind: 'close'; stream: number }
+  | { kind: 'out'; data: Uint8Array }
+  | { kind: 'fitted'; key: string }
+  | { kind: 'end' }
+  | { kind: 'fail'; message: string; table: boolean }
+  | { kind: 'cancelled' };
