@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'bench/results/', 'coverage/', '.venv/'] },
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'bench/results/', 'coverage/', '.venv/', '.venv-foundry-cli/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
