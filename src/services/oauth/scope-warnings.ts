@@ -1,7 +1,6 @@
 // A scope in `allowed_scopes` that is a slip away from a scope the service enforces (`api:admin-reed`) is
 // almost surely a typo: the client would be refused the scope it needs, and the seed gives no other hint.
 // A warning, not an error: any scope string is allowed (custom scopes are stored and echoed).
-import type { OAuthClientSeed } from './seed.js';
 import { KNOWN_SCOPES } from './scopes.js';
 import { editDistance } from '../../seed/edit-distance.js';
 import { quote } from '../../seed/helpers.js';
@@ -20,7 +19,8 @@ function likelyScope(scope: string): string | undefined {
   return best?.scope;
 }
 
-export function scopeWarnings(clients: readonly OAuthClientSeed[]): string[] {
+/** The seed's clients, as far as this reads them (seed.ts calls it with its own records). */
+export function scopeWarnings(clients: ReadonlyArray<{ allowed_scopes: readonly string[] }>): string[] {
   const warnings: string[] = [];
   clients.forEach((client, i) =>
     client.allowed_scopes.forEach((scope, j) => {

@@ -1,6 +1,7 @@
 // Scope strings (RFC 6749 §3.3) and the client's allowed_scopes (SPEC §5 rule 4).
 import type { ClientRecord } from '../../store/store.js';
 import { quoteField } from './reasons.js';
+import type { Params } from './params.js';
 
 export const OFFLINE_ACCESS = 'offline_access';
 
@@ -39,4 +40,15 @@ export function checkScopes(client: ClientRecord, value: string | undefined): Sc
   const outside = disallowedScopes(client, parsed.scopes);
   if (outside.length === 0) return parsed;
   return { problem: `The client is not allowed the scope${outside.length > 1 ? 's' : ''} ${outside.map(quoteField).join(', ')}.` };
+}
+
+/** The scopes a client_credentials request asks for, checked against the client, or what is wrong with them. */
+export function clientCredentialsScopes(client: ClientRecord, params: Params, matrix: readonly string[]): { scopes: string[] } | { problem: string } {
+  if (params.scope === undefined) return { scopes: [...(client.allowedScopes.length > 0 ? client.allowedScopes : matrix)] };
+  const asked = (params.scope ?? '').split(' ');
+  const offline = asked.includes(OFFLINE_ACCESS);
+  const requested = checkScopes(client, offline ? asked.filter((s) => s !== OFFLINE_ACCESS).join(' ') : params.scope);
+  if ('problem' in requested) return requested;
+  // In the order asked, offline_access where it was.
+  return offline ? { scopes: [...new Set(asked)].filter((s) => s === OFFLINE_ACCESS || requested.scopes.includes(s)) } : requested;
 }

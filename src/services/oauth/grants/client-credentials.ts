@@ -9,12 +9,11 @@ import { DEFAULT_REALM } from '../../../platform-constants.js';
 import { stableUuid } from '../../../ids.js';
 import type { ClientRecord, UserRecord } from '../../../store/store.js';
 import { mintAccessToken } from '../access-tokens.js';
-import { OFFLINE_ACCESS, checkScopes } from '../scopes.js';
+import { clientCredentialsScopes } from '../scopes.js';
 import { mintForClientPrincipal, withServicePrincipal } from '../service-principals.js';
 import { authenticatedContext, type Grant, type GrantContext } from './grant.js';
 import type { TokenResponse } from '../access-tokens.js';
 import { clientCredentialsAsRemembered } from './remembered-client.js';
-import type { Params } from '../params.js';
 import { quote, quoteAll } from '../reasons.js';
 
 /** The principal made once per client when no seeded service user names it (username = client_id). */
@@ -30,17 +29,6 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
     oauthClientId: client.clientId,
     attributes: {},
   };
-}
-
-/** The scopes a client_credentials request asks for, checked against the client, or what is wrong with them. */
-export function clientCredentialsScopes(client: ClientRecord, params: Params, matrix: readonly string[]): { scopes: string[] } | { problem: string } {
-  if (params.scope === undefined) return { scopes: [...(client.allowedScopes.length > 0 ? client.allowedScopes : matrix)] };
-  const asked = (params.scope ?? '').split(' ');
-  const offline = asked.includes(OFFLINE_ACCESS);
-  const requested = checkScopes(client, offline ? asked.filter((s) => s !== OFFLINE_ACCESS).join(' ') : params.scope);
-  if ('problem' in requested) return requested;
-  // In the order asked, offline_access where it was.
-  return offline ? { scopes: [...new Set(asked)].filter((s) => s === OFFLINE_ACCESS || requested.scopes.includes(s)) } : requested;
 }
 
 async function issueForClient({ store, clock, settings, scopeMatrix, client, params }: GrantContext): Promise<TokenResponse> {

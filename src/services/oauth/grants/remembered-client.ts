@@ -8,7 +8,7 @@ import { presentedClient, provesClient, type Presented } from '../client-auth.js
 import type { TokenDeps } from '../deps.js';
 import type { Params } from '../params.js';
 import { mintForClientPrincipal } from '../service-principals.js';
-import { clientCredentialsScopes } from './client-credentials.js';
+import { clientCredentialsScopes } from '../scopes.js';
 
 export async function clientCredentialsAsRemembered(deps: TokenDeps, authorization: string | undefined, params: Params): Promise<TokenResponse | undefined> {
   let presented: Presented;

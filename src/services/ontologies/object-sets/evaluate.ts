@@ -3,7 +3,7 @@
 // interfaceBase (interfaces/sets.ts) and withProperties (derived/with-properties.ts) as docs/live-ontology.md says.
 // Anything else (nearestNeighbors, references, ...) is named in a 400.
 import type { Store, OntologyObjectRecord, OntologyRecord } from '../../../store/store.js';
-import type { LinkSideDef, ObjectTypeDef } from '../../../store/ontology-model.js';
+import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 import { isRecord } from '../model/data-types.js';
 import { findObjectType } from '../context.js';
 import { compileWhere, type Predicate } from './where.js';
@@ -14,6 +14,7 @@ import { names } from '../reasons.js';
 import { filterInterfaceSet, interfaceBaseSet, sharedInterface } from '../interfaces/sets.js';
 import type { InterfaceDef } from '../interfaces/model.js';
 import { withDerivedProperties } from '../derived/with-properties.js';
+import { followLink, identity } from './follow-link.js';
 
 export interface EvaluatedSet {
   /** The object type every member has, when they share one (undefined for a mixed static set). */
@@ -96,34 +97,6 @@ export async function evaluateObjectSet(store: Store, ontology: OntologyRecord, 
       throw notSupported('object set type', set.type);
   }
 }
-
-/** The objects at the other end of `link` from `from`, each once, in the order met. */
-export async function followLink(store: Store, ontologyRid: string, link: LinkSideDef, from: readonly OntologyObjectRecord[]): Promise<OntologyObjectRecord[]> {
-  // By identity (type and key), not by reference: a store other than the memory one reads fresh records each time.
-  const out = new Map<string, OntologyObjectRecord>();
-  const add = (o: OntologyObjectRecord) => void (out.has(identity(o)) || out.set(identity(o), o));
-  const via = link.via;
-  if (via.kind === 'outgoing') {
-    for (const o of from) {
-      const v = o.values[via.property];
-      const target = v === undefined ? undefined : await store.ontologyObjects.get(ontologyRid, link.target, String(v));
-      if (target) add(target);
-    }
-  } else if (via.kind === 'incoming') {
-    for (const t of await store.ontologyObjects.withValues(ontologyRid, link.target, via.property, new Set(from.map((o) => o.key)))) add(t);
-  } else {
-    for (const o of from) {
-      for (const key of await store.ontologyObjects.paired(ontologyRid, via.linkId, via.side, o.key)) {
-        const target = await store.ontologyObjects.get(ontologyRid, link.target, key);
-        if (target) add(target);
-      }
-    }
-  }
-  return [...out.values()];
-}
-
-/** What makes two records the same object, whichever read they came from. */
-const identity = (o: OntologyObjectRecord): string => `${o.objectType}\u0000${o.key}`;
 
 async function staticSet(store: Store, ontology: OntologyRecord, rids: string[]): Promise<EvaluatedSet> {
   const wanted = new Set(rids);

@@ -7,7 +7,7 @@ import { objectWire } from './wire.js';
 import { keyFromPath, pkValueFromPath } from './primary-key.js';
 import { pageOf, selection } from '../object-sets/page.js';
 import { compileWhere } from '../object-sets/where.js';
-import { followLink } from '../object-sets/evaluate.js';
+import { followLink } from '../object-sets/follow-link.js';
 import { aggregate } from '../object-sets/aggregate.js';
 import { isRecord } from '../model/data-types.js';
 import { quote } from '../../../errors.js';
