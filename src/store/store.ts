@@ -1,6 +1,7 @@
 // The async Store interface: one repository per aggregate, methods named for intent. The memory store is
 // the reference behaviour; another backend (PostgreSQL) fits behind the same interface without touching callers.
 import type { UserRepo } from './users.js';
+import type { StoreNotifications } from './notifications.js';
 import type { ClientRepo } from './clients.js';
 import type { TokenRepo } from './tokens.js';
 import type { OAuthRepo } from './oauth.js';
@@ -50,18 +51,7 @@ export interface Store {
   seedOnce(apply: () => Promise<void>): Promise<boolean>;
 }
 
-/**
- * Topics: `job-queued:<runtimeId>`, `job-finished:<jobId>`, `session:<runtimeId>` (a session reset),
- * `reset` (the store was reset and reseeded), and `resync` (delivered locally after the channel was lost and
- * came back: anything may have been missed, so every waiter looks again).
- */
-export interface StoreNotifications {
-  /** Tells the other instances; never throws (a hint that cannot be sent is dropped). */
-  publish(topic: string): void;
-  /** Called for every topic another instance publishes; returns the unsubscribe function. */
-  subscribe(listener: (topic: string) => void): () => void;
-}
-
+export type { StoreNotifications } from './notifications.js';
 export type { UserRecord, UserRepo, PrincipalType } from './users.js';
 export type { ClientRecord, ClientRepo, GrantType } from './clients.js';
 export type { AccessTokenRecord, TokenRepo } from './tokens.js';

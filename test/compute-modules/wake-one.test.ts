@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JobService } from '../../src/services/compute-modules/jobs.js';
 import { Wakeups } from '../../src/services/compute-modules/wakeups.js';
-import { createMemoryStore } from '../../src/store/memory/index.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
 import { ManualClock } from '../../src/clock.js';
 import { harness, type Harness } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app.js';
 import { OffsetClock, isAdjustable, systemClock } from '../../src/clock.js';
 
 import { resolveSettings } from '../../src/settings.js';
-import { createMemoryStore } from '../../src/store/memory/index.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
 import { SERVICES, servicePartsOf } from '../../src/services/index.js';
 
 const HOUR = 3600 * 1000;

@@ -2,8 +2,8 @@
 // second pass of `npm test`, vitest.postgres.config.ts). Each store made here lives in a schema of its own,
 // so test files and the apps inside them never see each other's state.
 import { dropSchemas, freshSchemaUrl as freshUrl, reachable } from '../../scripts/pg-lib.js';
-import { createMemoryStore } from '../../src/store/memory/index.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
+import { openPostgresStore } from '../../src/store/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { StorePart } from '../../src/store/parts.js';
 import { SERVICES, servicePartsOf } from '../../src/services/index.js';

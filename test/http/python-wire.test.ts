@@ -14,7 +14,7 @@ import { SeedError } from '../../src/seed/load.js';
 import { buildApp } from '../../src/app.js';
 
 import { resolveSettings } from '../../src/settings.js';
-import { createMemoryStore } from '../../src/store/memory/index.js';
+import { createMemoryStore } from '../../src/store/memory-store.js';
 import { ManualClock } from '../../src/clock.js';
 import { createRequest } from '../connectivity/fixtures.js';
 

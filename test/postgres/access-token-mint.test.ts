@@ -4,7 +4,7 @@
 // mint must store what the general path would, and store nothing whenever the general path must decide.
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { openPostgresStore } from '../../src/store/postgres-store.js';
 import { MIGRATIONS, migrate } from '../../src/store/postgres/migrations.js';
 import { parseStoreUrl } from '../../src/store/postgres/url.js';
 import { StoreFull } from '../../src/store/capacity.js';

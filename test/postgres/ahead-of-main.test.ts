@@ -3,7 +3,7 @@
 // repositories already, so that they satisfy that interface once merged; pinned here until the store
 // contract tests (which run on both stores) cover them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { openPostgresStore } from '../../src/store/postgres-store.js';
 import type { PgTokens } from '../../src/store/postgres/tokens.js';
 import type { PgOAuth } from '../../src/store/postgres/oauth.js';
 import type { PgUsers } from '../../src/store/postgres/users.js';

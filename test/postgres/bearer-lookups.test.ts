@@ -1,7 +1,7 @@
 // Bearer lookups made at the same time share one statement (bearer-lookups.ts): each caller must still get the
 // answer to its own question, whatever else was asked with it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { openPostgresStore } from '../../src/store/postgres-store.js';
 import type { AccessTokenRecord, Store, UserRecord } from '../../src/store/store.js';
 import { freshSchemaUrl } from '../helpers/store.js';
 import { baseUrl } from './helpers.js';

@@ -2,7 +2,7 @@
 // listed service (so a reset empties it and the state tables derive from the list), every declared table exists,
 // and a clear leaves every declared table empty after every service's example seed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { openPostgresStore } from '../../src/store/postgres-store.js';
 import { SERVICES, servicePartsOf } from '../../src/services/index.js';
 import { seedCodecsOf } from '../../src/services/seed-codecs.js';
 import { applySeed } from '../../src/seed/apply.js';

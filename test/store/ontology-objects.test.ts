@@ -191,7 +191,7 @@ describe(`ontology objects (${kind} store)`, () => {
 
   it.skipIf(!TEST_STORE)('edits racing from two instances: one create of a key wins, the other is told it exists', async () => {
     // (PostgreSQL only: the memory store has no second instance.) Two stores on one schema act as two instances.
-    const { openPostgresStore } = await import('../../src/store/postgres/index.js');
+    const { openPostgresStore } = await import('../../src/store/postgres-store.js');
     const url = freshSchemaUrl(TEST_STORE!);
     const [one, other] = await Promise.all([openPostgresStore({ url }), openPostgresStore({ url })]);
     try {

@@ -4,7 +4,7 @@
 // every waiter looks at the table again. The table is the truth; these are only hints.
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
-import type { StoreNotifications } from '../store.js';
+import type { StoreNotifications } from '../notifications.js';
 import { clientConfig, type Db, type DbOptions } from './db.js';
 
 const CHANNEL = 'platform_emulator';

@@ -2,9 +2,15 @@
 // applied after the shared migrations, each in its own transaction, under the same advisory lock. Never edit a
 // part's migration that has shipped; add the part's next one.
 import type pg from 'pg';
-import type { StorePart } from '../parts.js';
+import type { Migration } from './migrations.js';
 
-export async function migrateParts(client: pg.ClientBase, schema: string, parts: readonly StorePart<unknown>[]): Promise<void> {
+/** What this reads of a store part (src/store/parts.ts). */
+interface PartMigrations {
+  name: string;
+  migrations: readonly Migration[];
+}
+
+export async function migrateParts(client: pg.ClientBase, schema: string, parts: readonly PartMigrations[]): Promise<void> {
   await client.query(
     `CREATE TABLE IF NOT EXISTS ${schema}.part_migrations (part text NOT NULL, version int NOT NULL, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (part, version))`,
   );

@@ -3,14 +3,14 @@
 // the migrations under an advisory lock and opens the LISTEN connection; a database that cannot be reached
 // fails the start with a message naming the address (never the password).
 import type pg from 'pg';
-import type { Store } from '../store.js';
-import { Db, isUnavailable, type DbOptions } from './db.js';
-import { describeStoreUrl } from './url.js';
-import { lockKey, migrate } from './migrations.js';
-import { PgNotifications } from './notifications.js';
-import { PartRegistry, type StorePart } from '../parts.js';
-import { coreRepositories, withCoreParts } from '../core-parts.js';
-import { migrateParts } from './part-migrations.js';
+import type { Store } from './store.js';
+import { Db, isUnavailable, type DbOptions } from './postgres/db.js';
+import { describeStoreUrl } from './postgres/url.js';
+import { lockKey, migrate } from './postgres/migrations.js';
+import { PgNotifications } from './postgres/notifications.js';
+import { PartRegistry, type StorePart } from './parts.js';
+import { coreRepositories, withCoreParts } from './core-parts.js';
+import { migrateParts } from './postgres/part-migrations.js';
 
 export interface PostgresStoreOptions extends DbOptions {
   /** The services' store parts beyond the core ones: their migrations run at open, their tables reset. */

@@ -1,8 +1,8 @@
 // The Map-backed store: the default, and the reference behaviour for every other backend. Each service's
 // store part builds its repository here on first use; a reset clears every repository built.
-import type { Store } from '../store.js';
-import { PartRegistry, type StorePart } from '../parts.js';
-import { coreRepositories, withCoreParts } from '../core-parts.js';
+import type { Store } from './store.js';
+import { PartRegistry, type StorePart } from './parts.js';
+import { coreRepositories, withCoreParts } from './core-parts.js';
 
 export function createMemoryStore(extraParts: readonly StorePart<unknown>[] = []): Store {
   const parts = withCoreParts(extraParts);
