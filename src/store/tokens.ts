@@ -31,11 +31,17 @@ export interface TokenRepo {
    * client_credentials' common case in one step (one round trip on PostgreSQL, where finding the
    * client's principal and storing its token are otherwise two). Finds the principal that tokens of `clientId`
    * act as and, when it exists and is active and the cap has room for certain, stores `token` for it.
-   * False decides nothing: the caller takes its general path (which makes a missing principal,
+   * Answers the principal's username when stored (the journal names it: no second lookup), undefined when not,
+   * which decides nothing: the caller takes its general path (which makes a missing principal,
    * refuses a deactivated one, and decides the cap exactly). With `asOf`, the token is stored only if the
    * stored client still equals that record: what a client was authenticated against without reading it now.
    */
-  insertAccessForClientPrincipal(clientId: string, token: Omit<AccessTokenRecord, 'principalId'>, max?: number, asOf?: ClientRecord): Promise<boolean>;
+  insertAccessForClientPrincipal(
+    clientId: string,
+    token: Omit<AccessTokenRecord, 'principalId'>,
+    max?: number,
+    asOf?: ClientRecord,
+  ): Promise<string | undefined>;
   revokeAccess(token: string): Promise<boolean>;
   /** Revokes every access token of a grant; returns how many. */
   revokeGrant(grantId: string): Promise<number>;

@@ -134,10 +134,10 @@ describe("client_credentials' one-statement mint", () => {
   it('stores the record the general path stores, for the automatic principal', async () => {
     const { tokens, users } = await open();
     const mint = tokens.insertAccessForClientPrincipal!.bind(tokens);
-    expect(await mint('svc', unnamed('early'))).toBe(false); // no principal yet: the general path makes it
+    expect(await mint('svc', unnamed('early'))).toBeUndefined(); // no principal yet: the general path makes it
     expect(await tokens.findAccess('early')).toBeUndefined();
     await users.servicePrincipalFor('svc', () => principal('auto'));
-    expect(await mint('svc', unnamed('t1'))).toBe(true);
+    expect(await mint('svc', unnamed('t1'))).toBe('svc'); // the username the journal names
     const stored = await tokens.findAccess('t1');
     const { token, ...rest } = unnamed('t1');
     const expected = { token, principalId: 'auto', ...rest };
@@ -149,10 +149,10 @@ describe("client_credentials' one-statement mint", () => {
     const { tokens, users } = await open();
     await users.servicePrincipalFor('svc', () => principal('auto'));
     await users.insert(principal('seeded', { username: 'svc-user' }));
-    expect(await tokens.insertAccessForClientPrincipal!('svc', unnamed('t1'))).toBe(true);
+    expect(await tokens.insertAccessForClientPrincipal!('svc', unnamed('t1'))).toBe('svc-user');
     expect((await tokens.findAccess('t1'))?.principalId).toBe('seeded');
     await users.setActive('svc-user', false);
-    expect(await tokens.insertAccessForClientPrincipal!('svc', unnamed('t2'))).toBe(false);
+    expect(await tokens.insertAccessForClientPrincipal!('svc', unnamed('t2'))).toBeUndefined();
     expect(await tokens.findAccess('t2')).toBeUndefined();
   });
 
@@ -161,11 +161,11 @@ describe("client_credentials' one-statement mint", () => {
     await users.servicePrincipalFor('svc', () => principal('auto'));
     await clients.insert(client());
     const readBack = (await clients.byId('svc'))!;
-    expect(await tokens.insertAccessForClientPrincipal!('svc', unnamed('t1'), undefined, readBack)).toBe(true);
+    expect(await tokens.insertAccessForClientPrincipal!('svc', unnamed('t1'), undefined, readBack)).toBe('svc');
     await clients.upsert(client({ clientSecret: 'rotated' }));
-    expect(await tokens.insertAccessForClientPrincipal!('svc', unnamed('t2'), undefined, readBack)).toBe(false);
+    expect(await tokens.insertAccessForClientPrincipal!('svc', unnamed('t2'), undefined, readBack)).toBeUndefined();
     expect(await tokens.findAccess('t2')).toBeUndefined();
-    expect(await tokens.insertAccessForClientPrincipal!('other\u0000id', unnamed('t3', 'other\u0000id'), undefined, readBack)).toBe(false); // U+0000: no driver error
+    expect(await tokens.insertAccessForClientPrincipal!('other\u0000id', unnamed('t3', 'other\u0000id'), undefined, readBack)).toBeUndefined(); // U+0000: no driver error
   });
 
   it('mints made together go out together, each judged alone: exactly the cap is stored', async () => {
@@ -176,8 +176,8 @@ describe("client_credentials' one-statement mint", () => {
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).tokens.insertAccessForClientPrincipal!('svc', unnamed(`t${i}`), 30)),
     );
-    expect(answers.filter(Boolean).length).toBe(29);
+    expect(answers.filter((name) => name !== undefined).length).toBe(29);
     expect(await a.tokens.countAccess()).toBe(30);
-    for (const [i, stored] of answers.entries()) expect(!!(await a.tokens.findAccess(`t${i}`))).toBe(stored);
+    for (const [i, stored] of answers.entries()) expect(!!(await a.tokens.findAccess(`t${i}`))).toBe(stored !== undefined);
   });
 });

@@ -91,13 +91,13 @@ describe(`client_credentials in one step (${kind} store)`, () => {
 
   it('stores a token for the seeded service user; nothing without a principal, for a deactivated one, or past the cap', async () => {
     await store.clients.insert(client);
-    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t0'))).toBe(false);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t0'))).toBeUndefined();
     await store.users.insert(svcUser);
-    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t1'))).toBe(true);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t1'))).toBe('svc-user'); // the username the journal names
     expect((await store.tokens.findAccess('t1'))?.principalId).toBe('su');
-    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t2'), 1)).toBe(false);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t2'), 1)).toBeUndefined();
     await store.users.setActive('svc-user', false);
-    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t3'))).toBe(false);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t3'))).toBeUndefined();
     expect(await store.tokens.countAccess()).toBe(1);
   });
 
@@ -107,9 +107,9 @@ describe(`client_credentials in one step (${kind} store)`, () => {
     await store.clients.byId('svc'); // read once, so that PostgreSQL remembers it
     const remembered = store.clients.remembered('svc');
     expect(remembered).toEqual(client);
-    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t1'), undefined, remembered)).toBe(true);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t1'), undefined, remembered)).toBe('svc-user');
     await store.clients.upsert({ ...client, clientSecret: 'rotated' });
-    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t2'), undefined, remembered)).toBe(false);
+    expect(await store.tokens.insertAccessForClientPrincipal('svc', unnamed('t2'), undefined, remembered)).toBeUndefined();
     expect(await store.tokens.findAccess('t2')).toBeUndefined();
   });
 });

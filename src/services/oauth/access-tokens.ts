@@ -8,6 +8,9 @@ import type { EmulatorError } from '../../errors.js';
 
 const ACCESS_TOKEN_PREFIX = 'platform_';
 
+/** The username an answer acts as, for the journal: under a symbol key, which JSON never writes. */
+const ACTS_AS: unique symbol = Symbol('acts as');
+
 /** The token endpoint's success body (SPEC §2.3, docs/contracts.md §2). */
 export interface TokenResponse {
   access_token: string;
@@ -15,6 +18,7 @@ export interface TokenResponse {
   expires_in: number;
   scope: string;
   refresh_token?: string;
+  [ACTS_AS]?: string;
 }
 
 interface MintRequest {
@@ -40,7 +44,16 @@ export function newAccessToken(
     expiresAt: deps.clock.now() + ACCESS_TOKEN_TTL_SECONDS * 1000,
     grantId: request.grantId,
   };
-  return { record, response: { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: request.scopes.join(' ') } };
+  return {
+    record,
+    response: {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+      scope: request.scopes.join(' '),
+      [ACTS_AS]: undefined, // set once stored: every answer keeps one shape
+    },
+  };
 }
 
 /** The record naming its principal, keys in the order every token record has (token, principalId, the rest). */
@@ -49,15 +62,18 @@ export const withPrincipal = (record: Omit<AccessTokenRecord, 'principalId'>, pr
   return { token, principalId, ...rest };
 };
 
-/** The username each minted answer acts as, for the journal (never sent: the answer's own fields are the wire). */
-const principalNames = new WeakMap<TokenResponse, string>();
+/** Notes the username an answer acts as (for principalNameOf); returns the answer. */
+export function mintedFor(response: TokenResponse, username: string): TokenResponse {
+  response[ACTS_AS] = username;
+  return response;
+}
 
-/**
- * The username a token answer acts as: known when it was minted here with its principal; else (the PostgreSQL
- * one-statement client_credentials mint, which finds the principal in the database) looked up by the token.
- */
+/** The username an answer acts as, when it was minted here (principalNameOf looks up the others). */
+export const actsAs = (response: TokenResponse): string | undefined => response[ACTS_AS];
+
+/** The username a token answer acts as: known when it was minted here; else looked up by the token. */
 export async function principalNameOf(deps: Pick<OAuthDeps, 'store'>, response: TokenResponse): Promise<string | undefined> {
-  const known = principalNames.get(response);
+  const known = response[ACTS_AS];
   if (known !== undefined) return known;
   const { tokens, users } = deps.store;
   if (tokens.findAccessWithPrincipal) return (await tokens.findAccessWithPrincipal(response.access_token))?.principal?.username;
@@ -77,6 +93,5 @@ export async function mintAccessToken(
   } catch (err) {
     throw refusalFor(err, whenFull);
   }
-  principalNames.set(response, request.principal.username);
-  return response;
+  return mintedFor(response, request.principal.username);
 }

@@ -9,7 +9,7 @@
 // sweeps in every store backend, for a case only a flood reaches. A reset (or a restart) makes room.
 // Seeded service users and principals of seeded clients are bounded by the seed and never count.
 import type { ClientRecord, UserRecord } from '../../store/store.js';
-import { newAccessToken, type TokenResponse } from './access-tokens.js';
+import { mintedFor, newAccessToken, type TokenResponse } from './access-tokens.js';
 import type { OAuthDeps } from './deps.js';
 import { refusalFor, servicePrincipalsFull } from './limits.js';
 
@@ -21,8 +21,8 @@ import { refusalFor, servicePrincipalsFull } from './limits.js';
 export async function mintForClientPrincipal(deps: OAuthDeps, clientId: string, scopes: string[], asOf?: ClientRecord): Promise<TokenResponse | undefined> {
   const { tokens } = deps.store;
   const { record, response } = newAccessToken(deps, { clientId, scopes });
-  const stored = await tokens.insertAccessForClientPrincipal(clientId, record, deps.settings.oauthLimits.maxAccessTokens, asOf);
-  return stored ? response : undefined;
+  const username = await tokens.insertAccessForClientPrincipal(clientId, record, deps.settings.oauthLimits.maxAccessTokens, asOf);
+  return username === undefined ? undefined : mintedFor(response, username);
 }
 
 /**

@@ -21,17 +21,28 @@ export class MemoryTokens implements TokenRepo {
     return record && { token: record, principal: await this.users.byId(record.principalId) };
   }
 
-  async insertAccessForClientPrincipal(clientId: string, token: Omit<AccessTokenRecord, 'principalId'>, max = Infinity, asOf?: ClientRecord): Promise<boolean> {
+  async insertAccessForClientPrincipal(
+    clientId: string,
+    token: Omit<AccessTokenRecord, 'principalId'>,
+    max = Infinity,
+    asOf?: ClientRecord,
+  ): Promise<string | undefined> {
     const principal = this.users.principalOf(clientId);
-    if (!principal?.active || this.access.size >= max) return false;
+    if (!principal?.active || this.access.size >= max) return undefined;
     // The stored record is replaced (never changed in place) by an update: the same object means unchanged.
-    if (asOf !== undefined && this.clients.remembered(clientId) !== asOf) return false;
-    await this.insertAccess({ ...token, principalId: principal.id } as AccessTokenRecord, max);
-    return true;
+    if (asOf !== undefined && this.clients.remembered(clientId) !== asOf) return undefined;
+    // Written out, keys in the order every token record has: one object shape for the whole Map (a hot path).
+    const { token: value, clientId: owner, scopes, expiresAt, grantId } = token;
+    this.keep({ token: value, principalId: principal.id, clientId: owner, scopes, expiresAt, grantId });
+    return principal.username;
   }
 
   async insertAccess(token: AccessTokenRecord, max = Infinity): Promise<void> {
     if (this.access.size >= max) throw new StoreFull('access tokens', max);
+    this.keep(token);
+  }
+
+  private keep(token: AccessTokenRecord): void {
     this.access.set(token.token, token);
     if (token.grantId) this.grants.add(token.grantId, token.token);
   }

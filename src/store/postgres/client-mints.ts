@@ -7,24 +7,32 @@ import type { AccessTokenRecord } from '../tokens.js';
 import { StoreUnavailable } from '../../errors.js';
 import { fitsUnderCap } from './access-token-cap.js';
 import { Coalescer } from './coalesce.js';
-import { capped, encode, textSafe, type Db } from './db.js';
+import { capped, decode, encode, textSafe, type Db } from './db.js';
+import type { UserRecord } from '../users.js';
 import { principalOfClient } from './users.js';
 
 /**
  * One row per mint, from one JSON parameter (eight array parameters cost PostgreSQL more to read than the
  * whole insert). A row takes its number only once its principal and client have passed. The client is read by a
  * scalar subquery, an index probe per row (an EXISTS may be planned as a hash of the whole clients table).
+ * Each stored token comes back with its principal's username, which the journal names (no second lookup); an
+ * automatic principal keeps its username only in its record (the column stays free for seeded names).
  */
 const MINT_FOR_CLIENTS = `
-  INSERT INTO access_tokens (token, grant_id, expires_at, record, seq)
-  SELECT m.token, m.grant_id, m.expires_at, m.head || to_json(m.principal_id)::text || m.tail, m.seq
-    FROM (SELECT r.*, p.id AS principal_id, nextval('access_tokens_seq_seq') AS seq
-            FROM json_to_recordset($1::json)
-                   AS r(client_id text, token text, grant_id text, expires_at bigint, head text, tail text, max bigint, as_of text)
-            CROSS JOIN LATERAL (${principalOfClient('r.client_id')}) p
-           WHERE p.active AND (r.as_of IS NULL OR (SELECT c.record FROM clients c WHERE c.client_id = r.client_id) = r.as_of)) m
-   WHERE ${fitsUnderCap('m.max', 'm.seq')}
-  RETURNING token`;
+  WITH m AS MATERIALIZED (
+    SELECT r.*, p.id AS principal_id, p.username, p.record AS principal, nextval('access_tokens_seq_seq') AS seq
+      FROM json_to_recordset($1::json)
+             AS r(client_id text, token text, grant_id text, expires_at bigint, head text, tail text, max bigint, as_of text)
+      CROSS JOIN LATERAL (${principalOfClient('r.client_id')}) p
+     WHERE p.active AND (r.as_of IS NULL OR (SELECT c.record FROM clients c WHERE c.client_id = r.client_id) = r.as_of)),
+  stored AS (
+    INSERT INTO access_tokens (token, grant_id, expires_at, record, seq)
+    SELECT m.token, m.grant_id, m.expires_at, m.head || to_json(m.principal_id)::text || m.tail, m.seq
+      FROM m
+     WHERE ${fitsUnderCap('m.max', 'm.seq')}
+    RETURNING token)
+  SELECT stored.token, m.username, CASE WHEN m.username IS NULL THEN m.principal END AS principal
+    FROM stored JOIN m ON m.token = stored.token`;
 
 /** One mint: a row of the statement (keys as its columns are named). */
 interface Row {
@@ -39,20 +47,21 @@ interface Row {
 }
 
 export class ClientMints {
-  private readonly batches: Coalescer<Row, boolean>;
+  private readonly batches: Coalescer<Row, string | undefined>;
 
   constructor(db: Db) {
-    this.batches = new Coalescer<Row, boolean>(
+    this.batches = new Coalescer<Row, string | undefined>(
       async (rows) => {
-        const stored = new Set((await db.rows<{ token: string }>(MINT_FOR_CLIENTS, [JSON.stringify(rows)])).map((r) => r.token));
-        return rows.map((r) => stored.has(r.token));
+        const stored = await db.rows<{ token: string; username: string | null; principal: string | null }>(MINT_FOR_CLIENTS, [JSON.stringify(rows)]);
+        const names = new Map(stored.map((r) => [r.token, r.username ?? decode<UserRecord>(r.principal!).username]));
+        return rows.map((r) => names.get(r.token));
       },
       { failsQueued: (err) => err instanceof StoreUnavailable },
     );
   }
 
-  /** Whether `token` was stored (false decides nothing: the caller's general path does). */
-  mint(clientId: string, token: Omit<AccessTokenRecord, 'principalId'>, max: number | undefined, asOf: ClientRecord | undefined): Promise<boolean> {
+  /** The principal's username when `token` was stored (undefined decides nothing: the caller's general path does). */
+  mint(clientId: string, token: Omit<AccessTokenRecord, 'principalId'>, max: number | undefined, asOf: ClientRecord | undefined): Promise<string | undefined> {
     // The record's JSON around the principal id, so that the statement only splices the id in (key order:
     // token, principalId, the rest, as every token record has them).
     const { token: value, ...rest } = token;

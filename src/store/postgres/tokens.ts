@@ -35,7 +35,12 @@ export class PgTokens implements TokenRepo {
    * exists and is active, the cap's bound has room and (with `asOf`) the stored client still equals `asOf`.
    * Batched with the mints made at the same time (client-mints.ts).
    */
-  insertAccessForClientPrincipal(clientId: string, token: Omit<AccessTokenRecord, 'principalId'>, max?: number, asOf?: ClientRecord): Promise<boolean> {
+  insertAccessForClientPrincipal(
+    clientId: string,
+    token: Omit<AccessTokenRecord, 'principalId'>,
+    max?: number,
+    asOf?: ClientRecord,
+  ): Promise<string | undefined> {
     return this.clientMints.mint(clientId, token, max, asOf);
   }
 

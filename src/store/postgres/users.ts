@@ -5,8 +5,8 @@ import { decode, encode, type Db } from './db.js';
 type Row = { id: string; record: string; active: boolean };
 
 /** The principal standing for a client (SQL `clientId`): the first seeded service user naming it, else its automatic principal. */
-export const principalOfClient = (clientId: string) => `(SELECT id, record, active FROM users WHERE service_for = ${clientId} ORDER BY seq LIMIT 1)
-  UNION ALL (SELECT id, record, active FROM users WHERE principal_for = ${clientId}) LIMIT 1`;
+export const principalOfClient = (clientId: string) => `(SELECT id, username, record, active FROM users WHERE service_for = ${clientId} ORDER BY seq LIMIT 1)
+  UNION ALL (SELECT id, username, record, active FROM users WHERE principal_for = ${clientId}) LIMIT 1`;
 const PRINCIPAL_OF_CLIENT = principalOfClient('$1');
 
 /** `id` and `active` come from their columns (a replaced user keeps its id; `active` changes on its own). */

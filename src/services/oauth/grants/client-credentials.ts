@@ -59,5 +59,9 @@ async function issueForClient({ store, clock, settings, scopeMatrix, client, par
  * The remembered client first (one store round trip on PostgreSQL: docs/architecture.md, Hot paths); it answers
  * only a clean success. Anything else takes the general path, which reads the client afresh and gives the errors.
  */
-export const clientCredentialsGrant: Grant = async (deps, request) =>
-  (await clientCredentialsAsRemembered(deps, request.authorization, request.params)) ?? issueForClient(await authenticatedContext(deps, request));
+export const clientCredentialsGrant: Grant = (deps, request) => {
+  const general = () => authenticatedContext(deps, request).then(issueForClient);
+  // Not async: the hot path is one promise (the store's), not one per layer (docs/architecture.md, Hot paths).
+  const remembered = clientCredentialsAsRemembered(deps, request.authorization, request.params);
+  return remembered === undefined ? general() : remembered.then((minted) => minted ?? general());
+};

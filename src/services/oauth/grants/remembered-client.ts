@@ -10,7 +10,12 @@ import type { Params } from '../params.js';
 import { mintForClientPrincipal } from '../service-principals.js';
 import { clientCredentialsScopes } from '../scopes.js';
 
-export async function clientCredentialsAsRemembered(deps: TokenDeps, authorization: string | undefined, params: Params): Promise<TokenResponse | undefined> {
+/** Undefined at once when the remembered client cannot decide; else the mint, which may still answer undefined. */
+export function clientCredentialsAsRemembered(
+  deps: TokenDeps,
+  authorization: string | undefined,
+  params: Params,
+): Promise<TokenResponse | undefined> | undefined {
   let presented: Presented;
   try {
     presented = presentedClient(authorization, params);
