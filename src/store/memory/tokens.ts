@@ -18,7 +18,7 @@ export class MemoryTokens implements TokenRepo {
 
   async findAccessWithPrincipal(token: string): Promise<{ token: AccessTokenRecord; principal: UserRecord | undefined } | undefined> {
     const record = this.access.get(token);
-    return record && { token: record, principal: await this.users.byId(record.principalId) };
+    return record && { token: record, principal: this.users.byIdNow(record.principalId) };
   }
 
   async insertAccessForClientPrincipal(

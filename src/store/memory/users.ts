@@ -39,6 +39,11 @@ export class MemoryUsers implements UserRepo {
     return this.byKey.get(id);
   }
 
+  /** byId without a promise, for this backend's own one-step reads. */
+  byIdNow(id: string): UserRecord | undefined {
+    return this.byKey.get(id);
+  }
+
   async byUsername(username: string): Promise<UserRecord | undefined> {
     return this.byName.get(username);
   }
