@@ -6,13 +6,13 @@ import { closeOnSignals, startServer } from './main.js';
 import { ConfigFileUnreadable, SeedError, loadSeedFile } from './seed/load.js';
 import { SERVICES, seedCodecsOf } from './services/index.js';
 import { STARTER_CONFIG } from './starter-config.js';
-import { parsePort, resolveSettings } from './settings.js';
+import { defaultDataDir, parsePort, resolveSettings } from './settings.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { stdoutLines } from './log-sink.js';
 import type { SeedSummary } from './seed/apply.js';
 import { describeStoreUrl } from './store/postgres/url.js';
 import { banner } from './banner.js';
-import { caCertificatePath, defaultDataDir, persistentCa } from './tls/ca-store.js';
+import { caCertificatePath, persistentCa } from './tls/ca-store.js';
 import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
 const HELP = `platform-emulator: a local stand-in for the data platform's OAuth, admin, connectivity,

@@ -1,6 +1,6 @@
 // Logger options: pino through Fastify, with every place a credential could appear redacted.
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
-import { redactUrl } from './http/journal/redact.js';
+import { redactUrl } from './redact.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

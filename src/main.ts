@@ -17,7 +17,8 @@ import { logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { controlRouteWarning, listenError } from './startup-words.js';
 import { mergeSeeds } from './seed/merge.js';
 import { exportState, stateAsJson, stateAsYaml } from './seed/export.js';
-import { startPodListener, type PodListener } from './pod-app.js';
+import { startPodListener } from './pod-app.js';
+import type { PodListener } from './services/compute-modules/pod-runtime.js';
 import { startHttpsListener, type HttpsListener } from './tls/https-listener.js';
 
 interface ServerOptions {

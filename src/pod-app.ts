@@ -7,32 +7,20 @@ import type { AddressInfo } from 'node:net';
 import type { Store } from './store/store.js';
 import type { Settings } from './settings.js';
 import type { JobService } from './services/compute-modules/jobs.js';
-import { RUNTIMES_PREFIX } from './services/compute-modules/routes/module-auth.js';
 import { installErrorRendering } from './http/render-error.js';
 import { PathPolicies } from './http/path-policy.js';
-import { COMPUTE_MODULES_POLICY } from './services/compute-modules/policy.js';
+import { COMPUTE_MODULES_POLICY, RUNTIMES_PREFIX } from './services/compute-modules/policy.js';
 import { rejectOtherMediaTypes, useJsonBodies } from './http/body-parsers.js';
 import { sharedServerOptions } from './http/server-options.js';
 import { installServerLimits } from './http/server-limits.js';
 import { whenTargetUnknown } from './http/edge-refusals.js';
 import { makePodTlsMaterial } from './services/compute-modules/pod-listener/certificates.js';
 import { RESTART_TAIL, podRoutes } from './services/compute-modules/pod-listener/routes.js';
+import type { PodListener } from './services/compute-modules/pod-runtime.js';
 import type { Journal } from './http/journal/index.js';
 
 /** Always loopback: the pod listener is for modules on this machine (run-module), like a pod's sidecar. */
 export const POD_HOST = '127.0.0.1';
-
-export interface PodListener {
-  /** `https://127.0.0.1:{port}` */
-  url: string;
-  host: string;
-  port: number;
-  /** The CA certificate (PEM) a module trusts; public. Its key never left the process that made it. */
-  caCertificate: string;
-  /** The restart notification URI of a runtime (the SDK takes only its path). */
-  restartNotificationUri(runtimeId: string): string;
-  close(): Promise<void>;
-}
 
 export interface PodListenerDeps {
   store: Store;

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RUNTIMES_PREFIX } from './services/compute-modules/routes/runtime.js';
+import { RUNTIMES_PREFIX } from './services/compute-modules/policy.js';
 import { openPipeline, writePipelineFiles } from './run-module-pipeline.js';
 import { describeEnvironment, openModuleEnvironment, writeEnvironmentFiles } from './run-module-environment.js';
 

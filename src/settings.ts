@@ -1,8 +1,8 @@
 // Run-time settings: resolved once from the config file, the command line and the environment, then frozen.
 import type { Seed } from './seed/schema.js';
 import { resolveOAuthLimits, type OAuthLimits } from './seed/limits.js';
-import { DEFAULT_CORS_ORIGINS } from './http/cors.js';
-import { defaultDataDir } from './tls/ca-store.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 export interface ComputeModuleSettings {
   pollTimeoutMs: number;
@@ -63,6 +63,18 @@ export interface Settings {
 const DEFAULT_PORT = 4000;
 const DEFAULT_HOST = '127.0.0.1';
 const MIB = 1024 * 1024;
+
+/** Every loopback origin on any port: what a local dev server or test runner serves a page from (src/http/cors.ts). */
+const DEFAULT_CORS_ORIGINS: readonly string[] = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
+
+/**
+ * Where kept files live (the TLS CA, src/tls/ca-store.ts): PLATFORM_EMULATOR_DATA_DIR, else
+ * $XDG_DATA_HOME/platform-emulator, else ~/.local/share/platform-emulator.
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PLATFORM_EMULATOR_DATA_DIR) return env.PLATFORM_EMULATOR_DATA_DIR;
+  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'platform-emulator');
+}
 
 export interface SettingOverrides {
   port?: number;

@@ -1,15 +1,13 @@
 // CORS for browser apps (docs/contracts.md §11): the OAuth token, revoke and introspect routes and every `/api/v2`
-// route answer cross-origin requests from the configured origins (`cors_origins`). Bearer tokens travel in
-// headers, so there is no credentials mode. The sign-in page and the control routes stay same-origin only.
+// route answer cross-origin requests from the configured origins (`cors_origins`; by default every loopback
+// origin, src/settings.ts). Bearer tokens travel in headers, so there is no credentials mode. The sign-in page
+// and the control routes stay same-origin only.
 //
 // The headers are attached per route (an onRoute hook), so routes outside the list pay nothing; a CORS route
 // pays one header lookup when the request carries no Origin. An unknown /api/v2 path is a route here too.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { routeNotFound } from './render-error.js';
 import { overlongSegment } from './edge-refusals.js';
-
-/** Every loopback origin on any port: what a local dev server or test runner serves a page from. */
-export const DEFAULT_CORS_ORIGINS: readonly string[] = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
 
 /** The platform API's root: its unknown paths answer CORS too (a page sees the 404, not a network error). */
 const API_PREFIX = '/api/v2/';

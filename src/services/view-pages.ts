@@ -2,7 +2,7 @@
 // its search `q` kept, as `{items, nextPageToken?}`, 100 a page unless `pageSize` says otherwise. One shape for
 // every view, so that the dashboard draws them all with one table.
 import { Type } from '@sinclair/typebox';
-import { pageOf, type Page } from './admin/paging.js';
+import { pageOf, type Page } from './paging.js';
 
 /** A view's list route's query string. */
 export const ViewListQuery = Type.Object({ q: Type.Optional(Type.String()), pageToken: Type.Optional(Type.String()), pageSize: Type.Optional(Type.String()) });

@@ -1,8 +1,8 @@
 // The public TLS listener's CA, kept in a data directory so that a trust set up once (REQUESTS_CA_BUNDLE,
 // NODE_EXTRA_CA_CERTS, a system store) keeps working across restarts (docs/tls.md). Made at first need; made
-// anew only when its files are missing, unreadable or the certificate is about to expire.
+// anew only when its files are missing, unreadable or the certificate is about to expire. Which directory is a
+// setting (src/settings.ts, `defaultDataDir`).
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { exportPrivateKey, loadCertificateAuthority, makeCertificateAuthority, type CertificateAuthority } from './certificates.js';
 
@@ -12,12 +12,6 @@ const CA_NAME = 'platform-emulator local CA';
 const CA_VALIDITY_DAYS = 10 * 365;
 /** A CA this close to its end is replaced: a server certificate signed by it would not last a working week. */
 const RENEW_BEFORE_MS = 7 * 24 * 3_600_000;
-
-/** PLATFORM_EMULATOR_DATA_DIR, else $XDG_DATA_HOME/platform-emulator, else ~/.local/share/platform-emulator. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PLATFORM_EMULATOR_DATA_DIR) return env.PLATFORM_EMULATOR_DATA_DIR;
-  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'platform-emulator');
-}
 
 export const caCertificatePath = (dataDir: string): string => join(dataDir, CA_CERTIFICATE_FILE);
 

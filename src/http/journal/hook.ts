@@ -7,7 +7,7 @@ import { PlatformError, type EmulatorError } from '../../errors.js';
 import type { ErrorLineWriter } from '../error-log.js';
 import type { JournalEntry, JournalFilter } from './entry.js';
 import { JournalRing, type JournalRecord } from './ring.js';
-import { looksLikeFieldValue, redactUrl } from './redact.js';
+import { looksLikeFieldValue, redactUrl } from '../../redact.js';
 import { errorCodeOf, reasonOf } from './reason.js';
 
 export type JournalListener = (entry: JournalEntry) => void;

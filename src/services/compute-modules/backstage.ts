@@ -8,7 +8,7 @@ import type { JobRecord, Store } from '../../store/store.js';
 import { resourceNotFound } from '../../errors.js';
 import { CONTROL_ROUTE } from '../../http/route-config.js';
 import type { JobService } from './jobs.js';
-import { RUNTIMES_PREFIX } from './routes/runtime.js';
+import { RUNTIMES_PREFIX } from './policy.js';
 
 /** Newest jobs shown per runtime. */
 const JOBS_PER_RUNTIME = 50;

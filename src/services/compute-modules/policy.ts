@@ -4,6 +4,8 @@
 import type { PathPolicy } from '../../http/path-policy.js';
 
 export const JOB_ROUTES_PREFIX = '/analytics-backend-multiplexer/';
+/** The runtime routes a module's SDK calls, on the public port and on the in-pod listener. */
+export const RUNTIMES_PREFIX = '/_emulate/platform/compute-modules/runtimes';
 
 export const COMPUTE_MODULES_POLICY: readonly PathPolicy[] = [
   { path: '/_emulate/platform/compute-modules/', family: 'oauth', topics: ['runtimes'] },

@@ -7,33 +7,13 @@ import type { DeployedAppRecord, RuntimeRecord } from '../../store/store.js';
 import type { SeedCodec } from '../../seed/codec.js';
 import { byKey, defined } from '../../seed/helpers.js';
 import { randomSecret } from '../../ids.js';
-import { FunctionsSeed } from '../functions/seed-schema.js';
-import { ResourcesSeed } from '../streams/pipeline/seed.js';
-import { ModuleClientIdSeed, ModuleSourcesSeed } from '../functions/environment/seed.js';
+import { DeployedAppSeed } from './deployed-app-seed.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
 const PositiveMs = Type.Integer({ minimum: 1 });
 
 const RuntimeSeed = Type.Object({ runtime_id: NonEmpty, module_auth_token: Type.Optional(NonEmpty) }, closed);
-
-const DeployedAppSeed = Type.Object(
-  {
-    deployed_app_rid: NonEmpty,
-    runtime_id: NonEmpty,
-    branch: Type.String({ default: 'master' }),
-    display_name: Type.Optional(Type.String()),
-    active: Type.Boolean({ default: true }),
-    /** The functions its module serves as queries: read by the functions service's codec (docs/functions.md). */
-    functions: Type.Optional(FunctionsSeed),
-    /** Pipeline mode's inputs and outputs (alias -> {rid, branch}): read by the streams service's codec (docs/streams.md). */
-    resources: Type.Optional(ResourcesSeed),
-    /** Application permissions and sources given to its module: read by the functions service's codec (docs/functions.md). */
-    client_id: Type.Optional(ModuleClientIdSeed),
-    sources: Type.Optional(ModuleSourcesSeed),
-  },
-  closed,
-);
 
 const ComputeModulesSeed = Type.Object(
   {

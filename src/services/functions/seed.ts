@@ -4,7 +4,7 @@
 // writes (the export of deployed apps is not this service's), so that export then import keeps it.
 import { Type, type Static } from '@sinclair/typebox';
 import type { SeedCodec } from '../../seed/codec.js';
-import { FunctionsSeed } from './seed-schema.js';
+import { FunctionsSeed } from '../compute-modules/deployed-app-seed.js';
 import { FUNCTIONS_CONFIGS, type FunctionsConfig } from './store.js';
 
 const AppFunctionsSeed = Type.Object(

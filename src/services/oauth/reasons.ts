@@ -4,7 +4,7 @@
 // `client_id=web-app;client_secret=...`, and quoting that value would write the secret into the log.
 
 import { quote as quoteInput } from '../../errors.js';
-import { looksLikeFieldValue, redactUrl } from '../../http/journal/redact.js';
+import { looksLikeFieldValue, redactUrl } from '../../redact.js';
 
 /** `"value"`, cut at `max` characters with `…`: reasons name URIs and scopes, so they may quote longer than errors. */
 export const quote = (value: string, max = 200): string => quoteInput(value, max);

@@ -10,7 +10,7 @@ import { DIRECTORY } from '../directory/part.js';
 import type { GroupRecord, MemberRecord } from '../directory/records.js';
 import { groupWire, memberWire } from '../directory-wire.js';
 import { membersOf, wouldCycle } from '../principals.js';
-import { pageOf } from '../paging.js';
+import { pageOf } from '../../paging.js';
 import { matches, parseSearch } from '../search.js';
 import { isTrue, Paging, Transitive } from '../query-schemas.js';
 import { DEFAULT_REALM } from '../../../platform-constants.js';

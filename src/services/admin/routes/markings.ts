@@ -12,7 +12,7 @@ import { DIRECTORY } from '../directory/part.js';
 import type { MarkingRecord, MemberRecord } from '../directory/records.js';
 import { categoryWire, markingWire, memberWire } from '../directory-wire.js';
 import { markingsOfUser, membersOf } from '../principals.js';
-import { pageOf } from '../paging.js';
+import { pageOf } from '../../paging.js';
 import { isTrue, Paging, Transitive } from '../query-schemas.js';
 import { resolvePrincipals } from './groups.js';
 import { BANNER_KEY, type BannerSetting } from '../markings-seed.js';

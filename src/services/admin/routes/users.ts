@@ -9,7 +9,7 @@ import { invalidArgument, notFound } from '../../../errors.js';
 import { userWire } from '../shapes.js';
 import { DIRECTORY } from '../directory/part.js';
 import { groupsOf, markingsOfUser } from '../principals.js';
-import { offsetOf, pageOf, pageSizeOf, tokenFor } from '../paging.js';
+import { offsetOf, pageOf, pageSizeOf, tokenFor } from '../../paging.js';
 import { matches, parseSearch } from '../search.js';
 import { isTrue, Paging, Transitive } from '../query-schemas.js';
 

@@ -13,7 +13,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../../store/store.js';
 import type { Settings } from '../../../settings.js';
 import type { JobService } from '../jobs.js';
-import { RUNTIMES_PREFIX, RuntimeParams, moduleAuth } from '../routes/module-auth.js';
+import { RUNTIMES_PREFIX } from '../policy.js';
+import { RuntimeParams, moduleAuth } from '../routes/module-auth.js';
 import { moduleRoutes } from '../routes/module.js';
 
 export const RESTART_TAIL = 'restart';

@@ -28,7 +28,7 @@ import { runtimeRoutes } from './runtime.js';
 import { jobRoutes } from './jobs.js';
 import { runtimeControlRoutes } from '../backstage.js';
 import { useJsonBodies } from '../../../http/body-parsers.js';
-import { newPodRuntimeHandle } from '../pod-listener/handle.js';
+import { newPodRuntimeHandle } from '../pod-runtime.js';
 import { resetSurvival } from '../reset-survival.js';
 
 export interface ComputeModuleDeps {

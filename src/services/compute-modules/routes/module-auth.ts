@@ -7,8 +7,6 @@ import type { JobRecord, RuntimeRecord, Store } from '../../../store/store.js';
 import { safeEqual } from '../../../http/auth.js';
 import { invalidModuleAuthToken, invalidRequest, quote, resourceNotFound } from '../../../errors.js';
 
-export const RUNTIMES_PREFIX = '/_emulate/platform/compute-modules/runtimes';
-
 // The shapes docs/contracts.md §6 gives: a runtime id goes into URIs and paths, a token into a header.
 const RUNTIME_ID = '^[A-Za-z0-9._:-]{1,128}$';
 const MODULE_AUTH_TOKEN = '^[!-~]{16,512}$';

@@ -13,7 +13,8 @@ import { pollArrived, watchDelivery } from '../delivery.js';
 import { pollWire } from '../wire.js';
 import { serializes } from '../serializes.js';
 import { noteHandOut, noteResult } from './unanswered.js';
-import { JobParams, RUNTIMES_PREFIX, RuntimeParams, moduleAuth } from './module-auth.js';
+import { RUNTIMES_PREFIX } from '../policy.js';
+import { JobParams, RuntimeParams, moduleAuth } from './module-auth.js';
 
 export interface ModuleRouteDeps {
   store: Store;

@@ -10,10 +10,9 @@ import { inspectionWire } from '../wire.js';
 import { serializes } from '../serializes.js';
 import { CONTROL_ROUTE } from '../../../http/route-config.js';
 import { withNote } from './unanswered.js';
-import { JobParams, ModuleAuthToken, RUNTIMES_PREFIX, RuntimeId, lookUp } from './module-auth.js';
+import { RUNTIMES_PREFIX } from '../policy.js';
+import { JobParams, ModuleAuthToken, RuntimeId, lookUp } from './module-auth.js';
 import { moduleRoutes } from './module.js';
-
-export { RUNTIMES_PREFIX, lookUp, moduleAuth } from './module-auth.js';
 
 export interface RuntimeRouteDeps {
   store: Store;

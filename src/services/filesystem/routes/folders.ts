@@ -13,7 +13,7 @@ import type { ServiceModule } from '../../service-module.js';
 import type { NodeKind, NodeRecord } from '../store/records.js';
 import { nameTaken, place } from '../tree.js';
 import { folderWire, projectWire, resourceWire, spaceWire } from '../wire.js';
-import { pageOf } from '../../admin/paging.js';
+import { pageOf } from '../../paging.js';
 import { READ, WRITE } from './resources.js';
 
 const F = '/api/v2/filesystem/folders';

@@ -12,7 +12,7 @@ import type { ServiceModule } from '../../service-module.js';
 import type { NodeRecord } from '../store/records.js';
 import { descendants, markingsOf, nameTaken, pathSegments, place, resolvePath } from '../tree.js';
 import { resourceWire } from '../wire.js';
-import { pageOf } from '../../admin/paging.js';
+import { pageOf } from '../../paging.js';
 import { DIRECTORY } from '../../admin/directory/part.js';
 
 export const READ = 'api:filesystem-read';

@@ -5,22 +5,15 @@
 // exported by the compute-modules service), so that export then import keeps them. The same idea as `functions`.
 import { Type, type Static } from '@sinclair/typebox';
 import type { SeedCodec } from '../../../seed/codec.js';
+import { ModuleClientIdSeed, ModuleSourceSeed } from '../../compute-modules/deployed-app-seed.js';
 import { MODULE_ENVIRONMENTS, type ModuleEnvironment } from './part.js';
-
-/** A source's api name: what the SDKs look up, a JSON key of the credentials file. */
-const SourceName = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,99}$' });
-const SourceSeed = Type.Object({ api_name: SourceName, connection: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-/** The `sources` list of a deployed app. */
-export const ModuleSourcesSeed = Type.Array(SourceSeed);
-/** The `client_id` of a deployed app. */
-export const ModuleClientIdSeed = Type.String({ minLength: 1 });
 
 const AppSeed = Type.Object(
   {
     deployed_app_rid: Type.String({ minLength: 1 }),
     branch: Type.String({ default: 'master' }),
     client_id: Type.Optional(ModuleClientIdSeed),
-    sources: Type.Array(SourceSeed, { default: [] }),
+    sources: Type.Array(ModuleSourceSeed, { default: [] }),
   },
   { additionalProperties: false },
 );

@@ -11,7 +11,7 @@ import type { OntologyObjectRecord } from '../../../store/store.js';
 import { CONTROL_ROUTE } from '../../../http/route-config.js';
 import { notFound, quote } from '../../../errors.js';
 import { ViewListQuery, searchOf, type ViewQuery } from '../../view-pages.js';
-import { offsetOf, pageSizeOf, tokenFor } from '../../admin/paging.js';
+import { offsetOf, pageSizeOf, tokenFor } from '../../paging.js';
 import { ONTOLOGY_FILES, type OntologyFile } from '../attachments/part.js';
 import { openFile } from '../attachments/files.js';
 import { objectHolds, pageOfWalk, phraseTest, parseObjectSearch, typesInScope, type TypeInScope, type TypeItems } from './object-scan.js';

@@ -1,7 +1,20 @@
 // Where the public app and the pod listener meet: the compute-module routes put their JobService here, and
-// startServer (src/main.ts) puts here how to start (once) the pod listener with it, for the session route.
-import type { JobService } from '../jobs.js';
-import type { PodListener } from '../../../pod-app.js';
+// startServer (src/main.ts) puts here how to start (once) the pod listener with it, for the session route. It
+// stands below both routes/ and pod-listener/ (whose routes reuse routes/), so that each reads it downward.
+import type { JobService } from './jobs.js';
+
+/** The running in-pod listener as the session route hands it to a module; started by src/pod-app.ts. */
+export interface PodListener {
+  /** `https://127.0.0.1:{port}` */
+  url: string;
+  host: string;
+  port: number;
+  /** The CA certificate (PEM) a module trusts; public. Its key never left the process that made it. */
+  caCertificate: string;
+  /** The restart notification URI of a runtime (the SDK takes only its path). */
+  restartNotificationUri(runtimeId: string): string;
+  close(): Promise<void>;
+}
 
 export interface PodRuntimeHandle {
   /** Set when the compute-module routes are registered. */

@@ -1,4 +1,5 @@
-// Query values that are credentials never reach the journal or the log: `?code=abc` is kept as
+// Redaction the log (src/logger.ts), the journal (src/http/journal/) and refusal reasons share, so it stands on the
+// ground floor. Query values that are credentials never reach the journal or the log: `?code=abc` is kept as
 // `?code=[redacted]`, so a reader still sees which parameters came without seeing their values. A PKCE
 // challenge counts too: with the `plain` method it is the verifier itself. `;` separates parameters as `&` does
 // here (some clients join fields with it, issue 25): `?client_id=web;client_secret=x` hides the secret too.

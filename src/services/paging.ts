@@ -1,8 +1,10 @@
-// Page tokens of the directory's lists (docs/directory.md, "Paging"). A token carries the offset of the next
-// page and a fingerprint of the query that made it, so that a token handed to another query (another route,
-// another filter, another group) is refused with InvalidPageToken instead of silently paging something else.
+// Page tokens of the directory's lists (docs/directory.md, "Paging"), also used by the filesystem's lists and
+// the dashboard views (view-pages.ts), so they sit beside the services rather than inside one. A token carries
+// the offset of the next page and a fingerprint of the query that made it, so that a token handed to another
+// query (another route, another filter, another group) is refused with InvalidPageToken instead of silently
+// paging something else.
 import { createHash } from 'node:crypto';
-import { invalidArgument } from '../../errors.js';
+import { invalidArgument } from '../errors.js';
 
 export const DEFAULT_PAGE_SIZE = 1000;
 export const MAX_PAGE_SIZE = 10_000;
