@@ -87,7 +87,7 @@ export class SetWatch {
     /** The object type a refresh message names: the set's base type. */
     readonly objectType: string,
     /** Where a keyed set records its members, for the run to find the sets an object was in (keyed-run.ts). */
-    private readonly holders?: Holders,
+    private holders?: Holders,
   ) {
     this.types = typesRead(objectSet);
     this.wheres = filterChain(objectSet, objectType);
@@ -118,6 +118,8 @@ export class SetWatch {
   /** The set is let go: its members leave the holders' index. */
   release(): void {
     this.replaceMembers(new Map());
+    // A run under way when the set was let go may still hand it objects: they must not enter the index again.
+    this.holders = undefined;
   }
 
   /**
