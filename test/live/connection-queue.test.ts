@@ -10,7 +10,7 @@ function stalledTransport() {
   const sent: string[] = [];
   const transport: Transport = {
     send: (text, done) => {
-      sent.push(text);
+      sent.push(String(text));
       pending.push(done);
     },
     close: () => undefined,

@@ -152,3 +152,33 @@ function property(type: ObjectTypeDef, name: string) {
   if (!def) throw propertiesNotFound(type.apiName, [name]);
   return { name, dataType: def.dataType, read: (o: OntologyObjectRecord) => o.values[name] };
 }
+
+/**
+ * An equality a clause implies of every object it matches: an `eq` on a scalar property, at its top or inside
+ * its top `and`s. `keyOf` gives any object's key for that property, equal to `key` exactly when the `eq` holds,
+ * so a caller may index clauses by key (the live sets do: docs/live-ontology.md). Undefined when there is none.
+ * Call it on a clause compileWhere accepted.
+ */
+export function equalityOf(
+  type: ObjectTypeDef,
+  clause: unknown,
+): { field: string; key: string; keyOf: (o: OntologyObjectRecord) => string | undefined } | undefined {
+  if (!isRecord(clause)) return undefined;
+  if (clause.type === 'and' && Array.isArray(clause.value)) {
+    for (const part of clause.value) {
+      const found = equalityOf(type, part);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (clause.type !== 'eq') return undefined;
+  const { read, dataType, name } = fieldOf(type, clause);
+  return {
+    field: name,
+    key: canonical(dataType, clause.value),
+    keyOf: (o) => {
+      const v = read(o);
+      return v === undefined ? undefined : canonical(dataType, v);
+    },
+  };
+}

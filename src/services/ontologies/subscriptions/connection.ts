@@ -7,9 +7,15 @@ import { randomUUID } from 'node:crypto';
 import type { SetWatch } from './watch.js';
 import { errorOf, parseSubscribe, refusedMessage, type SubscribeRequest } from './messages.js';
 
+/**
+ * One server message: JSON text, or its UTF-8 bytes (a delivery builds each subscriber's message as bytes from
+ * the set's shared update bytes, so the socket copies it instead of encoding a string per subscriber).
+ */
+export type OutMessage = string | Buffer;
+
 export interface Transport {
   /** Writes one message; `done` runs once it has been handed to the socket (or the socket is gone). */
-  send(text: string, done: () => void): void;
+  send(message: OutMessage, done: () => void): void;
   close(code: number, reason: string): void;
 }
 
@@ -35,8 +41,8 @@ export interface Subscription {
   canonical: string;
   /** What the updates sent to it depend on (selected properties, rids or not): subscribers alike share bytes. */
   shape?: string;
-  /** The start of its objectSetChanged messages, up to the updates (built once, not per message). */
-  head?: string;
+  /** The start of its objectSetChanged messages, up to the updates, as bytes (built once, not per message). */
+  head?: Buffer;
 }
 
 /** What a connection asks of the hub: its message handled within the ontology's ordered pump. */
@@ -52,7 +58,7 @@ export class SubscriberConnection {
   messagesSent = 0;
   refreshesSent = 0;
   lastActivity = Date.now();
-  private queue: string[] = [];
+  private queue: OutMessage[] = [];
   private inflightBytes = 0;
   private closed = false;
   private work: Promise<void> = Promise.resolve();
@@ -94,7 +100,7 @@ export class SubscriberConnection {
   }
 
   /** Queues one server message; past the bound, drops the queue for one refresh per subscription. */
-  enqueue(text: string): void {
+  enqueue(text: OutMessage): void {
     if (this.closed) return;
     if (this.queue.length === 0 && this.inflightBytes < this.limits.highWaterBytes) return this.write(text);
     if (this.queue.length >= this.limits.maxQueued) return this.overflow();
@@ -133,7 +139,7 @@ export class SubscriberConnection {
     }
   }
 
-  private write(text: string): void {
+  private write(text: OutMessage): void {
     this.inflightBytes += text.length;
     this.messagesSent++;
     this.out.send(text, () => {

@@ -4,25 +4,20 @@
 // changes in commit order. Changes that land while a run is under way are taken by the next run together.
 // Nothing here waits on a subscriber: queues are per connection (connection.ts).
 import { randomUUID } from 'node:crypto';
-import type { Store, OntologyRecord, OntologyObjectRecord } from '../../../store/store.js';
-import { objectWire } from '../objects/wire.js';
-import { findObjectType } from '../context.js';
+import type { Store, OntologyRecord } from '../../../store/store.js';
 import { CHANGE_TOPIC, onOntologyChange, type Changed } from './change-feed.js';
 import { baseTypeOf, checkProperties, RunReads, SetWatch, type MemberChange } from './watch.js';
 import { errorOf, wireError, type SubscribeRequest, type SubscribeResponse } from './messages.js';
 import type { SubscriberConnection, Subscription, SubscriptionHost } from './connection.js';
+import { Holders, keyedRun } from './keyed-run.js';
+import { deliverUpdates, type WireCache } from './updates.js';
 
-/** Updates per objectSetChanged message: a reset of a large set goes out in several. */
-const UPDATES_PER_MESSAGE = 500;
 /**
  * Runs of one pump are this far apart while changes keep coming. A delivery is one socket write per subscriber,
  * whatever it holds: at 1,000 edits/s, one run per edit was a write per subscriber per edit. Adds at most this
  * much to a delivery under a stream of changes, nothing to the first change after a quiet spell.
  */
 export const DEFAULT_RUN_GAP_MS = 10;
-
-/** Per run: each object's wire JSON per shape asked for, shared by every set the object moved in. */
-type WireCache = Map<string, Map<OntologyObjectRecord, string>>;
 
 interface Watched {
   watch: SetWatch;
@@ -31,6 +26,8 @@ interface Watched {
 
 class OntologyPump {
   readonly watches = new Map<string, Watched>();
+  /** The keyed sets' members by object (keyed-run.ts). */
+  readonly holders = new Holders();
   private chain: Promise<unknown> = Promise.resolve();
   private pending: Map<string, Set<string> | 'all'> | 'all' | undefined;
   private scheduled = false;
@@ -96,11 +93,27 @@ class OntologyPump {
     const ontology = await this.hub.store.ontologies.byRid(this.ontologyRid);
     const reads = ontology ? new RunReads(this.hub.store, ontology.rid) : undefined;
     const wires: WireCache = new Map();
-    for (const watched of [...this.watches.values()]) {
+    const watches = [...this.watches.values()];
+    // The sets made of filters over the changed type: only those an object may move are visited.
+    const keyed =
+      ontology && reads
+        ? await keyedRun(
+            watches.map((w) => w.watch),
+            ontology,
+            changed,
+            reads,
+            this.holders,
+          )
+        : undefined;
+    for (const watched of watches) {
       if (!watched.watch.touchedBy(changed)) continue;
+      const mine = keyed && watched.watch.keyedOn(keyed.objectType) ? (keyed.targets.get(watched.watch) ?? []) : undefined;
+      if (mine?.length === 0) continue;
       let changes: MemberChange[];
       try {
-        changes = ontology ? await watched.watch.refresh(this.hub.store, ontology, changed, reads) : [];
+        if (!ontology) changes = [];
+        else if (mine) changes = watched.watch.applyChanged(ontology, mine);
+        else changes = await watched.watch.refresh(this.hub.store, ontology, changed, reads);
       } catch (err) {
         // The set no longer evaluates (the ontology changed under it): its subscribers are told, and it ends.
         this.hub.closeWatch(this, watched, err);
@@ -198,49 +211,15 @@ export class SubscriptionHub implements SubscriptionHost {
     this.sweep(pump);
   }
 
-  /**
-   * Queues what moved in one set to each of its subscribers, each object as that subscriber asked for it. The
-   * updates are serialized once per shape asked for (selected properties, rids or not), not once per subscriber:
-   * most subscribers of a set ask alike, and serializing was most of a delivery's cost.
-   */
+  /** Queues what moved in one set to each of its subscribers (updates.ts: bytes shared per shape asked for). */
   deliver(ontology: OntologyRecord, watched: Watched, changes: MemberChange[], wires: WireCache = new Map()): void {
-    const byShape = new Map<string, string[]>();
-    for (const sub of watched.subscribers) {
-      const shape = (sub.shape ??= JSON.stringify([sub.request.propertySet, sub.request.loadRids]));
-      let chunks = byShape.get(shape);
-      if (chunks === undefined) byShape.set(shape, (chunks = this.serializedUpdates(ontology, sub, changes, wires)));
-      // The same bytes as JSON.stringify({type, id, updates}).
-      const head = (sub.head ??= `{"type":"objectSetChanged","id":${JSON.stringify(sub.id)},"updates":`);
-      for (const updates of chunks) sub.connection.enqueue(head + updates + '}');
-      this.delivered += changes.length;
-    }
-  }
-
-  /** The updates as JSON arrays of at most UPDATES_PER_MESSAGE; an object is serialized once per run and shape. */
-  private serializedUpdates(ontology: OntologyRecord, sub: Subscription, changes: MemberChange[], wires: WireCache): string[] {
-    const select = sub.request.propertySet.length ? new Set(sub.request.propertySet) : undefined;
-    let wire = wires.get(sub.shape!);
-    if (!wire) wires.set(sub.shape!, (wire = new Map()));
-    const chunks: string[] = [];
-    for (let i = 0; i < changes.length; i += UPDATES_PER_MESSAGE) {
-      const updates: string[] = [];
-      for (const c of changes.slice(i, i + UPDATES_PER_MESSAGE)) {
-        let object = wire.get(c.record);
-        if (object === undefined) {
-          const type = findObjectType(ontology, c.record.objectType);
-          wire.set(c.record, (object = JSON.stringify(objectWire(ontology.rid, type, c.record, { select, excludeRid: !sub.request.loadRids }))));
-        }
-        // The same bytes as JSON.stringify({type, state, object}).
-        updates.push(`{"type":"object","state":"${c.state}","object":${object}}`);
-      }
-      chunks.push(`[${updates.join(',')}]`);
-    }
-    return chunks;
+    this.delivered += deliverUpdates(ontology, watched.subscribers, changes, wires);
   }
 
   /** Ends every subscription of a set that can no longer be read (`subscriptionClosed` with the error). */
   closeWatch(pump: OntologyPump, watched: Watched, err: unknown): void {
     pump.watches.delete(watched.watch.key);
+    watched.watch.release();
     for (const sub of watched.subscribers) {
       sub.connection.subscriptions.delete(sub.id);
       sub.connection.enqueue(JSON.stringify({ type: 'subscriptionClosed', id: sub.id, cause: { type: 'error', ...wireError(err) } }));
@@ -281,7 +260,7 @@ export class SubscriptionHub implements SubscriptionHost {
     const key = JSON.stringify(objectSet);
     const found = pump.watches.get(key);
     if (found) return found;
-    const watch = new SetWatch(key, objectSet, baseTypeOf(objectSet));
+    const watch = new SetWatch(key, objectSet, baseTypeOf(objectSet), pump.holders);
     await watch.start(this.store, ontology);
     const watched: Watched = { watch, subscribers: new Set() };
     pump.watches.set(key, watched);
@@ -293,6 +272,10 @@ export class SubscriptionHub implements SubscriptionHost {
   }
 
   private sweep(pump: OntologyPump): void {
-    for (const [key, watched] of pump.watches) if (watched.subscribers.size === 0) pump.watches.delete(key);
+    for (const [key, watched] of pump.watches) {
+      if (watched.subscribers.size > 0) continue;
+      pump.watches.delete(key);
+      watched.watch.release();
+    }
   }
 }

@@ -12,7 +12,7 @@ import { findOntology } from '../context.js';
 import { conflict } from '../../../errors.js';
 import { CONTROL_ROUTE } from '../../../http/route-config.js';
 import type { Store } from '../../../store/store.js';
-import { SubscriberConnection, DEFAULT_LIMITS, type ConnectionLimits } from './connection.js';
+import { SubscriberConnection, DEFAULT_LIMITS, type ConnectionLimits, type OutMessage } from './connection.js';
 import { SubscriptionHub } from './hub.js';
 
 export const SUBSCRIPTIONS_VIEW = '/_emulate/platform/ontologies/subscriptions';
@@ -71,7 +71,8 @@ export async function subscriptionRoutes(parent: FastifyInstance, deps: Subscrip
       handler: (socket: WebSocket, request: FastifyRequest) => {
         const rid = (request as FastifyRequest & { ontologyRid?: string }).ontologyRid!;
         const transport = {
-          send: (text: string, done: () => void) => (socket.readyState === socket.OPEN ? socket.send(text, () => done()) : done()),
+          // Bytes go out as a text frame, as a string would (the client parses every message as JSON text).
+          send: (message: OutMessage, done: () => void) => (socket.readyState === socket.OPEN ? socket.send(message, { binary: false }, () => done()) : done()),
           close: (code: number, reason: string) => socket.close(code, reason),
         };
         const connection = new SubscriberConnection(rid, request.principal?.username ?? '', 'websocket', transport, hub, limits);
@@ -105,7 +106,8 @@ export async function subscriptionRoutes(parent: FastifyInstance, deps: Subscrip
       raw.socket?.setNoDelay(true);
       raw.write(': connected\n\n');
       const transport = {
-        send: (text: string, done: () => void) => (raw.writableEnded || raw.destroyed ? done() : void raw.write(`data: ${text}\n\n`, () => done())),
+        send: (message: OutMessage, done: () => void) =>
+          raw.writableEnded || raw.destroyed ? done() : void raw.write(`data: ${String(message)}\n\n`, () => done()),
         close: () => raw.end(),
       };
       const connection = new SubscriberConnection(rid, request.principal?.username ?? '', 'sse', transport, hub, limits);

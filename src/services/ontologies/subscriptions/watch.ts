@@ -5,7 +5,8 @@
 import type { OntologyObjectRecord, OntologyRecord, Store } from '../../../store/store.js';
 import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 import { evaluateObjectSet } from '../object-sets/evaluate.js';
-import { compileWhere, type Predicate } from '../object-sets/where.js';
+import { compileWhere, equalityOf, type Predicate } from '../object-sets/where.js';
+import type { Holders } from './keyed-run.js';
 import { propertiesNotFound } from '../errors.js';
 import type { Changed } from './change-feed.js';
 
@@ -15,6 +16,8 @@ import type { Changed } from './change-feed.js';
  */
 export class RunReads {
   private readonly objects = new Map<string, Promise<OntologyObjectRecord | undefined>>();
+  /** Per object type, the run's changed objects of that type, read together (the keys set is the run's). */
+  private readonly batches = new Map<string, { keys: ReadonlySet<string>; read: Promise<ChangedObject[]> }>();
 
   constructor(
     private readonly store: Store,
@@ -27,6 +30,25 @@ export class RunReads {
     if (!found) this.objects.set(id, (found = this.store.ontologyObjects.get(this.ontologyRid, objectType, key)));
     return found;
   }
+
+  /**
+   * These objects of one type as they are now, read once per run for every set: a set then decides on them
+   * without waiting (one await per key per set was a fifth of a run's time at 100 sets; docs/live-ontology.md).
+   */
+  changedOf(objectType: string, keys: ReadonlySet<string>): Promise<ChangedObject[]> {
+    const batch = this.batches.get(objectType);
+    if (batch?.keys === keys) return batch.read;
+    const read = Promise.all([...keys].map(async (key) => ({ key, id: `${objectType}\u0000${key}`, record: await this.get(objectType, key) })));
+    this.batches.set(objectType, { keys, read });
+    return read;
+  }
+}
+
+/** A changed object of a run: its key, its member id, and its record now (undefined once deleted). */
+export interface ChangedObject {
+  key: string;
+  id: string;
+  record: OntologyObjectRecord | undefined;
 }
 
 export interface MemberChange {
@@ -57,13 +79,15 @@ export class SetWatch {
   /** The where clauses when the set is filters over its base type's base set (read by key on a change). */
   private readonly wheres: unknown[] | undefined;
   /** The compiled clauses and the type definition they were compiled for (a reset may bring another). */
-  private compiled: { type: ObjectTypeDef; predicates: Predicate[] } | undefined;
+  private compiled: { type: ObjectTypeDef; predicates: Predicate[]; equality: ReturnType<typeof equalityOf> } | undefined;
 
   constructor(
     readonly key: string,
     readonly objectSet: unknown,
     /** The object type a refresh message names: the set's base type. */
     readonly objectType: string,
+    /** Where a keyed set records its members, for the run to find the sets an object was in (keyed-run.ts). */
+    private holders?: Holders,
   ) {
     this.types = typesRead(objectSet);
     this.wheres = filterChain(objectSet, objectType);
@@ -78,7 +102,24 @@ export class SetWatch {
 
   /** Reads the set's members for the first time (throws the evaluator's errors: a bad set is refused). */
   async start(store: Store, ontology: OntologyRecord): Promise<void> {
-    this.members = this.index((await evaluateObjectSet(store, ontology, this.objectSet)).objects);
+    this.replaceMembers(this.index((await evaluateObjectSet(store, ontology, this.objectSet)).objects));
+  }
+
+  /** Whether the set is filters over the base set of this type: a change of its objects is decided by key. */
+  keyedOn(objectType: string): boolean {
+    return this.wheres !== undefined && objectType === this.objectType;
+  }
+
+  /** The equality every member satisfies (an `eq` clause), as compiled for the ontology now; throws as compiling does. */
+  equalityFor(ontology: OntologyRecord): ReturnType<typeof equalityOf> {
+    return this.predicatesFor(ontology) ? this.compiled?.equality : undefined;
+  }
+
+  /** The set is let go: its members leave the holders' index. */
+  release(): void {
+    this.replaceMembers(new Map());
+    // A run under way when the set was let go may still hand it objects: they must not enter the index again.
+    this.holders = undefined;
   }
 
   /**
@@ -97,25 +138,35 @@ export class SetWatch {
       else if (before.record !== member.record && jsonOf(before) !== jsonOf(member)) changes.push({ state: 'ADDED_OR_UPDATED', record: member.record });
     }
     for (const [id, member] of this.members) if (!now.has(id)) changes.push({ state: 'REMOVED', record: member.record });
-    this.members = now;
+    this.replaceMembers(now);
     return changes;
   }
 
   private async refreshKeys(ontology: OntologyRecord, reads: RunReads, keys: ReadonlySet<string>): Promise<MemberChange[]> {
+    if (!this.predicatesFor(ontology)) return [];
+    return this.applyChanged(ontology, await reads.changedOf(this.objectType, keys));
+  }
+
+  /**
+   * What these changed objects of the set's type do to it (a keyed set; the run read them once for every set):
+   * an object neither in the set before nor passing its clauses now says nothing.
+   */
+  applyChanged(ontology: OntologyRecord, objects: readonly ChangedObject[]): MemberChange[] {
     const predicates = this.predicatesFor(ontology);
     if (!predicates) return [];
     const changes: MemberChange[] = [];
-    for (const key of keys) {
-      const id = `${this.objectType}\u0000${key}`;
-      const o = await reads.get(this.objectType, key);
-      const inSet = o !== undefined && predicates.every((p) => p(o));
+    for (const { id, record: o } of objects) {
       const before = this.members.get(id);
-      if (inSet) {
+      // Neither in the set before nor now: nothing to say (the commonest case when many sets watch one type).
+      if (!before && (o === undefined || !matches(predicates, o))) continue;
+      if (o !== undefined && (before === undefined || matches(predicates, o))) {
         const member: Member = { record: o };
         if (!before || (before.record !== o && jsonOf(before) !== jsonOf(member))) changes.push({ state: 'ADDED_OR_UPDATED', record: o });
         this.members.set(id, member);
+        if (!before) this.holders?.add(id, this);
       } else if (before) {
         this.members.delete(id);
+        this.holders?.delete(id, this);
         changes.push({ state: 'REMOVED', record: before.record });
       }
     }
@@ -126,7 +177,11 @@ export class SetWatch {
   private predicatesFor(ontology: OntologyRecord): Predicate[] | undefined {
     const type = ontology.objectTypes.get(this.objectType);
     if (!type) return undefined;
-    if (this.compiled?.type !== type) this.compiled = { type, predicates: (this.wheres ?? []).map((w) => compileWhere(type, w)) };
+    if (this.compiled?.type !== type) {
+      const predicates = (this.wheres ?? []).map((w) => compileWhere(type, w));
+      const equality = (this.wheres ?? []).map((w) => equalityOf(type, w)).find((e) => e !== undefined);
+      this.compiled = { type, predicates, equality };
+    }
     return this.compiled.predicates;
   }
 
@@ -134,11 +189,26 @@ export class SetWatch {
     return this.members.size;
   }
 
+  /** New members; a keyed set's holders entries follow (only keyed sets are indexed: others are read whole). */
+  private replaceMembers(now: Map<string, Member>): void {
+    if (this.holders && this.wheres) {
+      for (const id of this.members.keys()) if (!now.has(id)) this.holders.delete(id, this);
+      for (const id of now.keys()) if (!this.members.has(id)) this.holders.add(id, this);
+    }
+    this.members = now;
+  }
+
   private index(objects: readonly OntologyObjectRecord[]): Map<string, Member> {
     const out = new Map<string, Member>();
     for (const o of objects) out.set(identity(o), { record: o });
     return out;
   }
+}
+
+/** Whether an object passes every clause (a plain loop: `every` with a closure cost more per call). */
+function matches(predicates: readonly Predicate[], o: OntologyObjectRecord): boolean {
+  for (const p of predicates) if (!p(o)) return false;
+  return true;
 }
 
 /** Every object type a set names, or undefined when it follows links or names objects by rid (any type may matter). */

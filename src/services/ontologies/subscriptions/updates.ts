@@ -1,0 +1,55 @@
+// objectSetChanged messages (docs/live-ontology.md): what moved in one set, queued to each of its subscribers,
+// each object as that subscriber asked for it. The updates are serialized and encoded once per shape asked for
+// (selected properties, rids or not), not once per subscriber: most subscribers of a set ask alike, and
+// serializing was most of a delivery's cost. Each subscriber's message is its head's bytes, the shared
+// updates' bytes and a brace, copied together: no string is encoded again per subscriber.
+import type { OntologyRecord, OntologyObjectRecord } from '../../../store/store.js';
+import { objectWire } from '../objects/wire.js';
+import { findObjectType } from '../context.js';
+import type { Subscription } from './connection.js';
+import type { MemberChange } from './watch.js';
+
+/** Updates per objectSetChanged message: a reset of a large set goes out in several. */
+const UPDATES_PER_MESSAGE = 500;
+const CLOSE_BRACE = Buffer.from('}');
+
+/** Per run: each object's wire JSON per shape asked for, shared by every set the object moved in. */
+export type WireCache = Map<string, Map<OntologyObjectRecord, string>>;
+
+/** Queues the changes to every subscriber; returns the updates queued (changes times subscribers). */
+export function deliverUpdates(ontology: OntologyRecord, subscribers: Iterable<Subscription>, changes: MemberChange[], wires: WireCache): number {
+  const byShape = new Map<string, Buffer[]>();
+  let delivered = 0;
+  for (const sub of subscribers) {
+    const shape = (sub.shape ??= JSON.stringify([sub.request.propertySet, sub.request.loadRids]));
+    let chunks = byShape.get(shape);
+    if (chunks === undefined) byShape.set(shape, (chunks = serializedUpdates(ontology, sub, changes, wires)));
+    // The same bytes as JSON.stringify({type, id, updates}).
+    const head = (sub.head ??= Buffer.from(`{"type":"objectSetChanged","id":${JSON.stringify(sub.id)},"updates":`));
+    for (const updates of chunks) sub.connection.enqueue(Buffer.concat([head, updates, CLOSE_BRACE], head.length + updates.length + 1));
+    delivered += changes.length;
+  }
+  return delivered;
+}
+
+/** The updates as UTF-8 JSON arrays of at most UPDATES_PER_MESSAGE; an object is serialized once per run and shape. */
+function serializedUpdates(ontology: OntologyRecord, sub: Subscription, changes: MemberChange[], wires: WireCache): Buffer[] {
+  const select = sub.request.propertySet.length ? new Set(sub.request.propertySet) : undefined;
+  let wire = wires.get(sub.shape!);
+  if (!wire) wires.set(sub.shape!, (wire = new Map()));
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < changes.length; i += UPDATES_PER_MESSAGE) {
+    const updates: string[] = [];
+    for (const c of changes.slice(i, i + UPDATES_PER_MESSAGE)) {
+      let object = wire.get(c.record);
+      if (object === undefined) {
+        const type = findObjectType(ontology, c.record.objectType);
+        wire.set(c.record, (object = JSON.stringify(objectWire(ontology.rid, type, c.record, { select, excludeRid: !sub.request.loadRids }))));
+      }
+      // The same bytes as JSON.stringify({type, state, object}).
+      updates.push(`{"type":"object","state":"${c.state}","object":${object}}`);
+    }
+    chunks.push(Buffer.from(`[${updates.join(',')}]`));
+  }
+  return chunks;
+}
