@@ -4,9 +4,9 @@
 // have, which is what lets a filter, an orderBy or an aggregation name a derived property like a stored one.
 import type { OntologyObjectRecord, OntologyRecord, Store } from '../../../store/store.js';
 import type { DataType, ObjectTypeDef } from '../../../store/ontology-model.js';
-import { followLink } from '../object-sets/follow-link.js';
-import { compileWhere, type Predicate } from '../object-sets/where.js';
-import { comparatorFor } from '../object-sets/compare.js';
+import { followLink } from '../object-reads/follow-link.js';
+import { compileWhere, type Predicate } from '../object-reads/where.js';
+import { comparatorFor } from '../object-reads/compare.js';
 import { findObjectType } from '../context.js';
 import { invalidRequest, linkTypeNotFound, notSupported, propertiesNotFound } from '../errors.js';
 import { isRecord } from '../model/data-types.js';

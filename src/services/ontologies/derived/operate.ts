@@ -3,7 +3,7 @@
 // are skipped; a value that cannot be computed (a `get` or an `avg` over nothing) is undefined, so the object
 // leaves the derived property out. Distinct counts and percentiles are exact (a valid approximation).
 import type { OntologyObjectRecord } from '../../../store/store.js';
-import type { Comparator } from '../object-sets/compare.js';
+import type { Comparator } from '../object-reads/compare.js';
 
 /** `compare` orders the selected property's values (min and max; compile.ts checked there is one). */
 export function operate(objects: readonly OntologyObjectRecord[], operation: Record<string, unknown>, compare?: Comparator): unknown {

@@ -3,7 +3,7 @@
 // name interface properties: the order is taken on the objects' interface view (view.ts), and a selection keeps,
 // of each object, the properties its type maps the selected interface properties to.
 import type { OntologyObjectRecord, OntologyRecord } from '../../../store/store.js';
-import { order, pageOf, selection, type Page, type PageRequest } from '../object-sets/page.js';
+import { order, pageOf, selection, type Page, type PageRequest } from '../object-reads/page.js';
 import type { InterfaceDef } from './model.js';
 import { interfaceViewType, viewThrough } from './view.js';
 import { mappedProperty } from './where.js';

@@ -6,7 +6,7 @@ import type { OntologyObjectRecord, OntologyRecord, Store } from '../../../store
 import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 import { notFound } from '../../../errors.js';
 import { interfacesOf, type InterfaceDef } from './model.js';
-import { compileWhere, type Predicate } from '../object-sets/where.js';
+import { compileWhere, type Predicate } from '../object-reads/where.js';
 import { findObjectType } from '../context.js';
 import { translateWhere } from './where.js';
 

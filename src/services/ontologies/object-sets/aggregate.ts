@@ -4,7 +4,7 @@
 import type { OntologyObjectRecord } from '../../../store/store.js';
 import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 import { isRecord } from '../model/data-types.js';
-import { comparatorFor, type Comparator } from './compare.js';
+import { comparatorFor, type Comparator } from '../object-reads/compare.js';
 import { invalidRequest, notSupported, propertiesNotFound } from '../errors.js';
 import { PlatformError } from '../../../errors.js';
 

@@ -6,15 +6,15 @@ import type { Store, OntologyObjectRecord, OntologyRecord } from '../../../store
 import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 import { isRecord } from '../model/data-types.js';
 import { findObjectType } from '../context.js';
-import { compileWhere, type Predicate } from './where.js';
-import { objectRid } from '../objects/wire.js';
+import { compileWhere, type Predicate } from '../object-reads/where.js';
+import { objectRid } from '../object-reads/object-wire.js';
 import { invalidRequest, linkTypeNotFound, notSupported } from '../errors.js';
 import { quote } from '../../../errors.js';
 import { names } from '../reasons.js';
 import { filterInterfaceSet, interfaceBaseSet, sharedInterface } from '../interfaces/sets.js';
 import type { InterfaceDef } from '../interfaces/model.js';
 import { withDerivedProperties } from '../derived/with-properties.js';
-import { followLink, identity } from './follow-link.js';
+import { followLink, identity } from '../object-reads/follow-link.js';
 
 export interface EvaluatedSet {
   /** The object type every member has, when they share one (undefined for a mixed static set). */

@@ -4,7 +4,7 @@
 // one security entry, a marking summary with no markings. On the wire each value becomes a SecuredPropertyValue
 // `{value, propertySecurityIndex: 0}` (an array property: one per element, as the client reads arrays), and the
 // response's `propertySecurities` lists that entry. Without the flag nothing changes and the list is empty.
-import type { Page } from './page.js';
+import type { Page } from '../object-reads/page.js';
 import { invalidRequest } from '../errors.js';
 
 const UNRESTRICTED = {

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findOntology, READ, type OntologyDeps } from '../context.js';
 import { evaluateObjectSet } from './evaluate.js';
-import { pageOf } from './page.js';
+import { pageOf } from '../object-reads/page.js';
 import { aggregate } from './aggregate.js';
 import { withPropertySecurities } from './property-securities.js';
 import { isRecord } from '../model/data-types.js';

@@ -3,11 +3,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findObjectType, findOntology, READ, type OntologyDeps } from '../context.js';
 import { objectNotFound, linkTypeNotFound, linkedObjectNotFound, invalidRequest } from '../errors.js';
-import { objectWire } from './wire.js';
+import { objectWire } from '../object-reads/object-wire.js';
 import { keyFromPath, pkValueFromPath } from './primary-key.js';
-import { pageOf, selection } from '../object-sets/page.js';
-import { compileWhere } from '../object-sets/where.js';
-import { followLink } from '../object-sets/follow-link.js';
+import { pageOf, selection } from '../object-reads/page.js';
+import { compileWhere } from '../object-reads/where.js';
+import { followLink } from '../object-reads/follow-link.js';
 import { aggregate } from '../object-sets/aggregate.js';
 import { isRecord } from '../model/data-types.js';
 import { quote } from '../../../errors.js';

@@ -9,7 +9,8 @@ import { CHANGE_TOPIC, onOntologyChange, type Changed } from './change-feed.js';
 import { baseTypeOf, checkProperties, RunReads, SetWatch, type MemberChange } from './watch.js';
 import { errorOf, wireError, type SubscribeRequest, type SubscribeResponse } from './messages.js';
 import type { SubscriberConnection, Subscription, SubscriptionHost } from './connection.js';
-import { Holders, keyedRun } from './keyed-run.js';
+import { keyedRun } from './keyed-run.js';
+import { Holders } from './holders.js';
 import { deliverUpdates, type WireCache } from './updates.js';
 
 /**
@@ -27,7 +28,7 @@ interface Watched {
 class OntologyPump {
   readonly watches = new Map<string, Watched>();
   /** The keyed sets' members by object (keyed-run.ts). */
-  readonly holders = new Holders();
+  readonly holders = new Holders<SetWatch>();
   private chain: Promise<unknown> = Promise.resolve();
   private pending: Map<string, Set<string> | 'all'> | 'all' | undefined;
   private scheduled = false;

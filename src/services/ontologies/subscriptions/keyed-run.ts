@@ -6,27 +6,7 @@
 import type { OntologyRecord, OntologyObjectRecord } from '../../../store/store.js';
 import type { ChangedObject, RunReads, SetWatch } from './watch.js';
 import type { Changed } from './change-feed.js';
-
-/** Per object (its member id), the keyed sets it is a member of; the sets keep it current. */
-export class Holders {
-  private readonly byObject = new Map<string, Set<SetWatch>>();
-
-  add(id: string, watch: SetWatch): void {
-    let watches = this.byObject.get(id);
-    if (!watches) this.byObject.set(id, (watches = new Set()));
-    watches.add(watch);
-  }
-
-  delete(id: string, watch: SetWatch): void {
-    const watches = this.byObject.get(id);
-    if (!watches?.delete(watch)) return;
-    if (watches.size === 0) this.byObject.delete(id);
-  }
-
-  of(id: string): Iterable<SetWatch> {
-    return this.byObject.get(id) ?? [];
-  }
-}
+import type { Holders } from './holders.js';
 
 export interface KeyedRun {
   /** The one object type the run's change names by key. */
@@ -41,7 +21,7 @@ export async function keyedRun(
   ontology: OntologyRecord,
   changed: Changed,
   reads: RunReads,
-  holders: Holders,
+  holders: Holders<SetWatch>,
 ): Promise<KeyedRun | undefined> {
   if (changed === undefined || changed.size !== 1) return undefined;
   const [objectType, keys] = changed.entries().next().value!;

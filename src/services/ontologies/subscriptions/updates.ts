@@ -4,7 +4,7 @@
 // serializing was most of a delivery's cost. Each subscriber's message is its head's bytes, the shared
 // updates' bytes and a brace, copied together: no string is encoded again per subscriber.
 import type { OntologyRecord, OntologyObjectRecord } from '../../../store/store.js';
-import { objectWire } from '../objects/wire.js';
+import { objectWire } from '../object-reads/object-wire.js';
 import { findObjectType } from '../context.js';
 import type { Subscription } from './connection.js';
 import type { MemberChange } from './watch.js';

@@ -5,8 +5,8 @@
 import type { OntologyObjectRecord, OntologyRecord, Store } from '../../../store/store.js';
 import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 import { evaluateObjectSet } from '../object-sets/evaluate.js';
-import { compileWhere, equalityOf, type Predicate } from '../object-sets/where.js';
-import type { Holders } from './keyed-run.js';
+import { compileWhere, equalityOf, type Predicate } from '../object-reads/where.js';
+import type { Holders } from './holders.js';
 import { propertiesNotFound } from '../errors.js';
 import type { Changed } from './change-feed.js';
 
@@ -87,7 +87,7 @@ export class SetWatch {
     /** The object type a refresh message names: the set's base type. */
     readonly objectType: string,
     /** Where a keyed set records its members, for the run to find the sets an object was in (keyed-run.ts). */
-    private holders?: Holders,
+    private holders?: Holders<SetWatch>,
   ) {
     this.types = typesRead(objectSet);
     this.wheres = filterChain(objectSet, objectType);

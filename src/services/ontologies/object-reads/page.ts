@@ -5,7 +5,7 @@ import type { OntologyObjectRecord, OntologyRecord } from '../../../store/store.
 import type { ObjectTypeDef } from '../../../store/ontology-model.js';
 import { isRecord } from '../model/data-types.js';
 import { comparatorFor } from './compare.js';
-import { objectWire } from '../objects/wire.js';
+import { objectWire } from './object-wire.js';
 import { findObjectType } from '../context.js';
 import { invalidRequest, notSupported, propertiesNotFound } from '../errors.js';
 
