@@ -92,7 +92,7 @@ const KINDS: Record<string, Kind> = {
       const n = /^\d{4}-\d{2}-\d{2}$/.test(t.trim()) ? Date.parse(`${t.trim()}T00:00:00Z`) : NaN;
       return Number.isNaN(n) ? fail(t, 'a date (YYYY-MM-DD)') : n;
     },
-    // hyparquet gives a DATE column as a Date; a plain number is days since the epoch.
+    // A Date is taken as its instant; a plain number is days since the epoch (as a Parquet DATE is stored).
     value: (v) => (v instanceof Date ? v.getTime() : Number(v) * 86_400_000),
     text: (c) => new Date(Number(c)).toISOString().slice(0, 10),
   },

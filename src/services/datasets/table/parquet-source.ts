@@ -4,7 +4,7 @@
 // The file's bytes are read whole from the byte store first (Parquet's footer is at its end), kept as the chunks
 // they arrived in; parquet-wasm asks for the footer and then each row group's column chunks, one at a time.
 import type { Readable } from 'node:stream';
-import { DataType, RecordBatchReader, makeVector, type Data, type RecordBatch, type Schema } from 'apache-arrow';
+import { DataType, RecordBatchReader, makeVector, type Data, type RecordBatch, type Schema, type Timestamp } from 'apache-arrow';
 import type { Cell, Column } from './columns.js';
 import type { ColumnBatch } from './arrow-vectors.js';
 import type { ParquetFile, RecordBatch as WasmRecordBatch } from 'parquet-wasm/esm';
@@ -56,10 +56,28 @@ const isTime = (type: DataType) => DataType.isTimestamp(type) || DataType.isDate
 const plain = (value: unknown): unknown =>
   value !== null && typeof value === 'object' && typeof (value as { toArray?: unknown }).toArray === 'function' ? Array.from(value as Iterable<unknown>, plain) : value;
 
+/** Milliseconds in one unit of each Arrow TimeUnit (SECOND, MILLISECOND, MICROSECOND, NANOSECOND). */
+const MS_PER_UNIT = [1000, 1, 1e-3, 1e-6];
+
+/**
+ * A timestamp column without nulls as milliseconds, read from each 64-bit value's two 32-bit words (exact up to
+ * 2^53, centuries either side of 1970 in microseconds): no BigInt per value. What arrow-vectors.ts takes.
+ */
+function timestampMillis(data: Data): Float64Array {
+  const values = data.values as BigInt64Array;
+  const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+  const scale = MS_PER_UNIT[(data.type as DataType as Timestamp).unit]!;
+  const out = new Float64Array(data.length);
+  // apache-arrow slices a value buffer with its data (the offset is left for the validity bitmap).
+  for (let i = 0, w = 0; i < out.length; i++, w += 2) out[i] = (words[w + 1]! * 4294967296 + (words[w]! >>> 0)) * scale;
+  return out;
+}
+
 /** One file column's Arrow data as the schema column's: as it is when the types agree, else cast per value. */
 function columnOf(path: string, column: Column, data: Data, firstRow: number): ColumnBatch['columns'][number] {
   const target = column.type;
   if (sameType(data.type, target)) return data;
+  if (DataType.isTimestamp(data.type) && DataType.isTimestamp(target) && data.nullCount === 0) return timestampMillis(data);
   const vector = makeVector(data);
   const out = new Array<Cell>(data.length);
   // Dates and timestamps arrive from apache-arrow as milliseconds, what columns.ts keeps for DATE and TIMESTAMP;
