@@ -100,4 +100,26 @@ describe('readTable of Parquet files', () => {
     expect(broken.statusCode).toBe(400);
     expect(platformError(broken.json()).parameters.message).toMatch(/^broken\.parquet: not a readable Parquet file \(.+\)$/);
   });
+
+  it('reads a repeated (list) column as an ARRAY column', async () => {
+    const LIST = 'ri.foundry.main.dataset.lists';
+    t = await datasetsApp({ datasets: [{ rid: LIST, name: 'lists', schema: { sensor: 'string', tags: 'array<string>' } }] });
+    const dir = await mkdtemp(join(tmpdir(), 'ds-parquet-'));
+    try {
+      const writer = await ParquetWriter.openFile(new ParquetSchema({ sensor: { type: 'UTF8' }, tags: { type: 'UTF8', repeated: true } }), join(dir, 'l.parquet'));
+      await writer.appendRow({ sensor: 'a', tags: ['x', 'y'] });
+      await writer.appendRow({ sensor: 'b', tags: [] });
+      await writer.close();
+      expect((await uploadFile(t, LIST, 'l.parquet', await readFile(join(dir, 'l.parquet')), '?transactionType=SNAPSHOT')).status).toBe(200);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const csv = await t.app.inject({ url: `/api/v2/datasets/${LIST}/readTable?format=CSV`, headers: t.auth });
+    expect(csv.body).toBe('sensor,tags\na,"[""x"",""y""]"\nb,[]\n');
+    const arrow = tableFromIPC((await t.app.inject({ url: `/api/v2/datasets/${LIST}/readTable?format=ARROW`, headers: t.auth })).rawPayload);
+    expect(arrow.toArray().map((r) => [r.sensor, [...r.tags]])).toEqual([
+      ['a', ['x', 'y']],
+      ['b', []],
+    ]);
+  });
 });
