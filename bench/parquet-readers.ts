@@ -63,7 +63,10 @@ async function columnsViaHyparquet(): Promise<number> {
 /** parquet-wasm's record batch stream (ranges of the file asked as needed), each batch read by apache-arrow. */
 async function columnsViaParquetWasm(): Promise<number> {
   const bytes = readFileSync(file);
-  const blob = { size: bytes.length, slice: (from: number, to: number) => ({ arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset + from, bytes.byteOffset + to) }) };
+  const blob = {
+    size: bytes.length,
+    slice: (from: number, to: number) => ({ arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset + from, bytes.byteOffset + to) }),
+  };
   const parquet = await (await parquetWasm()).ParquetFile.fromFile(blob as unknown as Blob);
   let rows = 0;
   try {

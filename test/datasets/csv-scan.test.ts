@@ -43,7 +43,8 @@ function randomCells(count: number): string[] {
 
 describe('the first-read CSV scan', () => {
   it('accepts no cell that the column check refuses, and proves the plain forms', () => {
-    for (const type of TYPES) for (const cell of randomCells(20_000)) if (scans(type, cell)) expect([type, cell, passes(type, cell)]).toEqual([type, cell, true]);
+    for (const type of TYPES)
+      for (const cell of randomCells(20_000)) if (scans(type, cell)) expect([type, cell, passes(type, cell)]).toEqual([type, cell, true]);
     const plain: Array<[string, string]> = [
       ['DOUBLE', '-12.5e-3'],
       ['DOUBLE', '.5'],
@@ -59,15 +60,31 @@ describe('the first-read CSV scan', () => {
     ];
     for (const [type, cell] of plain) expect([type, cell, scans(type, cell)]).toEqual([type, cell, true]);
     // Valid but not plain: left to the check (scan false), which accepts them.
-    for (const [type, cell] of [['DOUBLE', 'NaN'], ['DOUBLE', ' 1'], ['INTEGER', '1234567890'], ['BOOLEAN', 'TRUE'], ['DATE', '2026-01-31']] as const)
+    for (const [type, cell] of [
+      ['DOUBLE', 'NaN'],
+      ['DOUBLE', ' 1'],
+      ['INTEGER', '1234567890'],
+      ['BOOLEAN', 'TRUE'],
+      ['DATE', '2026-01-31'],
+    ] as const)
       expect([cell, scans(type, cell), passes(type, cell)]).toEqual([cell, false, true]);
   });
 
   it('counts the records of whole lines that fit, and proves nothing it cannot', () => {
-    const columns = planColumns({ fieldSchemaList: [{ name: 's', type: 'STRING', nullable: true }, { name: 'n', type: 'LONG', nullable: true }, { name: 'd', type: 'DECIMAL', nullable: true }] }, []);
+    const columns = planColumns(
+      {
+        fieldSchemaList: [
+          { name: 's', type: 'STRING', nullable: true },
+          { name: 'n', type: 'LONG', nullable: true },
+          { name: 'd', type: 'DECIMAL', nullable: true },
+        ],
+      },
+      [],
+    );
     if (!Array.isArray(columns)) throw new Error(columns.problem);
     expect(scanRecords('a,1,1.50\n,,\nb, 2 ,-3\n', columns)).toBe(3);
-    for (const body of ['a,1,1\n\nb,2,2\n', 'a,1,1\r\n', 'a,1\n', 'a,1,1,1\n', 'a,x,1\n', 'a,1,1'] as const) expect([body, scanRecords(body, columns)]).toEqual([body, undefined]);
+    for (const body of ['a,1,1\n\nb,2,2\n', 'a,1,1\r\n', 'a,1\n', 'a,1,1,1\n', 'a,x,1\n', 'a,1,1'] as const)
+      expect([body, scanRecords(body, columns)]).toEqual([body, undefined]);
   });
 
   it('leaves a read past the first piece as it was: the same text, and a bad value named by line and column', async () => {
@@ -75,7 +92,13 @@ describe('the first-read CSV scan', () => {
     const header = 'sensor,value,count,at\n';
     const good = 'a,1.5,1,2026-01-01T00:00:00Z\n';
     const lines = Math.ceil((3 * PIECE_BYTES) / good.length);
-    const schema = { fieldSchemaList: ['sensor:STRING', 'value:DOUBLE', 'count:LONG', 'at:TIMESTAMP'].map((s) => ({ name: s.split(':')[0]!, type: s.split(':')[1]!, nullable: true })) };
+    const schema = {
+      fieldSchemaList: ['sensor:STRING', 'value:DOUBLE', 'count:LONG', 'at:TIMESTAMP'].map((s) => ({
+        name: s.split(':')[0]!,
+        type: s.split(':')[1]!,
+        nullable: true,
+      })),
+    };
     const columns = planColumns(schema, []);
     if (!Array.isArray(columns)) throw new Error(columns.problem);
     const read = async (content: string) => {

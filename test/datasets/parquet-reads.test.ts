@@ -56,7 +56,10 @@ const row = (sensor: string, value: number | null, count: bigint, ok: boolean, d
 describe('readTable of Parquet files', () => {
   it('serves the rows with the schema types, nulls kept, as ARROW and CSV, cut by rowLimit', async () => {
     t = await datasetsApp(seed);
-    const bytes = await parquetBytes([row('a', 1.5, 10n, true, '2026-01-01', '2026-01-01T00:00:00.250Z'), row('b', null, 20n, false, '2026-01-02', '2026-01-02T12:30:00Z')]);
+    const bytes = await parquetBytes([
+      row('a', 1.5, 10n, true, '2026-01-01', '2026-01-01T00:00:00.250Z'),
+      row('b', null, 20n, false, '2026-01-02', '2026-01-02T12:30:00Z'),
+    ]);
     expect((await uploadFile(t, RID, 'p.parquet', bytes, '?transactionType=SNAPSHOT')).status).toBe(200);
 
     const arrow = await read('format=ARROW');
@@ -76,16 +79,17 @@ describe('readTable of Parquet files', () => {
     ]);
 
     const csv = await read('format=CSV');
-    expect(csv.body).toBe(
-      'sensor,value,count,ok,day,at\na,1.5,10,true,2026-01-01,2026-01-01T00:00:00.250Z\nb,,20,false,2026-01-02,2026-01-02T12:30:00.000Z\n',
-    );
+    expect(csv.body).toBe('sensor,value,count,ok,day,at\na,1.5,10,true,2026-01-01,2026-01-01T00:00:00.250Z\nb,,20,false,2026-01-02,2026-01-02T12:30:00.000Z\n');
     expect((await read('format=CSV&columns=at&columns=sensor&rowLimit=1')).body).toBe('at,sensor\n2026-01-01T00:00:00.250Z,a\n');
     expect(tableFromIPC((await read('format=ARROW&rowLimit=1')).rawPayload).numRows).toBe(1);
   });
 
   it('refuses a value that does not fit its column naming the file, row and column, and a broken file naming the file', async () => {
     t = await datasetsApp(seed);
-    const tooBig = await parquetBytes([row('a', 1, 1n, true, '2026-01-01', '2026-01-01T00:00:00Z'), row('b', 2, 2n ** 40n, true, '2026-01-01', '2026-01-01T00:00:00Z')]);
+    const tooBig = await parquetBytes([
+      row('a', 1, 1n, true, '2026-01-01', '2026-01-01T00:00:00Z'),
+      row('b', 2, 2n ** 40n, true, '2026-01-01', '2026-01-01T00:00:00Z'),
+    ]);
     await uploadFile(t, RID, 'big.parquet', tooBig, '?transactionType=SNAPSHOT');
     for (const format of ['ARROW', 'CSV']) {
       const res = await read(`format=${format}`);
@@ -106,7 +110,10 @@ describe('readTable of Parquet files', () => {
     t = await datasetsApp({ datasets: [{ rid: LIST, name: 'lists', schema: { sensor: 'string', tags: 'array<string>' } }] });
     const dir = await mkdtemp(join(tmpdir(), 'ds-parquet-'));
     try {
-      const writer = await ParquetWriter.openFile(new ParquetSchema({ sensor: { type: 'UTF8' }, tags: { type: 'UTF8', repeated: true } }), join(dir, 'l.parquet'));
+      const writer = await ParquetWriter.openFile(
+        new ParquetSchema({ sensor: { type: 'UTF8' }, tags: { type: 'UTF8', repeated: true } }),
+        join(dir, 'l.parquet'),
+      );
       await writer.appendRow({ sensor: 'a', tags: ['x', 'y'] });
       await writer.appendRow({ sensor: 'b', tags: [] });
       await writer.close();

@@ -104,7 +104,7 @@ export function scanRecords(body: string, columns: readonly Column[]): number | 
   if (body.indexOf('\r') >= 0) return undefined;
   const last = columns.length - 1;
   let records = 0;
-  for (let at = 0; at < body.length; ) {
+  for (let at = 0; at < body.length;) {
     const eol = body.indexOf('\n', at);
     if (eol <= at) return undefined; // an empty line (skipped by the tokenizers) or no line break
     let from = at;

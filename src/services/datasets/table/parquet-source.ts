@@ -54,7 +54,9 @@ const isTime = (type: DataType) => DataType.isTimestamp(type) || DataType.isDate
 
 /** A value as columns.ts takes it from a decoder: lists as arrays, nested ones too. */
 const plain = (value: unknown): unknown =>
-  value !== null && typeof value === 'object' && typeof (value as { toArray?: unknown }).toArray === 'function' ? Array.from(value as Iterable<unknown>, plain) : value;
+  value !== null && typeof value === 'object' && typeof (value as { toArray?: unknown }).toArray === 'function'
+    ? Array.from(value as Iterable<unknown>, plain)
+    : value;
 
 /** Milliseconds in one unit of each Arrow TimeUnit (SECOND, MILLISECOND, MICROSECOND, NANOSECOND). */
 const MS_PER_UNIT = [1000, 1, 1e-3, 1e-6];
@@ -87,7 +89,8 @@ function columnOf(path: string, column: Column, data: Data, firstRow: number): C
   for (let i = 0; i < out.length; i++) {
     const value = vector.get(i) as unknown;
     try {
-      out[i] = value === null || value === undefined ? null : toTime ? (value as number) : column.fromValue(days ? (value as number) / 86_400_000 : plain(value));
+      out[i] =
+        value === null || value === undefined ? null : toTime ? (value as number) : column.fromValue(days ? (value as number) / 86_400_000 : plain(value));
     } catch (err) {
       throw new TableReadError(`${path} row ${firstRow + i + 1}, column "${column.name}": ${(err as Error).message}`);
     }
