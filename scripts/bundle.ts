@@ -5,6 +5,7 @@
 // `npm run build` runs it; the tests bundle into a temporary folder with the same function.
 import { build } from 'esbuild';
 import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -35,6 +36,9 @@ export async function bundle(outdir: string, options: { sourcemap?: boolean } = 
   });
   // The dashboard's static files, as they are: the server reads them from beside the bundle (dist/ui).
   cpSync(join(ROOT, 'src/ui'), join(outdir, 'ui'), { recursive: true });
+  // parquet-wasm's WebAssembly file, read at the first Parquet table read from beside the bundle
+  // (src/services/datasets/table/parquet-wasm.ts); its JavaScript is bundled like any dependency.
+  cpSync(createRequire(import.meta.url).resolve('parquet-wasm/esm/parquet_wasm_bg.wasm'), join(outdir, 'parquet_wasm_bg.wasm'));
 }
 
 /** Earlier builds' scripts (tsc's per-file output, chunks under old hashes); the .d.ts files stay. */

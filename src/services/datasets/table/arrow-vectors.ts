@@ -11,17 +11,32 @@ import {
   Int8,
   TimestampMicrosecond,
   Utf8,
+  Data,
   makeBuilder,
   makeData,
-  type Data,
+  makeVector,
   type DataType,
 } from 'apache-arrow';
 import type { Cell } from './columns.js';
 
-/** Rows as columns: per read column, its cells, or a typed array a decoder gave that already is the Arrow type's. */
+/**
+ * Rows as columns: per read column, its cells, a typed array a decoder gave that already is the Arrow type's
+ * (no nulls), or Arrow data of the column's own Arrow type (a Parquet column read by parquet-wasm), taken as is.
+ */
 export interface ColumnBatch {
   length: number;
-  columns: Array<ArrayLike<Cell> | Float64Array | BigInt64Array>;
+  columns: Array<ArrayLike<Cell> | Float64Array | BigInt64Array | Data>;
+}
+
+/** The first `count` rows of one column of a batch. */
+export function firstOf(column: ColumnBatch['columns'][number], count: number): ColumnBatch['columns'][number] {
+  if (column instanceof Data) return column.slice(0, count);
+  return 'subarray' in column ? column.subarray(0, count) : Array.prototype.slice.call(column, 0, count);
+}
+
+/** A column as cells (what CSV text is written from): Arrow data gives its values, nulls as null. */
+export function cellsOf(column: ColumnBatch['columns'][number]): ArrayLike<Cell> {
+  return column instanceof Data ? (Array.from(makeVector(column)) as Cell[]) : (column as ArrayLike<Cell>);
 }
 
 export const isColumnBatch = (batch: unknown): batch is ColumnBatch => typeof batch === 'object' && batch !== null && 'columns' in batch;
@@ -82,7 +97,8 @@ function micros(cells: ArrayLike<unknown>, length: number): BigInt64Array {
   return out;
 }
 
-export function columnData(type: DataType, cells: ArrayLike<unknown>, length: number): Data {
+export function columnData(type: DataType, cells: ArrayLike<unknown> | Data, length: number): Data {
+  if (cells instanceof Data) return cells;
   const { nullCount, nullBitmap } = validity(cells, length);
   const base = { length, nullCount, ...(nullBitmap ? { nullBitmap } : {}) };
   if (type instanceof Utf8) return makeData({ type, ...base, ...strings(cells, length) });

@@ -2,6 +2,7 @@
 // Parquet value becomes its value, and how that value is written back as CSV text. One place per type.
 import { Bool, DateDay, Field, Float32, Float64, Int16, Int32, Int64, Int8, List, TimestampMicrosecond, Utf8, type DataType } from 'apache-arrow';
 import type { FieldSchema } from '../model.js';
+import { anyScan, booleanScan, dateScan, decimalScan, integerScan, timestampScan, type CellScan } from './csv-scan.js';
 
 /** A value as the Arrow builders take it: ms numbers for dates and timestamps, bigint for longs. */
 export type Cell = string | number | bigint | boolean | null | Cell[];
@@ -13,6 +14,8 @@ export interface Column {
   fromText(text: string): Cell;
   /** Throws as fromText would, without building the value (a passthrough read only checks). */
   check(text: string): void;
+  /** A faster proof that check accepts a non-empty cell of a larger text; false only means "ask check". */
+  scan?: CellScan;
   /** From a decoded Parquet value (number, bigint, Date, string, boolean, array). */
   fromValue(value: unknown): Cell;
   /** As a CSV cell. */
@@ -24,6 +27,8 @@ interface Kind {
   parse(text: string): Cell;
   /** Cheaper than parse where the value itself costs (a bigint); parse when absent. */
   check?(text: string): void;
+  /** A proof that a plain-looking cell passes check (csv-scan.ts); absent: check asks. */
+  scan?: CellScan;
   value(v: unknown): Cell;
   text(cell: Cell): string;
 }
@@ -38,6 +43,8 @@ function integer(bits: 8 | 16 | 32, make: () => DataType): Kind {
   const check = (n: number, shown: string) => (Number.isInteger(n) && n >= -max && n < max ? n : fail(shown, `a ${bits}-bit integer`));
   return {
     arrow: make,
+    // The most digits that are always in range: 99, 9999, 999,999,999.
+    scan: integerScan(bits === 8 ? 2 : bits === 16 ? 4 : 9),
     parse: (t) => (/^[+-]?\d+$/.test(t.trim()) ? check(Number(t), t) : fail(t, 'an integer')),
     value: (v) => check(Number(v), String(v)),
     text: (c) => String(c),
@@ -47,6 +54,7 @@ function integer(bits: 8 | 16 | 32, make: () => DataType): Kind {
 function floating(make: () => DataType): Kind {
   return {
     arrow: make,
+    scan: decimalScan,
     // Number() itself skips surrounding white space; only a NaN needs a second look.
     parse: (t) => {
       const n = Number(t);
@@ -60,7 +68,7 @@ function floating(make: () => DataType): Kind {
 const ms = (v: unknown): number => (v instanceof Date ? v.getTime() : typeof v === 'bigint' ? Number(v) : Number(v));
 
 const KINDS: Record<string, Kind> = {
-  STRING: { arrow: () => new Utf8(), parse: (t) => t, value: (v) => String(v), text: (c) => String(c) },
+  STRING: { arrow: () => new Utf8(), parse: (t) => t, scan: anyScan, value: (v) => String(v), text: (c) => String(c) },
   // Decimals travel as their exact text (an Arrow decimal needs a fixed precision the schema may not give).
   DECIMAL: {
     arrow: () => new Utf8(),
@@ -75,6 +83,7 @@ const KINDS: Record<string, Kind> = {
     arrow: () => new Int64(),
     parse: (t) => (/^[+-]?\d+$/.test(t.trim()) ? BigInt(t.trim()) : fail(t, 'a long integer')),
     check: (t) => void (/^\s*[+-]?\d+\s*$/.test(t) || fail(t, 'a long integer')),
+    scan: integerScan(18),
     value: (v) => (typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v)))),
     text: (c) => String(c),
   },
@@ -82,22 +91,25 @@ const KINDS: Record<string, Kind> = {
   FLOAT: floating(() => new Float32()),
   BOOLEAN: {
     arrow: () => new Bool(),
+    scan: booleanScan,
     parse: (t) => (t === 'true' || /^\s*true\s*$/i.test(t) ? true : t === 'false' || /^\s*false\s*$/i.test(t) ? false : fail(t, 'a boolean (true or false)')),
     value: (v) => Boolean(v),
     text: (c) => String(c),
   },
   DATE: {
     arrow: () => new DateDay(),
+    scan: dateScan,
     parse: (t) => {
       const n = /^\d{4}-\d{2}-\d{2}$/.test(t.trim()) ? Date.parse(`${t.trim()}T00:00:00Z`) : NaN;
       return Number.isNaN(n) ? fail(t, 'a date (YYYY-MM-DD)') : n;
     },
-    // hyparquet gives a DATE column as a Date; a plain number is days since the epoch.
+    // A Date is taken as its instant; a plain number is days since the epoch (as a Parquet DATE is stored).
     value: (v) => (v instanceof Date ? v.getTime() : Number(v) * 86_400_000),
     text: (c) => new Date(Number(c)).toISOString().slice(0, 10),
   },
   TIMESTAMP: {
     arrow: () => new TimestampMicrosecond('UTC'),
+    scan: timestampScan,
     parse: (t) => {
       const n = Date.parse(t);
       return Number.isNaN(n) && Number.isNaN(Date.parse(t.trim())) ? fail(t, 'a timestamp (ISO 8601)') : Number.isNaN(n) ? Date.parse(t.trim()) : n;
@@ -142,6 +154,7 @@ export function columnOf(field: FieldSchema, name: string): Column {
     // An empty CSV cell is null for every type but STRING (docs/datasets.md).
     fromText: (t) => (t === '' && field.type !== 'STRING' ? null : kind.parse(t)),
     check: field.type === 'STRING' ? () => undefined : (t) => void (t === '' || (kind.check ?? kind.parse)(t)),
+    ...(kind.scan ? { scan: kind.scan } : {}),
     fromValue: (v) => (v === null || v === undefined ? null : kind.value(v)),
     toText: (c) => (c === null ? '' : kind.text(c)),
   };

@@ -5,7 +5,8 @@
 // converted and re-encoded.
 import type { Readable } from 'node:stream';
 import type { Cell, Column } from './columns.js';
-import { csvRecords } from './csv-records.js';
+import { csvRecords, type BodyScan } from './csv-records.js';
+import { scanRecords } from './csv-scan.js';
 import { TableReadError } from './table-error.js';
 
 /** Converted rows, or (passthrough) the file's own record text, already checked, ending in a line break. */
@@ -24,8 +25,15 @@ export async function* csvRows(path: string, bytes: Readable, columns: readonly 
   let passthrough = options.passthrough;
   let line = 0;
   let wholeFileRaw = true;
+  // Set once the header row allows a passthrough: later quote-free batches are first tried by the fast scan.
+  let scan: BodyScan | undefined;
   try {
-    for await (const { records, text } of csvRecords(path, bytes)) {
+    for await (const { records, text, proven } of csvRecords(path, bytes, () => scan)) {
+      if (proven !== undefined) {
+        line += proven;
+        if (text!.length > 0) yield Buffer.from(text!);
+        continue;
+      }
       let start = 0;
       let skipText = 0;
       if (!positions) {
@@ -38,6 +46,7 @@ export async function* csvRows(path: string, bytes: Readable, columns: readonly 
         });
         width = header.length;
         passthrough &&= header.length === columns.length && positions.every((p, i) => p === i);
+        if (passthrough) scan = (body) => scanRecords(body, columns);
         start = 1;
         line = 1;
         skipText = text === undefined ? 0 : text.indexOf('\n') + 1;

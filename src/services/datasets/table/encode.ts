@@ -3,7 +3,7 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { Field, RecordBatch, RecordBatchStreamWriter, Schema, Struct, makeData } from 'apache-arrow';
 import type { Cell, Column } from './columns.js';
-import { columnData, isColumnBatch, type ColumnBatch } from './arrow-vectors.js';
+import { cellsOf, columnData, isColumnBatch, type ColumnBatch } from './arrow-vectors.js';
 
 /** Rows as columns (a row batch is turned around once; a column batch is taken as it is). */
 function asColumns(columns: readonly Column[], batch: Cell[][] | ColumnBatch): ColumnBatch {
@@ -58,7 +58,7 @@ export const csvField = (text: string) => (NEEDS_QUOTES.test(text) ? `"${text.re
 function csvText(columns: readonly Column[], batch: Cell[][] | ColumnBatch): string {
   const { length, columns: cells } = asColumns(columns, batch);
   const texts = columns.map((c, i) => {
-    const column = cells[i]!;
+    const column = cellsOf(cells[i]!);
     const out = new Array<string>(length);
     for (let r = 0; r < length; r++) out[r] = csvField(c.toText((column[r] ?? null) as Cell));
     return out;

@@ -1,33 +1,27 @@
-// Rows of one Parquet file of a view, decoded by hyparquet (chosen by bench: docs/datasets.md, "Parquet"), a
-// column at a time (parquetScan) and handed on as column batches: no object per row. The file itself is read
-// whole from the byte store first (Parquet's footer is at its end), kept as its chunks; its decoded rows are not.
+// Rows of one Parquet file of a view, decoded by parquet-wasm (chosen by bench: docs/datasets.md, "Parquet")
+// straight into Arrow record batches, read by apache-arrow and handed on as column batches: no object per row.
+// A column whose Arrow type already is the schema column's goes on as it is; others are cast a value at a time.
+// The file's bytes are read whole from the byte store first (Parquet's footer is at its end), kept as the chunks
+// they arrived in; parquet-wasm asks for the footer and then each row group's column chunks, one at a time.
 import type { Readable } from 'node:stream';
-import { parquetMetadataAsync, parquetScan, type AsyncBuffer, type DecodedArray } from 'hyparquet';
+import { DataType, RecordBatchReader, makeVector, type Data, type RecordBatch, type Schema, type Timestamp } from 'apache-arrow';
 import type { Cell, Column } from './columns.js';
 import type { ColumnBatch } from './arrow-vectors.js';
+import type { ParquetFile, RecordBatch as WasmRecordBatch } from 'parquet-wasm/esm';
+import { parquetWasm } from './parquet-wasm.js';
 import { TableReadError } from './table-error.js';
 
-/**
- * Rows decoded per step, per column. Whole row groups of the usual sizes; a larger group is read in steps
- * (bounded memory). In the table worker a step blocks nothing else (docs/datasets.md).
- */
-const DECODE_ROWS = 100_000;
-/** Rows per batch handed on (an Arrow record batch, a piece of CSV text). */
+/** Rows per batch handed on (an Arrow record batch, a piece of CSV text), and per batch parquet-wasm decodes. */
 const OUT_ROWS = 16_384;
 
-/** Timestamps as milliseconds and dates as days (numbers, not a Date object per value): what columns.ts takes. */
-const PARSERS = {
-  timestampFromMilliseconds: (v: bigint) => Number(v),
-  timestampFromMicroseconds: (v: bigint) => Number(v / 1000n),
-  timestampFromNanoseconds: (v: bigint) => Number(v / 1_000_000n),
-  dateFromDays: (days: number) => days,
-};
+/** What parquet-wasm reads a file through: a Blob's size and slice(from, to).arrayBuffer(), no more. */
+interface BlobLike {
+  size: number;
+  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
 
-/**
- * The file's bytes as the chunks they arrived in, read by range: hyparquet asks for the footer and each column
- * chunk, and only that range is copied out (no second copy of the whole file).
- */
-async function chunkedFile(bytes: Readable): Promise<AsyncBuffer> {
+/** The file's bytes as the chunks they arrived in; a slice copies out only its range (no copy of the whole file). */
+async function chunkedFile(bytes: Readable): Promise<BlobLike> {
   const parts: Buffer[] = [];
   const starts: number[] = [];
   let total = 0;
@@ -36,32 +30,67 @@ async function chunkedFile(bytes: Readable): Promise<AsyncBuffer> {
     parts.push(part as Buffer);
     total += (part as Buffer).length;
   }
+  const copy = (start: number, end: number): ArrayBuffer => {
+    const out = new Uint8Array(Math.max(0, end - start));
+    let i = 0;
+    while (i < parts.length - 1 && starts[i + 1]! <= start) i++;
+    for (; i < parts.length && starts[i]! < end; i++) {
+      const part = parts[i]!;
+      const from = Math.max(0, start - starts[i]!);
+      const to = Math.min(part.length, end - starts[i]!);
+      out.set(part.subarray(from, to), starts[i]! + from - start);
+    }
+    return out.buffer;
+  };
   return {
-    byteLength: total,
-    slice(start: number, end = total): ArrayBuffer {
-      const out = new Uint8Array(Math.max(0, end - start));
-      let i = 0;
-      while (i < parts.length - 1 && starts[i + 1]! <= start) i++;
-      for (; i < parts.length && starts[i]! < end; i++) {
-        const part = parts[i]!;
-        const from = Math.max(0, start - starts[i]!);
-        const to = Math.min(part.length, end - starts[i]!);
-        out.set(part.subarray(from, to), starts[i]! + from - start);
-      }
-      return out.buffer;
-    },
+    size: total,
+    slice: (start, end = total) => ({ arrayBuffer: async () => copy(Math.max(0, start), Math.min(total, end)) }),
   };
 }
 
-/** A decoded column as the schema column's cells; typed arrays that already are the Arrow type's pass as they are. */
-function cellsOf(path: string, column: Column, data: DecodedArray, firstRow: number): ColumnBatch['columns'][number] {
-  const arrowType = String(column.type);
-  if (data instanceof Float64Array && arrowType === 'Float64') return data;
-  if (data instanceof BigInt64Array && arrowType === 'Int64') return data;
+/** Plain, unnested types whose Arrow data is the same whatever wrote it (a timestamp's zone is in its type name). */
+const sameType = (from: DataType, to: DataType) => !to.children?.length && !from.children?.length && String(from) === String(to);
+const isTime = (type: DataType) => DataType.isTimestamp(type) || DataType.isDate(type);
+
+/** A value as columns.ts takes it from a decoder: lists as arrays, nested ones too. */
+const plain = (value: unknown): unknown =>
+  value !== null && typeof value === 'object' && typeof (value as { toArray?: unknown }).toArray === 'function'
+    ? Array.from(value as Iterable<unknown>, plain)
+    : value;
+
+/** Milliseconds in one unit of each Arrow TimeUnit (SECOND, MILLISECOND, MICROSECOND, NANOSECOND). */
+const MS_PER_UNIT = [1000, 1, 1e-3, 1e-6];
+
+/**
+ * A timestamp column without nulls as milliseconds, read from each 64-bit value's two 32-bit words (exact up to
+ * 2^53, centuries either side of 1970 in microseconds): no BigInt per value. What arrow-vectors.ts takes.
+ */
+function timestampMillis(data: Data): Float64Array {
+  const values = data.values as BigInt64Array;
+  const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+  const scale = MS_PER_UNIT[(data.type as DataType as Timestamp).unit]!;
+  const out = new Float64Array(data.length);
+  // apache-arrow slices a value buffer with its data (the offset is left for the validity bitmap).
+  for (let i = 0, w = 0; i < out.length; i++, w += 2) out[i] = (words[w + 1]! * 4294967296 + (words[w]! >>> 0)) * scale;
+  return out;
+}
+
+/** One file column's Arrow data as the schema column's: as it is when the types agree, else cast per value. */
+function columnOf(path: string, column: Column, data: Data, firstRow: number): ColumnBatch['columns'][number] {
+  const target = column.type;
+  if (sameType(data.type, target)) return data;
+  if (DataType.isTimestamp(data.type) && DataType.isTimestamp(target) && data.nullCount === 0) return timestampMillis(data);
+  const vector = makeVector(data);
   const out = new Array<Cell>(data.length);
-  for (let i = 0; i < data.length; i++) {
+  // Dates and timestamps arrive from apache-arrow as milliseconds, what columns.ts keeps for DATE and TIMESTAMP;
+  // for another type a date is its days (as a Parquet DATE is stored).
+  const toTime = isTime(data.type) && (DataType.isTimestamp(target) || DataType.isDate(target));
+  const days = DataType.isDate(data.type) && !toTime;
+  for (let i = 0; i < out.length; i++) {
+    const value = vector.get(i) as unknown;
     try {
-      out[i] = column.fromValue(data[i]);
+      out[i] =
+        value === null || value === undefined ? null : toTime ? (value as number) : column.fromValue(days ? (value as number) / 86_400_000 : plain(value));
     } catch (err) {
       throw new TableReadError(`${path} row ${firstRow + i + 1}, column "${column.name}": ${(err as Error).message}`);
     }
@@ -69,38 +98,54 @@ function cellsOf(path: string, column: Column, data: DecodedArray, firstRow: num
   return out;
 }
 
+/** The file's Arrow schema, as parquet-wasm reads it from the footer (with the embedded Arrow schema if any). */
+function arrowSchema(parquet: ParquetFile): Schema {
+  const reader = RecordBatchReader.from(parquet.schema().intoIPCStream());
+  reader.open();
+  return reader.schema;
+}
+
 export async function* parquetColumns(path: string, bytes: Readable, columns: readonly Column[]): AsyncGenerator<ColumnBatch> {
   const file = await chunkedFile(bytes);
-  let metadata;
+  const wasm = await parquetWasm();
+  let parquet;
   try {
-    metadata = await parquetMetadataAsync(file);
+    parquet = await wasm.ParquetFile.fromFile(file as unknown as Blob);
   } catch (err) {
-    throw new TableReadError(`${path}: not a readable Parquet file (${(err as Error).message})`);
+    throw new TableReadError(`${path}: not a readable Parquet file (${messageOf(err)})`);
   }
-  const names = new Set(metadata.schema.slice(1).map((s) => s.name));
-  for (const c of columns) if (!names.has(c.name)) throw new TableReadError(`${path}: the schema's column "${c.name}" is not in the Parquet file`);
-  const wanted = [...new Set(columns.map((c) => c.name))];
-  let scan;
+  let reader: ReadableStreamDefaultReader<WasmRecordBatch> | undefined;
   try {
-    scan = await parquetScan({ file, metadata, columns: wanted, parsers: PARSERS });
-  } catch (err) {
-    throw new TableReadError(`${path}: not a readable Parquet file (${(err as Error).message})`);
-  }
-  for (const range of scan.ranges) {
-    for (let start = range.rowStart; start < range.rowEnd; start += DECODE_ROWS) {
-      const end = Math.min(range.rowEnd, start + DECODE_ROWS);
-      const decoded = new Map<string, DecodedArray>();
+    const names = new Set(arrowSchema(parquet).fields.map((f) => f.name));
+    for (const c of columns) if (!names.has(c.name)) throw new TableReadError(`${path}: the schema's column "${c.name}" is not in the Parquet file`);
+    const wanted = [...new Set(columns.map((c) => c.name))];
+    // One request at a time: a row group's column chunks are fetched (copied into WebAssembly memory) as it is read.
+    const batches = (await parquet.stream({ columns: wanted, batchSize: OUT_ROWS, concurrency: 1 })) as ReadableStream<WasmRecordBatch>;
+    reader = batches.getReader();
+    let seen = 0;
+    for (;;) {
+      let next;
       try {
-        for (const name of wanted) decoded.set(name, await scan.readColumn({ column: name, rowStart: start, rowEnd: end }));
+        next = await reader.read();
       } catch (err) {
-        throw new TableReadError(`${path} rows ${start + 1}-${end}: ${(err as Error).message}`);
+        throw new TableReadError(`${path} after row ${seen}: not a readable Parquet file (${messageOf(err)})`);
       }
-      const cells = columns.map((c) => cellsOf(path, c, decoded.get(c.name)!, start));
-      // Handed on in slices: one Arrow record batch or CSV text per slice, so the encoded answer stays small.
-      for (let from = 0; from < end - start; from += OUT_ROWS) {
-        const length = Math.min(OUT_ROWS, end - start - from);
-        yield { length, columns: cells.map((c) => ('subarray' in c ? c.subarray(from, from + length) : Array.prototype.slice.call(c, from, from + length))) };
+      if (next.done) break;
+      for (const batch of RecordBatchReader.from(next.value.intoIPCStream()) as Iterable<RecordBatch>) {
+        const children = new Map(batch.schema.fields.map((f, i) => [f.name, batch.data.children[i]!]));
+        yield { length: batch.numRows, columns: columns.map((c) => columnOf(path, c, children.get(c.name)!, seen)) };
+        seen += batch.numRows;
       }
     }
+  } catch (err) {
+    if (err instanceof TableReadError) throw err;
+    throw new TableReadError(`${path}: not a readable Parquet file (${messageOf(err)})`);
+  } finally {
+    // A read ended early (a row limit, a client gone) stops the stream before the file's memory is freed.
+    await reader?.cancel().catch(() => undefined);
+    parquet.free();
   }
 }
+
+/** parquet-wasm rejects with strings as well as Errors. */
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));

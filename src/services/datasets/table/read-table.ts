@@ -8,7 +8,7 @@ import { columnOf, unsupportedType, type Cell, type Column } from './columns.js'
 import { csvRows, fittedText } from './csv-source.js';
 import { PIECE_BYTES } from './csv-records.js';
 import { parquetColumns } from './parquet-source.js';
-import type { ColumnBatch } from './arrow-vectors.js';
+import { firstOf, type ColumnBatch } from './arrow-vectors.js';
 import { arrowStream, csvStream } from './encode.js';
 import { TableReadError } from './table-error.js';
 
@@ -19,7 +19,7 @@ export type TableBatch = Cell[][] | ColumnBatch | Buffer;
 /** The first `count` rows of a batch. */
 function firstRows(batch: Cell[][] | ColumnBatch, count: number): Cell[][] | ColumnBatch {
   if (Array.isArray(batch)) return batch.slice(0, count);
-  return { length: count, columns: batch.columns.map((c) => ('subarray' in c ? c.subarray(0, count) : Array.prototype.slice.call(c, 0, count))) };
+  return { length: count, columns: batch.columns.map((c) => firstOf(c, count)) };
 }
 
 export type TableFormat = 'ARROW' | 'CSV';

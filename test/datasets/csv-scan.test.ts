@@ -1,0 +1,121 @@
+// The fast scan of a first passthrough read (docs/datasets.md, "CSV: two tokenizers, and passthrough"): each
+// type's scanner accepts nothing its column's check refuses (random cells), proves the plain forms, and a read
+// whose later pieces it cannot prove (a bad value, an empty line, a carriage return) answers as before.
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
+import type { FileRecord } from '../../src/services/datasets/model.js';
+import { columnOf } from '../../src/services/datasets/table/columns.js';
+import { PIECE_BYTES } from '../../src/services/datasets/table/csv-records.js';
+import { scanRecords } from '../../src/services/datasets/table/csv-scan.js';
+import { planColumns, tableBytes, TableReadError } from '../../src/services/datasets/table/read-table.js';
+
+const TYPES = ['STRING', 'DOUBLE', 'FLOAT', 'LONG', 'INTEGER', 'SHORT', 'BYTE', 'BOOLEAN', 'DATE', 'TIMESTAMP', 'DECIMAL'] as const;
+const passes = (type: string, cell: string) => {
+  try {
+    columnOf({ name: 'c', type, nullable: true }, 'c').check(cell);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const scans = (type: string, cell: string) => columnOf({ name: 'c', type, nullable: true }, 'c').scan?.(`x${cell}y`, 1, cell.length + 1) ?? false;
+
+/** A random cell from characters that numbers, booleans and timestamps are made of (a seeded generator). */
+function randomCells(count: number): string[] {
+  let seed = 21;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const alphabet = '0123456789+-.eE:TZ tfrueals';
+  const cells: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let cell = '';
+    const length = 1 + Math.floor(next() * 12);
+    for (let j = 0; j < length; j++) cell += alphabet[Math.floor(next() * alphabet.length)];
+    cells.push(cell);
+  }
+  // Near-misses of the plain forms: out-of-range fields, long fractions, odd zones.
+  for (const at of ['2026-01-01T00:00:00Z', '2026-02-28T23:59:59.999+05:30', '2026-01-01']) {
+    for (let i = 0; i < at.length; i++) for (const c of '0129:-+.TZ') cells.push(at.slice(0, i) + c + at.slice(i + 1));
+    cells.push(`${at}0`, `${at}Z`, at.slice(0, -1));
+  }
+  return cells;
+}
+
+describe('the first-read CSV scan', () => {
+  it('accepts no cell that the column check refuses, and proves the plain forms', () => {
+    for (const type of TYPES)
+      for (const cell of randomCells(20_000)) if (scans(type, cell)) expect([type, cell, passes(type, cell)]).toEqual([type, cell, true]);
+    const plain: Array<[string, string]> = [
+      ['DOUBLE', '-12.5e-3'],
+      ['DOUBLE', '.5'],
+      ['LONG', '-9007199254740993'],
+      ['INTEGER', '123456789'],
+      ['BYTE', '-99'],
+      ['BOOLEAN', 'false'],
+      ['DATE', '2026-12-28'],
+      ['TIMESTAMP', '2026-01-01T00:00:00Z'],
+      ['TIMESTAMP', '2026-01-01T10:20:30.123+02:00'],
+      ['TIMESTAMP', '2026-01-01T10:20'],
+      ['STRING', 'anything, really'],
+    ];
+    for (const [type, cell] of plain) expect([type, cell, scans(type, cell)]).toEqual([type, cell, true]);
+    // Valid but not plain: left to the check (scan false), which accepts them.
+    for (const [type, cell] of [
+      ['DOUBLE', 'NaN'],
+      ['DOUBLE', ' 1'],
+      ['INTEGER', '1234567890'],
+      ['BOOLEAN', 'TRUE'],
+      ['DATE', '2026-01-31'],
+    ] as const)
+      expect([cell, scans(type, cell), passes(type, cell)]).toEqual([cell, false, true]);
+  });
+
+  it('counts the records of whole lines that fit, and proves nothing it cannot', () => {
+    const columns = planColumns(
+      {
+        fieldSchemaList: [
+          { name: 's', type: 'STRING', nullable: true },
+          { name: 'n', type: 'LONG', nullable: true },
+          { name: 'd', type: 'DECIMAL', nullable: true },
+        ],
+      },
+      [],
+    );
+    if (!Array.isArray(columns)) throw new Error(columns.problem);
+    expect(scanRecords('a,1,1.50\n,,\nb, 2 ,-3\n', columns)).toBe(3);
+    for (const body of ['a,1,1\n\nb,2,2\n', 'a,1,1\r\n', 'a,1\n', 'a,1,1,1\n', 'a,x,1\n', 'a,1,1'] as const)
+      expect([body, scanRecords(body, columns)]).toEqual([body, undefined]);
+  });
+
+  it('leaves a read past the first piece as it was: the same text, and a bad value named by line and column', async () => {
+    const blobs = new MemoryBlobs();
+    const header = 'sensor,value,count,at\n';
+    const good = 'a,1.5,1,2026-01-01T00:00:00Z\n';
+    const lines = Math.ceil((3 * PIECE_BYTES) / good.length);
+    const schema = {
+      fieldSchemaList: ['sensor:STRING', 'value:DOUBLE', 'count:LONG', 'at:TIMESTAMP'].map((s) => ({
+        name: s.split(':')[0]!,
+        type: s.split(':')[1]!,
+        nullable: true,
+      })),
+    };
+    const columns = planColumns(schema, []);
+    if (!Array.isArray(columns)) throw new Error(columns.problem);
+    const read = async (content: string) => {
+      const info = await blobs.put(Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
+      const file: FileRecord = { transactionRid: 't', path: 'big.csv', blobId: info.blobId, size: info.size, updatedTime: '' };
+      const out: Buffer[] = [];
+      try {
+        for await (const chunk of tableBytes('CSV', [file], blobs, columns, schema)) out.push(chunk);
+      } catch (err) {
+        return err instanceof TableReadError ? err.message : `not a TableReadError: ${String(err)}`;
+      }
+      return Buffer.concat(out).toString('utf8');
+    };
+    const odd = `${good.repeat(lines)}\nb,2, 3 ,2026-01-31T00:00:00Z\r\n${good.repeat(lines)}`;
+    expect(await read(header + odd)).toBe(header + odd);
+    expect(await read(`${header}${good.repeat(lines)}b,2,3,2026-13-01T00:00:00Z\n${good}`)).toBe(
+      `big.csv line ${lines + 2}, column "at": "2026-13-01T00:00:00Z" is not a timestamp (ISO 8601)`,
+    );
+  });
+});
