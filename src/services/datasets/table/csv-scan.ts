@@ -4,10 +4,14 @@
 // decimals, `true`/`false`, ISO dates and timestamps with in-range fields); any other cell is checked by the
 // column's own check. Whatever cannot be proven here (an error, a ragged or empty line, a carriage return)
 // answers undefined, and the batch is read again by the tokenizers, which name the line and column as before.
-import type { Column } from './columns.js';
-
 /** True only if the column's check would accept text.slice(from, to) (a non-empty cell). */
 export type CellScan = (text: string, from: number, to: number) => boolean;
+
+/** What scanning needs of a column (columns.ts builds them): its scanner, and its own check for the rest. */
+export interface ScannedColumn {
+  scan?: CellScan;
+  check(text: string): void;
+}
 
 const ZERO = 48;
 const isDigit = (c: number) => c >= ZERO && c <= ZERO + 9;
@@ -100,7 +104,7 @@ export const anyScan: CellScan = () => true;
  * The number of records in `body` (quote-free whole lines, each ending in "\n") when each has exactly one cell
  * per column, in the columns' order, and every cell fits its column; undefined when that is not proven.
  */
-export function scanRecords(body: string, columns: readonly Column[]): number | undefined {
+export function scanRecords(body: string, columns: readonly ScannedColumn[]): number | undefined {
   if (body.indexOf('\r') >= 0) return undefined;
   const last = columns.length - 1;
   let records = 0;
