@@ -85,15 +85,23 @@ export interface PlainAnswer {
   body: string;
 }
 
-const pairsOf = (headers: Readonly<Record<string, string>>) => Object.entries(headers).flatMap(([name, value]) => [name.toLowerCase(), value]);
-const NO_STORE = ['cache-control', 'no-store', 'pragma', 'no-cache'];
+/** Name-value pairs, names in lower case, then `after` (a loop: refusals are a hot path, bench bad-input). */
+function pairsOf(headers: Readonly<Record<string, string>>, after: readonly string[] = []): readonly string[] {
+  let pairs: string[] | undefined;
+  for (const name in headers) (pairs ??= []).push(name.toLowerCase(), headers[name]!);
+  return pairs === undefined ? after : pairs.concat(after);
+}
+const NO_STORE: readonly string[] = ['cache-control', 'no-store', 'pragma', 'no-cache'];
 
-/** An OAuth refusal as both its renderer and the token fast lane write it. */
+/**
+ * An OAuth refusal as both its renderer and the token fast lane write it. The body is what JSON.stringify of
+ * {error, error_description} gives, from cached string literals: most refusals repeat a few descriptions.
+ */
 export function oauthAnswer(err: OAuthError): PlainAnswer {
   return {
     status: err.status,
-    headers: [...pairsOf(err.headers), ...NO_STORE],
-    body: JSON.stringify({ error: err.error, error_description: excerpt(err.errorDescription, DESCRIPTION_MAX) }),
+    headers: pairsOf(err.headers, NO_STORE),
+    body: `{"error":${jsonString(err.error)},"error_description":${jsonString(excerpt(err.errorDescription, DESCRIPTION_MAX))}}`,
   };
 }
 

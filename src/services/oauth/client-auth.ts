@@ -60,9 +60,13 @@ export function provesClient(client: ClientRecord, presented: Presented): boolea
   return presented.secret !== undefined && safeEqual(presented.secret, expected);
 }
 
-/** Authenticates the client of a request; every failure is invalid_client (401). */
-export async function authenticateClient(store: Store, authorization: string | undefined, params: Params): Promise<ResolvedClient> {
-  const presented = presentedClient(authorization, params);
+/** Authenticates the client of a request; every failure is invalid_client (401). `presented`: already read from it. */
+export async function authenticateClient(
+  store: Store,
+  authorization: string | undefined,
+  params: Params,
+  presented: Presented = presentedClient(authorization, params),
+): Promise<ResolvedClient> {
   const fail = (description: string) => invalidClient(description, presented.usedBasic);
   const resolved = await resolveClient(store, presented.clientId);
   if (!resolved)

@@ -14,6 +14,7 @@ import { mintForClientPrincipal, withServicePrincipal } from '../service-princip
 import { authenticatedContext, type Grant, type GrantContext } from './grant.js';
 import type { TokenResponse } from '../access-tokens.js';
 import { clientCredentialsAsRemembered } from './remembered-client.js';
+import { presentedClient } from '../client-auth.js';
 import { quote, quoteAll } from '../reasons.js';
 
 /** The principal made once per client when no seeded service user names it (username = client_id). */
@@ -60,8 +61,11 @@ async function issueForClient({ store, clock, settings, scopeMatrix, client, par
  * only a clean success. Anything else takes the general path, which reads the client afresh and gives the errors.
  */
 export const clientCredentialsGrant: Grant = (deps, request) => {
-  const general = () => authenticatedContext(deps, request).then(issueForClient);
+  // Who the request says it is, read once for both paths. A malformed claim throws here, as the general path
+  // would throw it first, before any store read.
+  const presented = presentedClient(request.authorization, request.params);
+  const general = () => authenticatedContext(deps, request, presented).then(issueForClient);
   // Not async: the hot path is one promise (the store's), not one per layer (docs/architecture.md, Hot paths).
-  const remembered = clientCredentialsAsRemembered(deps, request.authorization, request.params);
+  const remembered = clientCredentialsAsRemembered(deps, presented, request.params);
   return remembered === undefined ? general() : remembered.then((minted) => minted ?? general());
 };

@@ -7,7 +7,7 @@ import { unauthorizedClient } from '../../../errors.js';
 import type { TokenResponse } from '../access-tokens.js';
 import type { Params } from '../params.js';
 import type { TokenDeps } from '../deps.js';
-import { authenticateClient } from '../client-auth.js';
+import { authenticateClient, type Presented } from '../client-auth.js';
 import { quote, quoteAll } from '../reasons.js';
 
 export interface TokenRequest {
@@ -25,8 +25,8 @@ export interface GrantContext extends TokenDeps {
 export type Grant = (deps: TokenDeps, request: TokenRequest) => Promise<TokenResponse>;
 
 /** The general first step: the client authenticated (RFC 6749 §2.3), and registered for this grant type. */
-export async function authenticatedContext(deps: TokenDeps, request: TokenRequest): Promise<GrantContext> {
-  const { client } = await authenticateClient(deps.store, request.authorization, request.params);
+export async function authenticatedContext(deps: TokenDeps, request: TokenRequest, presented?: Presented): Promise<GrantContext> {
+  const { client } = await authenticateClient(deps.store, request.authorization, request.params, presented);
   if (!client.grantTypes.includes(request.grantType)) {
     throw unauthorizedClient(`The client "${client.clientId}" is not allowed the ${request.grantType} grant.`).because(
       `The client ${quote(client.clientId)} asked for the ${request.grantType} grant; it is registered for ${quoteAll(client.grantTypes)}.`,
