@@ -1,4 +1,9 @@
-// Shared by the datasets route tests: an app with a seeded user and a token holding both datasets scopes.
+// Shared by the datasets route tests: an app with a seeded user and a token holding both datasets scopes, and
+// Parquet files written by another library than the one that reads them.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ParquetSchema, ParquetWriter } from '@dsnp/parquetjs';
 import { buildTestApp, bearer, mintToken, type TestApp } from '../helpers/app.js';
 
 export const READ = 'api:datasets-read';
@@ -26,4 +31,28 @@ export async function uploadFile(t: TestApp & { auth: Record<string, string> }, 
     payload: typeof content === 'string' ? Buffer.from(content) : content,
   });
   return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+}
+
+/**
+ * A Parquet file of the rows, as its bytes: sensor (UTF8), value (DOUBLE, optional), count (INT64), ok (BOOLEAN),
+ * day (DATE) and at, a timestamp in the given unit.
+ */
+export async function parquetBytes(rows: Array<Record<string, unknown>>, at: 'TIMESTAMP_MICROS' | 'TIMESTAMP_MILLIS'): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'ds-parquet-'));
+  try {
+    const schema = new ParquetSchema({
+      sensor: { type: 'UTF8' },
+      value: { type: 'DOUBLE', optional: true },
+      count: { type: 'INT64' },
+      ok: { type: 'BOOLEAN' },
+      day: { type: 'DATE' },
+      at: { type: at },
+    });
+    const writer = await ParquetWriter.openFile(schema, join(dir, 'f.parquet'));
+    for (const row of rows) await writer.appendRow(row);
+    await writer.close();
+    return await readFile(join(dir, 'f.parquet'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

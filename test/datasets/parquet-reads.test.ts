@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tableFromIPC } from 'apache-arrow';
 import { ParquetSchema, ParquetWriter } from '@dsnp/parquetjs';
 import { platformError, type TestApp } from '../helpers/app.js';
-import { datasetsApp, uploadFile } from './helpers.js';
+import { datasetsApp, parquetBytes, uploadFile } from './helpers.js';
 
 const RID = 'ri.foundry.main.dataset.parquet';
 const seed = {
@@ -24,25 +24,7 @@ afterEach(async () => {
 const read = (query: string) => t!.app.inject({ url: `/api/v2/datasets/${RID}/readTable?${query}`, headers: t!.auth });
 
 /** A Parquet file of the rows (count written as INT64, `at` as microseconds), as its bytes. */
-async function parquetBytes(rows: Array<Record<string, unknown>>): Promise<Buffer> {
-  const dir = await mkdtemp(join(tmpdir(), 'ds-parquet-'));
-  try {
-    const schema = new ParquetSchema({
-      sensor: { type: 'UTF8' },
-      value: { type: 'DOUBLE', optional: true },
-      count: { type: 'INT64' },
-      ok: { type: 'BOOLEAN' },
-      day: { type: 'DATE' },
-      at: { type: 'TIMESTAMP_MICROS' },
-    });
-    const writer = await ParquetWriter.openFile(schema, join(dir, 'f.parquet'));
-    for (const row of rows) await writer.appendRow(row);
-    await writer.close();
-    return await readFile(join(dir, 'f.parquet'));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const parquetOf = (rows: Array<Record<string, unknown>>) => parquetBytes(rows, 'TIMESTAMP_MICROS');
 
 const row = (sensor: string, value: number | null, count: bigint, ok: boolean, day: string, at: string) => ({
   sensor,
@@ -56,7 +38,7 @@ const row = (sensor: string, value: number | null, count: bigint, ok: boolean, d
 describe('readTable of Parquet files', () => {
   it('serves the rows with the schema types, nulls kept, as ARROW and CSV, cut by rowLimit', async () => {
     t = await datasetsApp(seed);
-    const bytes = await parquetBytes([
+    const bytes = await parquetOf([
       row('a', 1.5, 10n, true, '2026-01-01', '2026-01-01T00:00:00.250Z'),
       row('b', null, 20n, false, '2026-01-02', '2026-01-02T12:30:00Z'),
     ]);
@@ -86,7 +68,7 @@ describe('readTable of Parquet files', () => {
 
   it('refuses a value that does not fit its column naming the file, row and column, and a broken file naming the file', async () => {
     t = await datasetsApp(seed);
-    const tooBig = await parquetBytes([
+    const tooBig = await parquetOf([
       row('a', 1, 1n, true, '2026-01-01', '2026-01-01T00:00:00Z'),
       row('b', 2, 2n ** 40n, true, '2026-01-01', '2026-01-01T00:00:00Z'),
     ]);

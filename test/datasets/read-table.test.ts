@@ -1,13 +1,9 @@
 // readTable (docs/datasets.md, "Table reads"): CSV and Parquet files of a view, read with the schema, served as
 // CSV or an Arrow IPC stream; columns, rowLimit, ranges; and the refusals, each naming what was wrong.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tableFromIPC } from 'apache-arrow';
-import { ParquetSchema, ParquetWriter } from '@dsnp/parquetjs';
 import { platformError, type TestApp } from '../helpers/app.js';
-import { datasetsApp, json, uploadFile } from './helpers.js';
+import { datasetsApp, json, parquetBytes, uploadFile } from './helpers.js';
 
 const RID = 'ri.foundry.main.dataset.readings';
 const seed = {
@@ -86,24 +82,12 @@ describe('readTable', () => {
 
   it('reads Parquet files beside CSV ones', async () => {
     t = await datasetsApp(seed);
-    const dir = await mkdtemp(join(tmpdir(), 'ds-'));
-    try {
-      const schema = new ParquetSchema({
-        sensor: { type: 'UTF8' },
-        value: { type: 'DOUBLE', optional: true },
-        count: { type: 'INT64' },
-        ok: { type: 'BOOLEAN' },
-        day: { type: 'DATE' },
-        at: { type: 'TIMESTAMP_MILLIS' },
-      });
-      const writer = await ParquetWriter.openFile(schema, join(dir, 'p.parquet'));
-      await writer.appendRow({ sensor: 'p', value: 2.25, count: 7n, ok: true, day: new Date('2026-02-01'), at: new Date('2026-02-01T01:02:03Z') });
-      await writer.close();
-      const up = await uploadFile(t, RID, 'part-2.parquet', await readFile(join(dir, 'p.parquet')), '?transactionType=APPEND');
-      expect(up.status).toBe(200);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const bytes = await parquetBytes(
+      [{ sensor: 'p', value: 2.25, count: 7n, ok: true, day: new Date('2026-02-01'), at: new Date('2026-02-01T01:02:03Z') }],
+      'TIMESTAMP_MILLIS',
+    );
+    const up = await uploadFile(t, RID, 'part-2.parquet', bytes, '?transactionType=APPEND');
+    expect(up.status).toBe(200);
     // `tags` is not in the Parquet file: read the columns it has.
     const res = await read('format=CSV&columns=sensor&columns=value&columns=count&columns=day&columns=at');
     expect(res.statusCode).toBe(200);
