@@ -62,24 +62,14 @@ export const withPrincipal = (record: Omit<AccessTokenRecord, 'principalId'>, pr
   return { token, principalId, ...rest };
 };
 
-/** Notes the username an answer acts as (for principalNameOf); returns the answer. */
+/** Notes the username an answer acts as; returns the answer. Every mint here calls it once the token is stored. */
 export function mintedFor(response: TokenResponse, username: string): TokenResponse {
   response[ACTS_AS] = username;
   return response;
 }
 
-/** The username an answer acts as, when it was minted here (principalNameOf looks up the others). */
+/** The username a minted answer acts as (the journal's; never on the wire). */
 export const actsAs = (response: TokenResponse): string | undefined => response[ACTS_AS];
-
-/** The username a token answer acts as: known when it was minted here; else looked up by the token. */
-export async function principalNameOf(deps: Pick<OAuthDeps, 'store'>, response: TokenResponse): Promise<string | undefined> {
-  const known = response[ACTS_AS];
-  if (known !== undefined) return known;
-  const { tokens, users } = deps.store;
-  if (tokens.findAccessWithPrincipal) return (await tokens.findAccessWithPrincipal(response.access_token))?.principal?.username;
-  const token = await tokens.findAccess(response.access_token);
-  return token && (await users.byId(token.principalId))?.username;
-}
 
 /** Past `limits.max_access_tokens` nothing is stored and `whenFull` is thrown (by default the token endpoint's 503). */
 export async function mintAccessToken(

@@ -17,7 +17,7 @@ import { issueCode } from './codes.js';
 import { CALLBACK_PATH, renderSignInPage, signInCsp } from './signin-page.js';
 import { token } from './token-endpoint.js';
 import { NO_STORE_HEADERS, tokenLaneAnswer, tokenLaneJsonRefusal } from './token-lane.js';
-import { principalNameOf } from './access-tokens.js';
+import { actsAs } from './access-tokens.js';
 import { introspect, revoke } from './revocation.js';
 import { METADATA_PATH, OAUTH_BASE, issuerOf, metadata } from './metadata.js';
 import { rejectOtherMediaTypes } from '../../http/body-parsers.js';
@@ -113,8 +113,8 @@ export function oauthRoutes(app: FastifyInstance, deps: OAuthDeps & Pick<Service
     // Not async: a request refused before any store call throws synchronously (see token()).
     // The journal names the user a token acts as (a client_credentials token's service user too).
     scope.post(`${OAUTH_BASE}/token`, (request, reply) =>
-      token(tokenDeps, request.headers.authorization, formOf(request)).then(async (response) => {
-        if (app.journal.capacity > 0) request.journalUsername = (await principalNameOf(deps, response).catch(() => undefined)) ?? null;
+      token(tokenDeps, request.headers.authorization, formOf(request)).then((response) => {
+        if (app.journal.capacity > 0) request.journalUsername = actsAs(response) ?? null;
         return noStore(reply).send(response);
       }),
     );

@@ -6,7 +6,7 @@
 import { invalidRequest, OAuthError } from '../../errors.js';
 import type { LaneAnswer } from '../../http/fast-lane.js';
 import { oauthAnswer, UNSUPPORTED_MEDIA_TYPE } from '../../http/render-error.js';
-import { actsAs, principalNameOf } from './access-tokens.js';
+import { actsAs } from './access-tokens.js';
 import type { TokenDeps } from './deps.js';
 import { JOINED_FORM_FIELDS, singleValued, type Params } from './params.js';
 import { token } from './token-endpoint.js';
@@ -30,7 +30,7 @@ export async function tokenLaneAnswer(deps: TokenDeps, form: string, authorizati
   try {
     // client_credentials proves the remembered client first, inside its own grant module.
     const minted = await token(deps, authorization, params);
-    const username = journaled ? (actsAs(minted) ?? (await principalNameOf(deps, minted).catch(() => undefined))) : undefined;
+    const username = journaled ? actsAs(minted) : undefined;
     return { status: 200, headers: NO_STORE_HEADERS, body: JSON.stringify(minted), ...named, username };
   } catch (err) {
     // Exactly the OAuth refusals; anything else (the store failing) the route renders.

@@ -21,27 +21,25 @@ export const OBJECTS_VIEW = '/_emulate/platform/ontologies/objects';
 export const OBJECT_FILES_VIEW = '/_emulate/platform/ontologies/object-files';
 const VIEW_PAGE_SIZE = '100';
 
+/** The columns that name an object, first in both views. */
+const WHICH_OBJECT = [
+  { field: 'ontology', heading: 'Ontology' },
+  { field: 'objectType', heading: 'Object type' },
+  { field: 'primaryKey', heading: 'Primary key' },
+];
+
 export const OBJECT_VIEWS: readonly DashboardView[] = [
   {
     title: 'Objects',
     listPath: OBJECTS_VIEW,
-    columns: [
-      { field: 'ontology', heading: 'Ontology' },
-      { field: 'objectType', heading: 'Object type' },
-      { field: 'primaryKey', heading: 'Primary key' },
-      { field: 'title', heading: 'Title' },
-      { field: 'properties', heading: 'Properties' },
-      { field: 'files', heading: 'Files' },
-    ],
+    columns: [...WHICH_OBJECT, { field: 'title', heading: 'Title' }, { field: 'properties', heading: 'Properties' }, { field: 'files', heading: 'Files' }],
     topic: 'ontologies',
   },
   {
     title: 'Object files',
     listPath: OBJECT_FILES_VIEW,
     columns: [
-      { field: 'ontology', heading: 'Ontology' },
-      { field: 'objectType', heading: 'Object type' },
-      { field: 'primaryKey', heading: 'Primary key' },
+      ...WHICH_OBJECT,
       { field: 'property', heading: 'Property' },
       { field: 'file', heading: 'File' },
       { field: 'kind', heading: 'Kind' },
