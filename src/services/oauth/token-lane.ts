@@ -9,7 +9,8 @@ import { oauthAnswer, UNSUPPORTED_MEDIA_TYPE } from '../../http/render-error.js'
 import { actsAs } from './access-tokens.js';
 import type { TokenDeps } from './deps.js';
 import { JOINED_FORM_FIELDS, singleValued, type Params } from './params.js';
-import { token } from './token-endpoint.js';
+import { tokenOutcome } from './token-endpoint.js';
+import type { TokenResponse } from './access-tokens.js';
 
 /** Success headers, as the route's `noStore` sets them (lower case, as the framework sends them). */
 export const NO_STORE_HEADERS = ['cache-control', 'no-store', 'pragma', 'no-cache'];
@@ -27,16 +28,25 @@ export async function tokenLaneAnswer(deps: TokenDeps, form: string, authorizati
   if (grantType !== undefined && ROUTE_ONLY.has(grantType)) return undefined;
   // The journal entry's names, as the route's hook reads them from the parsed body.
   const named = { clientId: params.client_id, username: params.username };
+  // client_credentials proves the remembered client first, inside its own grant module. Refusals come back as
+  // values (no throw on the hot path); one a grant still throws is caught the same way.
+  let outcome: TokenResponse | OAuthError;
   try {
-    // client_credentials proves the remembered client first, inside its own grant module.
-    const minted = await token(deps, authorization, params);
-    const username = journaled ? actsAs(minted) : undefined;
-    return { status: 200, headers: NO_STORE_HEADERS, body: JSON.stringify(minted), ...named, username };
+    const pending = tokenOutcome(deps, authorization, params);
+    outcome = pending instanceof OAuthError ? pending : await pending;
   } catch (err) {
     // Exactly the OAuth refusals; anything else (the store failing) the route renders.
     if (!(err instanceof OAuthError) || err.constructor !== OAuthError) throw err;
-    return { ...oauthAnswer(err), refusal: err, ...named };
+    outcome = err;
   }
+  if (outcome instanceof OAuthError) return refused(outcome, named);
+  const username = journaled ? actsAs(outcome) : undefined;
+  return { status: 200, headers: NO_STORE_HEADERS, body: JSON.stringify(outcome), clientId: named.clientId, username };
+}
+
+function refused(refusal: OAuthError, named: { clientId?: string; username?: string }): LaneAnswer {
+  const answer = oauthAnswer(refusal);
+  return { status: answer.status, headers: answer.headers, body: answer.body, refusal, clientId: named.clientId, username: named.username };
 }
 
 /** A JSON body: the route takes forms only, and its catch-all parser refuses the type (src/http/render-error.ts). */

@@ -4,7 +4,7 @@
 // client's allowed_scopes does not list it, and still no refresh token. A request with no `scope` at all (what
 // the Python SDK and the command-line tools built on it send by default) gets the client's allowed_scopes, else
 // every scope the served services check (docs/oauth.md).
-import { invalidGrant, invalidScope } from '../../../errors.js';
+import { invalidGrant, invalidScope, OAuthError } from '../../../errors.js';
 import { DEFAULT_REALM } from '../../../platform-constants.js';
 import { stableUuid } from '../../../ids.js';
 import type { ClientRecord, UserRecord } from '../../../store/store.js';
@@ -32,10 +32,10 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
   };
 }
 
-async function issueForClient({ store, clock, settings, scopeMatrix, client, params }: GrantContext): Promise<TokenResponse> {
+async function issueForClient({ store, clock, settings, scopeMatrix, client, params }: GrantContext): Promise<TokenResponse | OAuthError> {
   const requested = clientCredentialsScopes(client, params, scopeMatrix);
   if ('problem' in requested) {
-    throw invalidScope(requested.problem).because(
+    return invalidScope(requested.problem).because(
       `${requested.problem} The client ${quote(client.clientId)} may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`,
     );
   }
@@ -61,10 +61,11 @@ async function issueForClient({ store, clock, settings, scopeMatrix, client, par
  * only a clean success. Anything else takes the general path, which reads the client afresh and gives the errors.
  */
 export const clientCredentialsGrant: Grant = (deps, request) => {
-  // Who the request says it is, read once for both paths. A malformed claim throws here, as the general path
-  // would throw it first, before any store read.
+  // Who the request says it is, read once for both paths. A malformed claim is the answer, as the general path
+  // would give it first, before any store read.
   const presented = presentedClient(request.authorization, request.params);
-  const general = () => authenticatedContext(deps, request, presented).then(issueForClient);
+  if (presented instanceof OAuthError) return Promise.resolve(presented);
+  const general = () => authenticatedContext(deps, request, presented).then((context) => (context instanceof OAuthError ? context : issueForClient(context)));
   // Not async: the hot path is one promise (the store's), not one per layer (docs/architecture.md, Hot paths).
   const remembered = clientCredentialsAsRemembered(deps, presented, request.params);
   return remembered === undefined ? general() : remembered.then((minted) => minted ?? general());
