@@ -73,7 +73,12 @@ export class PostgresBlobs implements BlobStore {
       const to = seq === last ? end - seq * CHUNK_BYTES : CHUNK_BYTES;
       const p = whole
         ? db.first<{ data: Buffer }>('SELECT data FROM blob_chunks WHERE blob_id = $1 AND seq = $2', [blobId, seq])
-        : db.first<{ data: Buffer }>('SELECT substring(data from $3 for $4) AS data FROM blob_chunks WHERE blob_id = $1 AND seq = $2', [blobId, seq, from + 1, to - from]);
+        : db.first<{ data: Buffer }>('SELECT substring(data from $3 for $4) AS data FROM blob_chunks WHERE blob_id = $1 AND seq = $2', [
+            blobId,
+            seq,
+            from + 1,
+            to - from,
+          ]);
       p.catch(() => undefined);
       return p;
     };

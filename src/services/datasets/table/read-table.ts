@@ -2,6 +2,7 @@
 // in path order, cut to `columns` and `rowLimit`, encoded as ARROW or CSV. Everything is a generator pulled by
 // the response, so a table larger than memory is never built whole.
 import type { Readable } from 'node:stream';
+import type { ByteRange } from '../../../blobs/index.js';
 import { setImmediate as tick } from 'node:timers/promises';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import { columnOf, unsupportedType, type Cell, type Column } from './columns.js';
@@ -44,7 +45,26 @@ export function planColumns(schema: DatasetSchema, wanted: readonly string[]): C
 
 /** Where a read gets a file's bytes: the byte store, or (in the table worker) the main thread's byte store. */
 export interface ByteSource {
-  open(blobId: string): Promise<Readable | undefined>;
+  open(blobId: string, range?: ByteRange): Promise<Readable | undefined>;
+}
+
+/** `start..end` of a stored file in one buffer (what the Parquet reader asks for). */
+async function readRange(path: string, blobs: ByteSource, blobId: string, start: number, end: number): Promise<ArrayBuffer> {
+  const out = new Uint8Array(Math.max(0, end - start));
+  const bytes = await blobs.open(blobId, { start, end });
+  if (!bytes) throw new TableReadError(`${path}: its bytes are gone from the store`);
+  let at = 0;
+  try {
+    for await (const part of bytes as AsyncIterable<Buffer>) {
+      if (at + part.length > out.length) throw new TableReadError(`${path}: the store answered more bytes than asked for`);
+      out.set(part, at);
+      at += part.length;
+    }
+  } finally {
+    bytes.destroy();
+  }
+  if (at !== out.length) throw new TableReadError(`${path}: the store answered ${at} bytes of ${out.length} asked for`);
+  return out.buffer;
 }
 
 /** Which files are known to fit the columns (a passthrough read of one sends its bytes unchecked). */
@@ -69,7 +89,7 @@ export const knownFits: FitMemory = {
 };
 
 async function* rowsOf(
-  files: readonly Pick<FileRecord, 'path' | 'blobId'>[],
+  files: readonly Pick<FileRecord, 'path' | 'blobId' | 'size'>[],
   blobs: ByteSource,
   columns: readonly Column[],
   rowLimit: number | undefined,
@@ -80,15 +100,15 @@ async function* rowsOf(
   for (const file of files) {
     const format = tabularFormat(file.path);
     if (!format || !file.blobId || left <= 0) continue;
-    const bytes: Readable | undefined = await blobs.open(file.blobId);
-    if (!bytes) throw new TableReadError(`${file.path}: its bytes are gone from the store`);
-    const key = fitKey(file.blobId, columns);
-    const source: AsyncIterable<TableBatch> =
-      format === 'parquet'
-        ? parquetColumns(file.path, bytes, columns)
-        : passthrough && fits.has(key)
-          ? fittedText(bytes, PIECE_BYTES)
-          : csvRows(file.path, bytes, columns, { passthrough, fitted: () => fits.remember(key) });
+    const blobId = file.blobId;
+    const bytes: Readable | undefined = format === 'parquet' ? undefined : await blobs.open(blobId);
+    if (format === 'csv' && !bytes) throw new TableReadError(`${file.path}: its bytes are gone from the store`);
+    const key = fitKey(blobId, columns);
+    const source: AsyncIterable<TableBatch> = !bytes
+      ? parquetColumns(file.path, file.size, (start, end) => readRange(file.path, blobs, blobId, start, end), columns)
+      : passthrough && fits.has(key)
+        ? fittedText(bytes, PIECE_BYTES)
+        : csvRows(file.path, bytes, columns, { passthrough, fitted: () => fits.remember(key) });
     try {
       for await (const batch of source) {
         if (Buffer.isBuffer(batch)) yield batch;
@@ -102,7 +122,7 @@ async function* rowsOf(
         if (left <= 0) break;
       }
     } finally {
-      bytes.destroy();
+      bytes?.destroy();
     }
   }
 }
@@ -115,7 +135,7 @@ export function isPassthrough(format: TableFormat, columns: readonly Column[], s
 
 export function tableBytes(
   format: TableFormat,
-  files: readonly Pick<FileRecord, 'path' | 'blobId'>[],
+  files: readonly Pick<FileRecord, 'path' | 'blobId' | 'size'>[],
   blobs: ByteSource,
   columns: readonly Column[],
   schema: DatasetSchema,
