@@ -8,6 +8,7 @@ import type { Cell, Column } from './columns.js';
 import type { ColumnBatch } from './arrow-vectors.js';
 import type { ParquetFile, RecordBatch as WasmRecordBatch } from 'parquet-wasm/esm';
 import { parquetWasm } from './parquet-wasm.js';
+import { passthroughBatch, type IpcBatch } from './arrow-ipc.js';
 import { TableReadError } from './table-error.js';
 
 /** Rows per batch handed on (an Arrow record batch, a piece of CSV text), and per batch parquet-wasm decodes. */
@@ -88,7 +89,17 @@ function arrowSchema(parquet: ParquetFile): Schema {
   return reader.schema;
 }
 
-export async function* parquetColumns(path: string, size: number, read: RangeReader, columns: readonly Column[]): AsyncGenerator<ColumnBatch> {
+/**
+ * The file's rows as column batches; with `ipc` (an ARROW answer taking every row), a batch whose columns already
+ * have the answer's layout comes as parquet-wasm's own record batch bytes instead (arrow-ipc.ts).
+ */
+export async function* parquetColumns(
+  path: string,
+  size: number,
+  read: RangeReader,
+  columns: readonly Column[],
+  ipc = false,
+): AsyncGenerator<ColumnBatch | IpcBatch> {
   const file = rangedFile(size, read);
   const wasm = await parquetWasm();
   let parquet;
@@ -114,7 +125,14 @@ export async function* parquetColumns(path: string, size: number, read: RangeRea
         throw new TableReadError(`${path} after row ${seen}: not a readable Parquet file (${messageOf(err)})`);
       }
       if (next.done) break;
-      for (const batch of RecordBatchReader.from(next.value.intoIPCStream()) as Iterable<RecordBatch>) {
+      const stream = next.value.intoIPCStream();
+      const passed = ipc ? passthroughBatch(stream, columns) : undefined;
+      if (passed) {
+        seen += passed.length;
+        yield passed;
+        continue;
+      }
+      for (const batch of RecordBatchReader.from(stream) as Iterable<RecordBatch>) {
         const children = new Map(batch.schema.fields.map((f, i) => [f.name, batch.data.children[i]!]));
         yield { length: batch.numRows, columns: columns.map((c) => columnOf(path, c, children.get(c.name)!, seen)) };
         seen += batch.numRows;

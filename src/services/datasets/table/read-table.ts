@@ -11,15 +11,18 @@ import { PIECE_BYTES } from './csv-records.js';
 import { parquetColumns } from './parquet-source.js';
 import { firstOf, type ColumnBatch } from './arrow-vectors.js';
 import { arrowStream, csvStream } from './encode.js';
+import { isIpcBatch, type IpcBatch } from './arrow-ipc.js';
 import { TableReadError } from './table-error.js';
 
 export { TableReadError };
 /** What a file gives: rows, columns (Parquet), or (passthrough) a CSV file's own checked text. */
-export type TableBatch = Cell[][] | ColumnBatch | Buffer;
+export type TableBatch = Cell[][] | ColumnBatch | Buffer | IpcBatch;
 
 /** The first `count` rows of a batch. */
-function firstRows(batch: Cell[][] | ColumnBatch, count: number): Cell[][] | ColumnBatch {
+function firstRows(batch: Cell[][] | ColumnBatch | IpcBatch, count: number): Cell[][] | ColumnBatch {
   if (Array.isArray(batch)) return batch.slice(0, count);
+  // Record batch bytes are asked for only when every row is taken (rowsOf's `ipc`).
+  if (isIpcBatch(batch)) throw new Error('a passed-through Arrow batch cannot be cut');
   return { length: count, columns: batch.columns.map((c) => firstOf(c, count)) };
 }
 
@@ -95,6 +98,7 @@ async function* rowsOf(
   rowLimit: number | undefined,
   passthrough: boolean,
   fits: FitMemory,
+  ipc: boolean,
 ): AsyncGenerator<TableBatch> {
   let left = rowLimit ?? Infinity;
   for (const file of files) {
@@ -105,7 +109,7 @@ async function* rowsOf(
     if (format === 'csv' && !bytes) throw new TableReadError(`${file.path}: its bytes are gone from the store`);
     const key = fitKey(blobId, columns);
     const source: AsyncIterable<TableBatch> = !bytes
-      ? parquetColumns(file.path, file.size, (start, end) => readRange(file.path, blobs, blobId, start, end), columns)
+      ? parquetColumns(file.path, file.size, (start, end) => readRange(file.path, blobs, blobId, start, end), columns, ipc)
       : passthrough && fits.has(key)
         ? fittedText(bytes, PIECE_BYTES)
         : csvRows(file.path, bytes, columns, { passthrough, fitted: () => fits.remember(key) });
@@ -143,7 +147,10 @@ export function tableBytes(
   fits: FitMemory = knownFits,
 ): AsyncGenerator<Buffer> {
   const passthrough = isPassthrough(format, columns, schema, rowLimit);
-  const rows = rowsOf(files, blobs, columns, rowLimit, passthrough, fits);
+  // An ARROW answer of every row may take a Parquet file's record batches as parquet-wasm wrote them.
+  const rows = rowsOf(files, blobs, columns, rowLimit, passthrough, fits, format === 'ARROW' && rowLimit === undefined);
   // Only a CSV read is given the files' own text (passthrough is false for ARROW).
-  return format === 'ARROW' ? arrowStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch>) : csvStream(columns, rows);
+  return format === 'ARROW'
+    ? arrowStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch | IpcBatch>)
+    : csvStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch | Buffer>);
 }
