@@ -5,6 +5,7 @@
 // columns lay out their buffers the same way. Timestamps in a coarser unit than the answer's are scaled in place.
 import { DataType, Message, MessageHeader, type Field, type Schema, type Timestamp } from 'apache-arrow';
 import type { Column } from './columns.js';
+import { giveAway } from './handover.js';
 
 /** Record batch messages, framed (continuation marker, length, metadata, body), ready to follow a schema message. */
 export interface IpcBatch {
@@ -125,5 +126,6 @@ export function passthroughBatch(stream: Uint8Array, columns: readonly Column[])
     }
   }
   if (batches.length === 0) return { length: 0, ipc: new Uint8Array(0) };
-  return { length, ipc: stream.subarray(batches[0]!.start, batches[batches.length - 1]!.end) };
+  // The rest of `stream` (its schema and end messages) is of no use to anyone: the view may take the buffer along.
+  return { length, ipc: giveAway(stream.subarray(batches[0]!.start, batches[batches.length - 1]!.end)) };
 }

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import { planColumns, tableBytes, TableReadError, type FitMemory } from './read-table.js';
+import { transferable } from './handover.js';
 import { OUT_WINDOW, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
 class Cancelled extends Error {}
@@ -107,8 +108,9 @@ class Run {
       for await (const buffer of bytes) {
         if (this.cancelled) throw new Cancelled();
         if (buffer.length === 0) continue;
-        // Sent by transfer: a buffer that owns its whole memory goes as it is, others (pooled, views) are copied.
-        const data = buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength ? buffer : new Uint8Array(buffer);
+        // Sent by transfer: a buffer that owns its whole memory (or was given away: handover.ts) goes as it is,
+        // others (pooled, views) are copied.
+        const data = transferable(buffer) ? buffer : new Uint8Array(buffer);
         post({ kind: 'out', data }, [data.buffer as ArrayBuffer]);
         this.credits -= 1;
         while (this.credits <= 0 && !this.cancelled) await new Promise<void>((resolve) => (this.creditWaiter = resolve));
