@@ -19,12 +19,25 @@ export interface PutOptions {
   contentType?: string;
 }
 
+/**
+ * Part of a blob: bytes from `start` up to (not including) `end`, as Blob.slice counts. An `end` past the blob's
+ * size stops at its end; `start >= end` is an empty read.
+ */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface BlobStore {
   /** Reads `source` to its end into a new blob; nothing is visible unless this resolves. */
   put(source: AsyncIterable<Uint8Array>, options: PutOptions): Promise<BlobInfo>;
   stat(blobId: string): Promise<BlobInfo | undefined>;
-  /** The blob's bytes as a stream read chunk by chunk; undefined when there is no such blob. */
-  open(blobId: string): Promise<Readable | undefined>;
+  /**
+   * The blob's bytes (or only `range` of them) as a stream read chunk by chunk; undefined when there is no such
+   * blob. A ranged read fetches only the chunks the range touches (a Parquet reader asks for its footer, then one
+   * row group at a time). A range with a negative or fractional bound throws a RangeError.
+   */
+  open(blobId: string, range?: ByteRange): Promise<Readable | undefined>;
   delete(blobId: string): Promise<void>;
 }
 
@@ -35,7 +48,20 @@ export class BlobTooLarge extends Error {
   }
 }
 
-/** Stored chunk size: big enough that a 1 GiB file is 1024 rows, small enough that a read holds little. */
+/** A range checked and clamped to a blob of `size` bytes (end at most size, never before start). */
+export function clampRange(range: ByteRange, size: number): ByteRange {
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < 0) {
+    throw new RangeError(`a byte range needs whole, non-negative bounds (got ${start} to ${end})`);
+  }
+  const stop = Math.min(end, size);
+  return { start: Math.min(start, stop), end: stop };
+}
+
+/**
+ * Stored chunk size: big enough that a 1 GiB file is 1024 rows, small enough that a read holds little. Every
+ * chunk of a blob but its last holds exactly this many bytes (chunked() below), which ranged reads rely on.
+ */
 export const CHUNK_BYTES = 1024 * 1024;
 
 /**

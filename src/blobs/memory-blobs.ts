@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { randomUuid } from '../ids.js';
-import { chunked, type BlobInfo, type BlobStore, type PutOptions } from './blob-store.js';
+import { chunked, clampRange, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.js';
 
 export class MemoryBlobs implements BlobStore {
   private readonly blobs = new Map<string, { info: BlobInfo; chunks: Buffer[] }>();
@@ -27,9 +27,10 @@ export class MemoryBlobs implements BlobStore {
     return this.blobs.get(blobId)?.info;
   }
 
-  async open(blobId: string): Promise<Readable | undefined> {
+  async open(blobId: string, range?: ByteRange): Promise<Readable | undefined> {
     const blob = this.blobs.get(blobId);
-    return blob && Readable.from(blob.chunks, { objectMode: false });
+    if (!blob) return undefined;
+    return Readable.from(range ? slices(blob.chunks, clampRange(range, blob.info.size)) : blob.chunks, { objectMode: false });
   }
 
   async delete(blobId: string): Promise<void> {
@@ -38,5 +39,16 @@ export class MemoryBlobs implements BlobStore {
 
   clear(): void {
     this.blobs.clear();
+  }
+}
+
+/** The parts of `chunks` inside `range`, as views (no copy). */
+function* slices(chunks: readonly Buffer[], range: ByteRange): Generator<Buffer> {
+  let at = 0;
+  for (const chunk of chunks) {
+    const next = at + chunk.length;
+    if (next > range.start && at < range.end) yield chunk.subarray(Math.max(0, range.start - at), Math.min(chunk.length, range.end - at));
+    if (next >= range.end) return;
+    at = next;
   }
 }

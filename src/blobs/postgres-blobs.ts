@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Db } from '../store/postgres/db.js';
 import { randomUuid } from '../ids.js';
-import { chunked, type BlobInfo, type BlobStore, type PutOptions } from './blob-store.js';
+import { chunked, clampRange, CHUNK_BYTES, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.js';
 
 interface BlobRow {
   id: string;
@@ -56,23 +56,40 @@ export class PostgresBlobs implements BlobStore {
     return row && infoOf(row);
   }
 
-  async open(blobId: string): Promise<Readable | undefined> {
+  async open(blobId: string, range?: ByteRange): Promise<Readable | undefined> {
     const row = await this.db.first<BlobRow>('SELECT id, size, sha256, content_type, chunks FROM blobs WHERE id = $1 AND complete', [blobId]);
     if (!row) return undefined;
     const db = this.db;
+    // Every chunk but the last holds CHUNK_BYTES (blob-store.ts chunked()), so a range maps to chunk numbers and
+    // to the part of its first and last chunk, which PostgreSQL cuts (substring on bytea) before sending it.
+    const { start, end } = range ? clampRange(range, Number(row.size)) : { start: 0, end: Number(row.size) };
+    const first = Math.floor(start / CHUNK_BYTES);
+    const last = end > start ? Math.floor((end - 1) / CHUNK_BYTES) : first - 1;
+    const whole = !range;
     // One chunk per query, the next fetched while the reader takes the current one: a 1 GiB read holds about
     // 2 MiB at a time.
     const fetch = (seq: number) => {
-      const p = db.first<{ data: Buffer }>('SELECT data FROM blob_chunks WHERE blob_id = $1 AND seq = $2', [blobId, seq]);
+      const from = seq === first ? start - seq * CHUNK_BYTES : 0;
+      const to = seq === last ? end - seq * CHUNK_BYTES : CHUNK_BYTES;
+      const p = whole
+        ? db.first<{ data: Buffer }>('SELECT data FROM blob_chunks WHERE blob_id = $1 AND seq = $2', [blobId, seq])
+        : db.first<{ data: Buffer }>('SELECT substring(data from $3 for $4) AS data FROM blob_chunks WHERE blob_id = $1 AND seq = $2', [
+            blobId,
+            seq,
+            from + 1,
+            to - from,
+          ]);
       p.catch(() => undefined);
       return p;
     };
+    const count = whole ? row.chunks : last - first + 1;
     async function* chunks(): AsyncGenerator<Buffer> {
-      let next = row!.chunks > 0 ? fetch(0) : undefined;
-      for (let seq = 0; seq < row!.chunks; seq++) {
+      const seqOf = (i: number) => (whole ? i : first + i);
+      let next = count > 0 ? fetch(seqOf(0)) : undefined;
+      for (let i = 0; i < count; i++) {
         const chunk = await next;
-        next = seq + 1 < row!.chunks ? fetch(seq + 1) : undefined;
-        if (!chunk) throw new Error(`blob ${blobId} lost chunk ${seq}`);
+        next = i + 1 < count ? fetch(seqOf(i + 1)) : undefined;
+        if (!chunk) throw new Error(`blob ${blobId} lost chunk ${seqOf(i)}`);
         if (chunk.data.length > 0) yield chunk.data;
       }
     }

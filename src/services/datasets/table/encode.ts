@@ -4,6 +4,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { Field, RecordBatch, RecordBatchStreamWriter, Schema, Struct, makeData } from 'apache-arrow';
 import type { Cell, Column } from './columns.js';
 import { cellsOf, columnData, isColumnBatch, type ColumnBatch } from './arrow-vectors.js';
+import { isIpcBatch, type IpcBatch } from './arrow-ipc.js';
 
 /** Rows as columns (a row batch is turned around once; a column batch is taken as it is). */
 function asColumns(columns: readonly Column[], batch: Cell[][] | ColumnBatch): ColumnBatch {
@@ -11,7 +12,11 @@ function asColumns(columns: readonly Column[], batch: Cell[][] | ColumnBatch): C
   return { length: batch.length, columns: columns.map((_c, i) => batch.map((row) => row[i]!)) };
 }
 
-export async function* arrowStream(columns: readonly Column[], batches: AsyncIterable<Cell[][] | ColumnBatch>): AsyncGenerator<Buffer> {
+/**
+ * Record batches come as values (written by apache-arrow) or as bytes (IpcBatch: a Parquet file's own, arrow-ipc.ts)
+ * after the one schema message this writes first; both follow it in the order they arrive.
+ */
+export async function* arrowStream(columns: readonly Column[], batches: AsyncIterable<Cell[][] | ColumnBatch | IpcBatch>): AsyncGenerator<Buffer> {
   const fields = columns.map((c) => new Field(c.name, c.type, true));
   const schema = new Schema(fields);
   const writer = new RecordBatchStreamWriter();
@@ -29,6 +34,14 @@ export async function* arrowStream(columns: readonly Column[], batches: AsyncIte
   try {
     for await (const batch of batches) {
       if (batch.length === 0) continue;
+      // The schema message goes out with the first batch (never before: a first file that fails is a 400).
+      if (!wrote) writer.reset(undefined, schema);
+      if (isIpcBatch(batch)) {
+        wrote = true;
+        const head = await take();
+        yield head.length > 0 ? Buffer.concat([head, batch.ipc]) : Buffer.from(batch.ipc.buffer, batch.ipc.byteOffset, batch.ipc.byteLength);
+        continue;
+      }
       const { length, columns: cells } = asColumns(columns, batch);
       const data = columns.map((c, i) => columnData(c.type, cells[i]!, length));
       writer.write(new RecordBatch(schema, makeData({ type: new Struct(fields), length, nullCount: 0, children: data })));

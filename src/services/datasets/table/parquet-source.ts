@@ -1,14 +1,14 @@
 // Rows of one Parquet file of a view, decoded by parquet-wasm (chosen by bench: docs/datasets.md, "Parquet")
 // straight into Arrow record batches, read by apache-arrow and handed on as column batches: no object per row.
 // A column whose Arrow type already is the schema column's goes on as it is; others are cast a value at a time.
-// The file's bytes are read whole from the byte store first (Parquet's footer is at its end), kept as the chunks
-// they arrived in; parquet-wasm asks for the footer and then each row group's column chunks, one at a time.
-import type { Readable } from 'node:stream';
+// The file is read by ranges from the byte store (docs/datasets.md, "The byte store"): parquet-wasm asks for the
+// footer, then each row group's column chunks, one row group at a time; nothing holds the whole file.
 import { DataType, RecordBatchReader, makeVector, type Data, type RecordBatch, type Schema, type Timestamp } from 'apache-arrow';
 import type { Cell, Column } from './columns.js';
 import type { ColumnBatch } from './arrow-vectors.js';
 import type { ParquetFile, RecordBatch as WasmRecordBatch } from 'parquet-wasm/esm';
 import { parquetWasm } from './parquet-wasm.js';
+import { passthroughBatch, type IpcBatch } from './arrow-ipc.js';
 import { TableReadError } from './table-error.js';
 
 /** Rows per batch handed on (an Arrow record batch, a piece of CSV text), and per batch parquet-wasm decodes. */
@@ -20,33 +20,17 @@ interface BlobLike {
   slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
 }
 
-/** The file's bytes as the chunks they arrived in; a slice copies out only its range (no copy of the whole file). */
-async function chunkedFile(bytes: Readable): Promise<BlobLike> {
-  const parts: Buffer[] = [];
-  const starts: number[] = [];
-  let total = 0;
-  for await (const part of bytes) {
-    starts.push(total);
-    parts.push(part as Buffer);
-    total += (part as Buffer).length;
-  }
-  const copy = (start: number, end: number): ArrayBuffer => {
-    const out = new Uint8Array(Math.max(0, end - start));
-    let i = 0;
-    while (i < parts.length - 1 && starts[i + 1]! <= start) i++;
-    for (; i < parts.length && starts[i]! < end; i++) {
-      const part = parts[i]!;
-      const from = Math.max(0, start - starts[i]!);
-      const to = Math.min(part.length, end - starts[i]!);
-      out.set(part.subarray(from, to), starts[i]! + from - start);
-    }
-    return out.buffer;
-  };
-  return {
-    size: total,
-    slice: (start, end = total) => ({ arrayBuffer: async () => copy(Math.max(0, start), Math.min(total, end)) }),
-  };
-}
+/** Reads `range` of a stored file whole, into one buffer parquet-wasm copies into its memory. */
+export type RangeReader = (start: number, end: number) => Promise<ArrayBuffer>;
+
+/**
+ * The file as parquet-wasm sees it: its size, and slices fetched from the byte store when asked (the footer
+ * first, then each row group's column chunks), so that no more than the part being decoded is held.
+ */
+const rangedFile = (size: number, read: RangeReader): BlobLike => ({
+  size,
+  slice: (start, end = size) => ({ arrayBuffer: () => read(Math.max(0, start), Math.min(size, end)) }),
+});
 
 /** Plain, unnested types whose Arrow data is the same whatever wrote it (a timestamp's zone is in its type name). */
 const sameType = (from: DataType, to: DataType) => !to.children?.length && !from.children?.length && String(from) === String(to);
@@ -105,8 +89,18 @@ function arrowSchema(parquet: ParquetFile): Schema {
   return reader.schema;
 }
 
-export async function* parquetColumns(path: string, bytes: Readable, columns: readonly Column[]): AsyncGenerator<ColumnBatch> {
-  const file = await chunkedFile(bytes);
+/**
+ * The file's rows as column batches; with `ipc` (an ARROW answer taking every row), a batch whose columns already
+ * have the answer's layout comes as parquet-wasm's own record batch bytes instead (arrow-ipc.ts).
+ */
+export async function* parquetColumns(
+  path: string,
+  size: number,
+  read: RangeReader,
+  columns: readonly Column[],
+  ipc = false,
+): AsyncGenerator<ColumnBatch | IpcBatch> {
+  const file = rangedFile(size, read);
   const wasm = await parquetWasm();
   let parquet;
   try {
@@ -131,7 +125,14 @@ export async function* parquetColumns(path: string, bytes: Readable, columns: re
         throw new TableReadError(`${path} after row ${seen}: not a readable Parquet file (${messageOf(err)})`);
       }
       if (next.done) break;
-      for (const batch of RecordBatchReader.from(next.value.intoIPCStream()) as Iterable<RecordBatch>) {
+      const stream = next.value.intoIPCStream();
+      const passed = ipc ? passthroughBatch(stream, columns) : undefined;
+      if (passed) {
+        seen += passed.length;
+        yield passed;
+        continue;
+      }
+      for (const batch of RecordBatchReader.from(stream) as Iterable<RecordBatch>) {
         const children = new Map(batch.schema.fields.map((f, i) => [f.name, batch.data.children[i]!]));
         yield { length: batch.numRows, columns: columns.map((c) => columnOf(path, c, children.get(c.name)!, seen)) };
         seen += batch.numRows;

@@ -2,6 +2,7 @@
 // in path order, cut to `columns` and `rowLimit`, encoded as ARROW or CSV. Everything is a generator pulled by
 // the response, so a table larger than memory is never built whole.
 import type { Readable } from 'node:stream';
+import type { ByteRange } from '../../../blobs/index.js';
 import { setImmediate as tick } from 'node:timers/promises';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import { columnOf, unsupportedType, type Cell, type Column } from './columns.js';
@@ -10,15 +11,18 @@ import { PIECE_BYTES } from './csv-records.js';
 import { parquetColumns } from './parquet-source.js';
 import { firstOf, type ColumnBatch } from './arrow-vectors.js';
 import { arrowStream, csvStream } from './encode.js';
+import { isIpcBatch, type IpcBatch } from './arrow-ipc.js';
 import { TableReadError } from './table-error.js';
 
 export { TableReadError };
 /** What a file gives: rows, columns (Parquet), or (passthrough) a CSV file's own checked text. */
-export type TableBatch = Cell[][] | ColumnBatch | Buffer;
+export type TableBatch = Cell[][] | ColumnBatch | Buffer | IpcBatch;
 
 /** The first `count` rows of a batch. */
-function firstRows(batch: Cell[][] | ColumnBatch, count: number): Cell[][] | ColumnBatch {
+function firstRows(batch: Cell[][] | ColumnBatch | IpcBatch, count: number): Cell[][] | ColumnBatch {
   if (Array.isArray(batch)) return batch.slice(0, count);
+  // Record batch bytes are asked for only when every row is taken (rowsOf's `ipc`).
+  if (isIpcBatch(batch)) throw new Error('a passed-through Arrow batch cannot be cut');
   return { length: count, columns: batch.columns.map((c) => firstOf(c, count)) };
 }
 
@@ -44,7 +48,26 @@ export function planColumns(schema: DatasetSchema, wanted: readonly string[]): C
 
 /** Where a read gets a file's bytes: the byte store, or (in the table worker) the main thread's byte store. */
 export interface ByteSource {
-  open(blobId: string): Promise<Readable | undefined>;
+  open(blobId: string, range?: ByteRange): Promise<Readable | undefined>;
+}
+
+/** `start..end` of a stored file in one buffer (what the Parquet reader asks for). */
+async function readRange(path: string, blobs: ByteSource, blobId: string, start: number, end: number): Promise<ArrayBuffer> {
+  const out = new Uint8Array(Math.max(0, end - start));
+  const bytes = await blobs.open(blobId, { start, end });
+  if (!bytes) throw new TableReadError(`${path}: its bytes are gone from the store`);
+  let at = 0;
+  try {
+    for await (const part of bytes as AsyncIterable<Buffer>) {
+      if (at + part.length > out.length) throw new TableReadError(`${path}: the store answered more bytes than asked for`);
+      out.set(part, at);
+      at += part.length;
+    }
+  } finally {
+    bytes.destroy();
+  }
+  if (at !== out.length) throw new TableReadError(`${path}: the store answered ${at} bytes of ${out.length} asked for`);
+  return out.buffer;
 }
 
 /** Which files are known to fit the columns (a passthrough read of one sends its bytes unchecked). */
@@ -69,26 +92,27 @@ export const knownFits: FitMemory = {
 };
 
 async function* rowsOf(
-  files: readonly Pick<FileRecord, 'path' | 'blobId'>[],
+  files: readonly Pick<FileRecord, 'path' | 'blobId' | 'size'>[],
   blobs: ByteSource,
   columns: readonly Column[],
   rowLimit: number | undefined,
   passthrough: boolean,
   fits: FitMemory,
+  ipc: boolean,
 ): AsyncGenerator<TableBatch> {
   let left = rowLimit ?? Infinity;
   for (const file of files) {
     const format = tabularFormat(file.path);
     if (!format || !file.blobId || left <= 0) continue;
-    const bytes: Readable | undefined = await blobs.open(file.blobId);
-    if (!bytes) throw new TableReadError(`${file.path}: its bytes are gone from the store`);
-    const key = fitKey(file.blobId, columns);
-    const source: AsyncIterable<TableBatch> =
-      format === 'parquet'
-        ? parquetColumns(file.path, bytes, columns)
-        : passthrough && fits.has(key)
-          ? fittedText(bytes, PIECE_BYTES)
-          : csvRows(file.path, bytes, columns, { passthrough, fitted: () => fits.remember(key) });
+    const blobId = file.blobId;
+    const bytes: Readable | undefined = format === 'parquet' ? undefined : await blobs.open(blobId);
+    if (format === 'csv' && !bytes) throw new TableReadError(`${file.path}: its bytes are gone from the store`);
+    const key = fitKey(blobId, columns);
+    const source: AsyncIterable<TableBatch> = !bytes
+      ? parquetColumns(file.path, file.size, (start, end) => readRange(file.path, blobs, blobId, start, end), columns, ipc)
+      : passthrough && fits.has(key)
+        ? fittedText(bytes, PIECE_BYTES)
+        : csvRows(file.path, bytes, columns, { passthrough, fitted: () => fits.remember(key) });
     try {
       for await (const batch of source) {
         if (Buffer.isBuffer(batch)) yield batch;
@@ -102,7 +126,7 @@ async function* rowsOf(
         if (left <= 0) break;
       }
     } finally {
-      bytes.destroy();
+      bytes?.destroy();
     }
   }
 }
@@ -115,7 +139,7 @@ export function isPassthrough(format: TableFormat, columns: readonly Column[], s
 
 export function tableBytes(
   format: TableFormat,
-  files: readonly Pick<FileRecord, 'path' | 'blobId'>[],
+  files: readonly Pick<FileRecord, 'path' | 'blobId' | 'size'>[],
   blobs: ByteSource,
   columns: readonly Column[],
   schema: DatasetSchema,
@@ -123,7 +147,10 @@ export function tableBytes(
   fits: FitMemory = knownFits,
 ): AsyncGenerator<Buffer> {
   const passthrough = isPassthrough(format, columns, schema, rowLimit);
-  const rows = rowsOf(files, blobs, columns, rowLimit, passthrough, fits);
+  // An ARROW answer of every row may take a Parquet file's record batches as parquet-wasm wrote them.
+  const rows = rowsOf(files, blobs, columns, rowLimit, passthrough, fits, format === 'ARROW' && rowLimit === undefined);
   // Only a CSV read is given the files' own text (passthrough is false for ARROW).
-  return format === 'ARROW' ? arrowStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch>) : csvStream(columns, rows);
+  return format === 'ARROW'
+    ? arrowStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch | IpcBatch>)
+    : csvStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch | Buffer>);
 }

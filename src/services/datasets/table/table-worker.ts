@@ -5,7 +5,9 @@
 import { setPriority } from 'node:os';
 import { Readable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
+import type { ByteRange } from '../../../blobs/index.js';
 import { planColumns, tableBytes, TableReadError, type FitMemory } from './read-table.js';
+import { transferable } from './handover.js';
 import { OUT_WINDOW, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
 class Cancelled extends Error {}
@@ -64,9 +66,9 @@ class Run {
   }
 
   /** A file's bytes as a stream, each chunk asked for when the one before was taken. */
-  private async open(blobId: string): Promise<Readable | undefined> {
+  private async open(blobId: string, range?: ByteRange): Promise<Readable | undefined> {
     const stream = this.nextStream++;
-    const opened = await this.ask(stream, { kind: 'open', stream, blobId });
+    const opened = await this.ask(stream, { kind: 'open', stream, blobId, ...(range ? { range } : {}) });
     if (opened.kind !== 'opened' || !opened.ok) return undefined;
     const chunks = async function* (this: Run): AsyncGenerator<Buffer> {
       let ended = false;
@@ -79,7 +81,12 @@ class Run {
             ended = true;
             return;
           }
-          yield Buffer.from(next.data.buffer, next.data.byteOffset, next.data.byteLength);
+          // Each piece handed on alone, so that it is garbage as soon as the reader is done with it.
+          const pieces = next.data;
+          while (pieces.length > 0) {
+            const piece = pieces.shift()!;
+            yield Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+          }
         }
       } finally {
         if (!ended && !this.cancelled) post({ kind: 'close', stream });
@@ -97,12 +104,13 @@ class Run {
       if (!Array.isArray(columns)) throw new TableReadError(columns.problem);
       const known = new Set(job.fitted);
       const fits: FitMemory = { has: (key) => known.has(key), remember: (key) => post({ kind: 'fitted', key }) };
-      const bytes = tableBytes(job.format, job.files, { open: (blobId) => this.open(blobId) }, columns, job.schema, job.rowLimit, fits);
+      const bytes = tableBytes(job.format, job.files, { open: (blobId, range) => this.open(blobId, range) }, columns, job.schema, job.rowLimit, fits);
       for await (const buffer of bytes) {
         if (this.cancelled) throw new Cancelled();
         if (buffer.length === 0) continue;
-        // Sent by transfer: a buffer that owns its whole memory goes as it is, others (pooled, views) are copied.
-        const data = buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength ? buffer : new Uint8Array(buffer);
+        // Sent by transfer: a buffer that owns its whole memory (or was given away: handover.ts) goes as it is,
+        // others (pooled, views) are copied.
+        const data = transferable(buffer) ? buffer : new Uint8Array(buffer);
         post({ kind: 'out', data }, [data.buffer as ArrayBuffer]);
         this.credits -= 1;
         while (this.credits <= 0 && !this.cancelled) await new Promise<void>((resolve) => (this.creditWaiter = resolve));

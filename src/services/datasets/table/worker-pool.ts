@@ -8,10 +8,11 @@ import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ByteRange } from '../../../blobs/index.js';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import type { Column } from './columns.js';
 import { fitKey, isPassthrough, knownFits, tableBytes, tabularFormat, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
-import type { FromWorker, ReadJob, ToWorker } from './worker-protocol.js';
+import { PIECE_BYTES, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
 /** Two threads at most: the machines this runs on have few cores, and the main thread needs one. */
 const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
@@ -101,7 +102,7 @@ export function readTableBytes(
   if (!source || (copyOnly && !fault)) return tableBytes(format, files, blobs, columns, schema, rowLimit);
   const job: ReadJob = {
     format,
-    files: files.map((f) => ({ path: f.path, ...(f.blobId ? { blobId: f.blobId } : {}) })),
+    files: files.map((f) => ({ path: f.path, size: f.size, ...(f.blobId ? { blobId: f.blobId } : {}) })),
     schema,
     columns: columns.map((c) => c.name),
     fitted,
@@ -140,10 +141,10 @@ async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer
     workerStats.openStreams -= 1;
     open.bytes.destroy();
   };
-  const openStream = async (stream: number, blobId: string) => {
+  const openStream = async (stream: number, blobId: string, range?: ByteRange) => {
     let bytes: Readable | undefined;
     try {
-      bytes = await blobs.open(blobId);
+      bytes = await blobs.open(blobId, range);
     } catch {
       bytes = undefined;
     }
@@ -163,10 +164,16 @@ async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer
         closeStream(stream);
         return send({ kind: 'chunk', stream, data: null });
       }
-      // Copied: a store's chunk may be a view of memory the store keeps (a transfer would take it away).
-      const data = new Uint8Array(next.value);
+      // Copied: a store's chunk may be a view of memory the store keeps (a transfer would take it away). Copied
+      // in pieces, each its own buffer, that the worker drops one by one (see PIECE_BYTES in worker-protocol.ts).
+      const value = next.value as Buffer;
+      const pieces: Uint8Array[] = [];
+      for (let at = 0; at < value.length; at += PIECE_BYTES) pieces.push(new Uint8Array(value.subarray(at, at + PIECE_BYTES)));
       workerStats.chunksSent += 1;
-      send({ kind: 'chunk', stream, data }, [data.buffer]);
+      send(
+        { kind: 'chunk', stream, data: pieces },
+        pieces.map((p) => p.buffer as ArrayBuffer),
+      );
     } catch (err) {
       closeStream(stream);
       send({ kind: 'chunk', stream, data: null, error: `reading the stored bytes failed: ${(err as Error).message}` });
@@ -175,7 +182,7 @@ async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer
   const onMessage = (message: FromWorker) => {
     switch (message.kind) {
       case 'open':
-        return void openStream(message.stream, message.blobId);
+        return void openStream(message.stream, message.blobId, message.range);
       case 'pull':
         return void pull(message.stream);
       case 'close':

@@ -3,13 +3,22 @@
 // main thread) and sends encoded answer bytes back, at most OUT_WINDOW chunks ahead of what the socket took.
 import type { DatasetSchema } from '../model.js';
 import type { TableFormat } from './read-table.js';
+import type { ByteRange } from '../../../blobs/index.js';
+
+/**
+ * A stored chunk (1 MiB) goes to the worker as pieces of this size, each in its own transferred buffer. A
+ * buffer that lived through the processing of a whole 1 MiB chunk outlived the worker's young-generation
+ * collections; such garbage was freed only when V8's external-memory limit (about 64 MB) forced a full
+ * collection, and that was most of a first CSV read's RSS growth (docs/datasets.md, "Memory of a table read").
+ */
+export const PIECE_BYTES = 64 * 1024;
 
 /** Answer chunks the worker may send before the main thread acknowledges one (backpressure). */
 export const OUT_WINDOW = 4;
 
 export interface ReadJob {
   format: TableFormat;
-  files: Array<{ path: string; blobId?: string }>;
+  files: Array<{ path: string; blobId?: string; size: number }>;
   schema: DatasetSchema;
   /** The column names asked for (already checked against the schema by the caller). */
   columns: string[];
@@ -22,14 +31,14 @@ export interface ReadJob {
 
 export type ToWorker =
   | { kind: 'job'; job: ReadJob }
-  /** The answer to `open` (ok false: the blob is gone) or to `pull` (data null: the file ended). */
+  /** The answer to `open` (ok false: the blob is gone) or to `pull` (the chunk's pieces; null: the file ended). */
   | { kind: 'opened'; stream: number; ok: boolean }
-  | { kind: 'chunk'; stream: number; data: Uint8Array | null; error?: string }
+  | { kind: 'chunk'; stream: number; data: Uint8Array[] | null; error?: string }
   | { kind: 'ack' }
   | { kind: 'cancel' };
 
 export type FromWorker =
-  | { kind: 'open'; stream: number; blobId: string }
+  | { kind: 'open'; stream: number; blobId: string; range?: ByteRange }
   | { kind: 'pull'; stream: number }
   | { kind: 'close'; stream: number }
   | { kind: 'out'; data: Uint8Array }
