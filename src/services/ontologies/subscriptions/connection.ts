@@ -6,12 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import type { SetWatch } from './watch.js';
 import { errorOf, parseSubscribe, refusedMessage, type SubscribeRequest } from './messages.js';
+import { sizeOf } from './frames.js';
 
 /**
- * One server message: JSON text, or its UTF-8 bytes (a delivery builds each subscriber's message as bytes from
- * the set's shared update bytes, so the socket copies it instead of encoding a string per subscriber).
+ * One server message: JSON text, or its UTF-8 bytes in pieces (a delivery shares the set's update bytes among
+ * its subscribers: only the head differs), which the transport writes together as one message (frames.ts).
  */
-export type OutMessage = string | Buffer;
+export type OutMessage = string | readonly Buffer[];
 
 export interface Transport {
   /** Writes one message; `done` runs once it has been handed to the socket (or the socket is gone). */
@@ -140,10 +141,11 @@ export class SubscriberConnection {
   }
 
   private write(text: OutMessage): void {
-    this.inflightBytes += text.length;
+    const size = sizeOf(text);
+    this.inflightBytes += size;
     this.messagesSent++;
     this.out.send(text, () => {
-      this.inflightBytes -= text.length;
+      this.inflightBytes -= size;
       this.drain();
     });
   }

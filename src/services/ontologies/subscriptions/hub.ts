@@ -12,13 +12,7 @@ import type { SubscriberConnection, Subscription, SubscriptionHost } from './con
 import { keyedRun } from './keyed-run.js';
 import { Holders } from './holders.js';
 import { deliverUpdates, type WireCache } from './updates.js';
-
-/**
- * Runs of one pump are this far apart while changes keep coming. A delivery is one socket write per subscriber,
- * whatever it holds: at 1,000 edits/s, one run per edit was a write per subscriber per edit. Adds at most this
- * much to a delivery under a stream of changes, nothing to the first change after a quiet spell.
- */
-export const DEFAULT_RUN_GAP_MS = 10;
+import { DEFAULT_PACING, RunPacer, type PacingOptions } from './pacing.js';
 
 interface Watched {
   watch: SetWatch;
@@ -31,15 +25,20 @@ class OntologyPump {
   readonly holders = new Holders<SetWatch>();
   private chain: Promise<unknown> = Promise.resolve();
   private pending: Map<string, Set<string> | 'all'> | 'all' | undefined;
-  private scheduled = false;
-  /** When the last run started (performance.now()), and the timer holding the next one back. */
-  private lastRunAt = -Infinity;
-  private timer: NodeJS.Timeout | undefined;
+  /** When runs start: under a stream of changes, spaced by the last run's length (pacing.ts). */
+  readonly pacer: RunPacer;
 
   constructor(
     private readonly hub: SubscriptionHub,
     readonly ontologyRid: string,
-  ) {}
+  ) {
+    this.pacer = new RunPacer(hub.pacing, () => {
+      // A failed run (the store unreachable) loses nothing a later one needs: it reads the sets as they are then.
+      void this.then(() => this.run())
+        .catch(() => undefined)
+        .finally(() => this.pacer.ended());
+    });
+  }
 
   /** Runs `task` after every task before it (subscribes and change runs share one order). */
   then<T>(task: () => Promise<T>): Promise<T> {
@@ -62,27 +61,16 @@ class OntologyPump {
         else for (const key of keys) had.add(key);
       }
     }
-    if (this.scheduled) return;
-    this.scheduled = true;
-    // A change after a quiet spell runs at once; under a stream of changes runs are at least `runGapMs` apart,
-    // so one run (and one message per subscriber) carries every change of that spell (docs/live-ontology.md).
-    const wait = this.lastRunAt + this.hub.runGapMs - performance.now();
-    if (wait <= 0) void this.then(() => this.run());
-    else
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        void this.then(() => this.run());
-      }, wait).unref();
+    // A change after a quiet spell runs at once; under a stream of changes one run (and one message per
+    // subscriber) carries every change of its spell (docs/live-ontology.md).
+    this.pacer.request();
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.pacer.stop();
   }
 
   private async run(): Promise<void> {
-    this.scheduled = false;
-    this.lastRunAt = performance.now();
     const pending = this.pending;
     this.pending = undefined;
     if (pending === undefined) return;
@@ -136,8 +124,8 @@ export class SubscriptionHub implements SubscriptionHost {
 
   constructor(
     readonly store: Store,
-    /** The least time between two runs of one ontology's pump while changes keep coming. */
-    readonly runGapMs = DEFAULT_RUN_GAP_MS,
+    /** How one ontology's runs are spaced while changes keep coming (pacing.ts). */
+    readonly pacing: PacingOptions = DEFAULT_PACING,
   ) {
     this.stops.push(onOntologyChange(store, (rid, changed) => this.pumps.get(rid)?.changed(changed)));
     // Another instance changed objects (a hint: the table is the truth), reset the store, or the hint channel

@@ -14,6 +14,8 @@ import { CONTROL_ROUTE } from '../../../http/route-config.js';
 import type { Store } from '../../../store/store.js';
 import { SubscriberConnection, DEFAULT_LIMITS, type ConnectionLimits, type OutMessage } from './connection.js';
 import { SubscriptionHub } from './hub.js';
+import { sseEvent, textFrame } from './frames.js';
+import { DEFAULT_PACING, type PacingOptions } from './pacing.js';
 
 export const SUBSCRIPTIONS_VIEW = '/_emulate/platform/ontologies/subscriptions';
 export const SUBSCRIPTIONS_BASE = '/api/v2/ontologySubscriptions/ontologies/:ontology';
@@ -32,12 +34,12 @@ const BEARER_PROTOCOL = /(?:^|,)\s*Bearer-([^,\s]+)\s*(?:,|$)/;
 export interface SubscriptionRouteOptions {
   store: Store;
   limits?: Partial<ConnectionLimits>;
-  /** The least time between two delivery runs of one ontology under a stream of changes (hub.ts). */
-  runGapMs?: number;
+  /** How one ontology's delivery runs are spaced under a stream of changes (pacing.ts). */
+  pacing?: Partial<PacingOptions>;
 }
 
 export async function subscriptionRoutes(parent: FastifyInstance, deps: SubscriptionRouteOptions): Promise<SubscriptionHub> {
-  const hub = new SubscriptionHub(deps.store, deps.runGapMs);
+  const hub = new SubscriptionHub(deps.store, { ...DEFAULT_PACING, ...deps.pacing });
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   parent.onReset(() => hub.changedAll(), { afterClear: true });
   parent.addHook('onClose', async () => hub.close());
@@ -49,7 +51,8 @@ export async function subscriptionRoutes(parent: FastifyInstance, deps: Subscrip
 
   await parent.register(async (scope) => {
     // Registered in this scope only, so the plugin's hooks wrap these routes and no others.
-    await scope.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+    // No compression: each message is a frame written straight to the socket (below), never queued inside ws.
+    await scope.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false } });
     // The client cannot set headers on a websocket: its token rides in the subprotocol. Read here, ahead of
     // the route's bearer hook, as if it had come in `Authorization`.
     scope.addHook('onRequest', async (request) => {
@@ -70,9 +73,14 @@ export async function subscriptionRoutes(parent: FastifyInstance, deps: Subscrip
       websocket: true,
       handler: (socket: WebSocket, request: FastifyRequest) => {
         const rid = (request as FastifyRequest & { ontologyRid?: string }).ontologyRid!;
+        // The upgraded TCP socket, which ws writes its own frames (pings, pongs, the close) to as well.
+        const raw = request.raw.socket;
         const transport = {
-          // Bytes go out as a text frame, as a string would (the client parses every message as JSON text).
-          send: (message: OutMessage, done: () => void) => (socket.readyState === socket.OPEN ? socket.send(message, { binary: false }, () => done()) : done()),
+          // One text frame (the client parses every message as JSON text) in one write of one buffer (frames.ts):
+          // ws's send cost a `writev` of two buffers and its own bookkeeping per message. Without compression ws
+          // writes its frames at once, never from a queue, so the socket's order is the order of these calls.
+          send: (message: OutMessage, done: () => void) =>
+            socket.readyState === socket.OPEN && raw.writable ? void raw.write(textFrame(message), () => done()) : done(),
           close: (code: number, reason: string) => socket.close(code, reason),
         };
         const connection = new SubscriberConnection(rid, request.principal?.username ?? '', 'websocket', transport, hub, limits);
@@ -106,8 +114,7 @@ export async function subscriptionRoutes(parent: FastifyInstance, deps: Subscrip
       raw.socket?.setNoDelay(true);
       raw.write(': connected\n\n');
       const transport = {
-        send: (message: OutMessage, done: () => void) =>
-          raw.writableEnded || raw.destroyed ? done() : void raw.write(`data: ${String(message)}\n\n`, () => done()),
+        send: (message: OutMessage, done: () => void) => (raw.writableEnded || raw.destroyed ? done() : void raw.write(sseEvent(message), () => done())),
         close: () => raw.end(),
       };
       const connection = new SubscriberConnection(rid, request.principal?.username ?? '', 'sse', transport, hub, limits);

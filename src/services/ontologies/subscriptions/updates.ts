@@ -2,7 +2,8 @@
 // each object as that subscriber asked for it. The updates are serialized and encoded once per shape asked for
 // (selected properties, rids or not), not once per subscriber: most subscribers of a set ask alike, and
 // serializing was most of a delivery's cost. Each subscriber's message is its head's bytes, the shared
-// updates' bytes and a brace, copied together: no string is encoded again per subscriber.
+// updates' bytes and a brace, which its transport copies once into the frame it writes: no string is encoded
+// again per subscriber.
 import type { OntologyRecord, OntologyObjectRecord } from '../../../store/store.js';
 import { objectWire } from '../object-reads/object-wire.js';
 import { findObjectType } from '../context.js';
@@ -26,7 +27,8 @@ export function deliverUpdates(ontology: OntologyRecord, subscribers: Iterable<S
     if (chunks === undefined) byShape.set(shape, (chunks = serializedUpdates(ontology, sub, changes, wires)));
     // The same bytes as JSON.stringify({type, id, updates}).
     const head = (sub.head ??= Buffer.from(`{"type":"objectSetChanged","id":${JSON.stringify(sub.id)},"updates":`));
-    for (const updates of chunks) sub.connection.enqueue(Buffer.concat([head, updates, CLOSE_BRACE], head.length + updates.length + 1));
+    // Pieces, not one buffer: the transport copies them once into what it writes (frames.ts).
+    for (const updates of chunks) sub.connection.enqueue([head, updates, CLOSE_BRACE]);
     delivered += changes.length;
   }
   return delivered;
