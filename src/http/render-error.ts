@@ -262,14 +262,15 @@ function renderInternal(request: FastifyRequest, reply: FastifyReply, err: unkno
 
 export function installErrorRendering(app: FastifyInstance, logPlatformError: ErrorLineWriter): void {
   app.decorate('logPlatformError', logPlatformError);
-  app.setErrorHandler((err: FastifyError | EmulatorError, request, reply) => {
+  // Returns nothing: a returned reply is a thenable, which the framework then waits on (a promise per refusal).
+  app.setErrorHandler((err: FastifyError | EmulatorError, request, reply): void => {
     // Answered and closed by the HTTP layer already (a 408 while the body was arriving): nothing to render or log.
-    if (answeredSockets.has(request.raw.socket)) return reply.code(408).send();
+    if (answeredSockets.has(request.raw.socket)) return void reply.code(408).send();
     keepAliveAfterReadBody(request, reply);
-    if (err instanceof EmulatorError) return render(reply, err);
+    if (err instanceof EmulatorError) return void render(reply, err);
     const mapped = fromFramework(err, request.url, request.server.pathPolicies);
-    if (mapped) return render(reply, mapped);
-    return renderInternal(request, reply, err);
+    if (mapped) return void render(reply, mapped);
+    renderInternal(request, reply, err);
   });
   // Closing: what arrives now (a request pipelined or on a kept-alive connection) answers 503 in its family's
   // envelope, not the framework's own body (return503OnClosing is off: src/http/server-options.ts). The first
