@@ -66,7 +66,11 @@ export const CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Cuts a byte stream into CHUNK_BYTES pieces (the last one shorter), counting and hashing as it goes, and
- * failing with BlobTooLarge once past the cap: what a store writes, row by row.
+ * failing with BlobTooLarge once past the cap: what a store writes, row by row. Each piece is copied once, into
+ * a chunk of its own that the caller may keep as it is (a fresh buffer, never a view of a shared one; the last
+ * chunk is cut to its length). Gathering the pieces and copying the gathered bytes again made three buffers per
+ * byte of upload, and that garbage started a full collection every ~12 MB of a memory-store upload, each
+ * pausing the event loop (docs/datasets.md, "Bench").
  */
 export async function* chunked(
   source: AsyncIterable<Uint8Array>,
@@ -74,22 +78,25 @@ export async function* chunked(
   hash: { update(b: Uint8Array): unknown },
   counted: { size: number },
 ): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  let chunk: Buffer | undefined;
+  let filled = 0;
   for await (const piece of source) {
-    const bytes = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-    counted.size += bytes.length;
+    counted.size += piece.byteLength;
     if (counted.size > maxBytes) throw new BlobTooLarge(maxBytes);
-    hash.update(bytes);
-    pending.push(bytes);
-    pendingBytes += bytes.length;
-    while (pendingBytes >= CHUNK_BYTES) {
-      const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
-      yield all.subarray(0, CHUNK_BYTES);
-      const rest = all.subarray(CHUNK_BYTES);
-      pending = rest.length > 0 ? [rest] : [];
-      pendingBytes = rest.length;
+    hash.update(piece);
+    for (let at = 0; at < piece.byteLength;) {
+      chunk ??= Buffer.allocUnsafeSlow(CHUNK_BYTES);
+      const taken = Math.min(CHUNK_BYTES - filled, piece.byteLength - at);
+      chunk.set(piece.subarray(at, at + taken), filled);
+      filled += taken;
+      at += taken;
+      if (filled === CHUNK_BYTES) {
+        yield chunk;
+        chunk = undefined;
+        filled = 0;
+      }
     }
   }
-  if (pendingBytes > 0 || counted.size === 0) yield Buffer.concat(pending, pendingBytes);
+  if (filled > 0) yield Buffer.from(chunk!.subarray(0, filled));
+  else if (counted.size === 0) yield Buffer.alloc(0);
 }

@@ -11,8 +11,8 @@ export class MemoryBlobs implements BlobStore {
     const hash = createHash('sha256');
     const counted = { size: 0 };
     const chunks: Buffer[] = [];
-    // A chunk may be a view of a larger pooled buffer: copied so that the blob holds only its own bytes.
-    for await (const chunk of chunked(source, options.maxBytes, hash, counted)) if (chunk.length > 0) chunks.push(Buffer.from(chunk));
+    // Each chunk is a buffer of its own (chunked() copies the stream into it): kept as it is, not copied again.
+    for await (const chunk of chunked(source, options.maxBytes, hash, counted)) if (chunk.length > 0) chunks.push(chunk);
     const info: BlobInfo = {
       blobId: randomUuid(),
       size: counted.size,
