@@ -6,11 +6,10 @@
 import { invalidRequest, OAuthError } from '../../errors.js';
 import type { LaneAnswer } from '../../http/fast-lane.js';
 import { oauthAnswer, UNSUPPORTED_MEDIA_TYPE } from '../../http/render-error.js';
-import { actsAs } from './access-tokens.js';
+import { actsAs, type TokenResponse } from './access-tokens.js';
 import type { TokenDeps } from './deps.js';
 import { JOINED_FORM_FIELDS, singleValued, type Params } from './params.js';
 import { tokenOutcome } from './token-endpoint.js';
-import type { TokenResponse } from './access-tokens.js';
 
 /** Success headers, as the route's `noStore` sets them (lower case, as the framework sends them). */
 export const NO_STORE_HEADERS = ['cache-control', 'no-store', 'pragma', 'no-cache'];
