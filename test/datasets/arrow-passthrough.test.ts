@@ -4,15 +4,14 @@
 // way the answer is one valid stream with the same values, which apache-arrow and pyarrow both read.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MessageHeader, MessageReader, tableFromIPC } from 'apache-arrow';
 import { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
-import type { DatasetSchema, FileRecord } from '../../src/services/datasets/model.js';
+import type { DatasetSchema } from '../../src/services/datasets/model.js';
 import { planColumns, tableBytes } from '../../src/services/datasets/table/read-table.js';
 import { passthroughBatch } from '../../src/services/datasets/table/arrow-ipc.js';
 import { parquetWasm } from '../../src/services/datasets/table/parquet-wasm.js';
-import { parquetBytes } from './helpers.js';
+import { all, parquetBytes, stored } from './helpers.js';
 
 const schemaOf = (spec: string[]): DatasetSchema => ({
   fieldSchemaList: spec.map((s) => ({ name: s.split(':')[0]!, type: s.split(':')[1]!, nullable: true })) as DatasetSchema['fieldSchemaList'],
@@ -36,21 +35,6 @@ const rows = (count: number, from = 0) =>
       at: new Date(Date.UTC(2026, 0, 1) + i * 1001),
     };
   });
-
-async function stored(blobs: MemoryBlobs, files: Record<string, Buffer>): Promise<FileRecord[]> {
-  const out: FileRecord[] = [];
-  for (const [path, bytes] of Object.entries(files)) {
-    const info = await blobs.put(Readable.from([bytes]), { maxBytes: 1e9 });
-    out.push({ transactionRid: 't', path, blobId: info.blobId, size: info.size, updatedTime: '' });
-  }
-  return out;
-}
-
-async function all(bytes: AsyncIterable<Buffer>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const part of bytes) parts.push(part);
-  return Buffer.concat(parts);
-}
 
 /** The header types of an IPC stream's messages, in order. */
 function messageTypes(stream: Buffer): MessageHeader[] {

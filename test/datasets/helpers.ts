@@ -1,10 +1,14 @@
-// Shared by the datasets route tests: an app with a seeded user and a token holding both datasets scopes, and
-// Parquet files written by another library than the one that reads them.
+// Shared by the datasets tests: an app with a seeded user and a token holding both datasets scopes, Parquet files
+// written by another library than the one that reads them, and files put straight into a byte store for the
+// table-read tests.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { ParquetSchema, ParquetWriter } from '@dsnp/parquetjs';
 import { buildTestApp, bearer, mintToken, type TestApp } from '../helpers/app.js';
+import type { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
+import type { FileRecord } from '../../src/services/datasets/model.js';
 
 export const READ = 'api:datasets-read';
 export const WRITE = 'api:datasets-write';
@@ -55,4 +59,21 @@ export async function parquetBytes(rows: Array<Record<string, unknown>>, at: 'TI
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Each file's bytes stored in `blobs`, as the records of one transaction's view. */
+export async function stored(blobs: MemoryBlobs, contents: Record<string, string | Buffer>): Promise<FileRecord[]> {
+  const files: FileRecord[] = [];
+  for (const [path, content] of Object.entries(contents)) {
+    const info = await blobs.put(Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
+    files.push({ transactionRid: 't', path, blobId: info.blobId, size: info.size, updatedTime: '' });
+  }
+  return files;
+}
+
+/** A byte stream read to its end. */
+export async function all(bytes: AsyncIterable<Buffer>): Promise<Buffer> {
+  const out: Buffer[] = [];
+  for await (const chunk of bytes) out.push(chunk);
+  return Buffer.concat(out);
 }

@@ -5,16 +5,15 @@ import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tableFromIPC } from 'apache-arrow';
 import { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
-import type { DatasetSchema, FileRecord } from '../../src/services/datasets/model.js';
+import type { DatasetSchema } from '../../src/services/datasets/model.js';
 import { planColumns, tableBytes, TableReadError, type TableFormat } from '../../src/services/datasets/table/read-table.js';
 import { readTableBytes, workerStats } from '../../src/services/datasets/table/worker-pool.js';
 import type { ReadJob } from '../../src/services/datasets/table/worker-protocol.js';
 import { writeBenchParquet } from '../../bench/lib/parquet-file.js';
-import { datasetsApp, json, uploadFile } from './helpers.js';
+import { all, datasetsApp, json, stored, uploadFile } from './helpers.js';
 
 const SCHEMA: DatasetSchema = {
   fieldSchemaList: ['sensor:STRING', 'value:DOUBLE', 'count:LONG', 'ok:BOOLEAN', 'at:TIMESTAMP'].map((s) => ({
@@ -38,21 +37,6 @@ function csvText(rows: number, from = 0): string {
 
 const dir = mkdtempSync(join(tmpdir(), 'table-worker-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function stored(blobs: MemoryBlobs, contents: Record<string, string | Buffer>): Promise<FileRecord[]> {
-  const files: FileRecord[] = [];
-  for (const [path, content] of Object.entries(contents)) {
-    const info = await blobs.put(Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
-    files.push({ transactionRid: 't', path, blobId: info.blobId, size: info.size, updatedTime: '' });
-  }
-  return files;
-}
-
-async function all(bytes: AsyncIterable<Buffer>): Promise<Buffer> {
-  const out: Buffer[] = [];
-  for await (const chunk of bytes) out.push(chunk);
-  return Buffer.concat(out);
-}
 
 const failure = (promise: Promise<unknown>) =>
   promise.then(
