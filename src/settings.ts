@@ -1,6 +1,5 @@
 // Run-time settings: resolved once from the config file, the command line and the environment, then frozen.
 import type { Seed } from './seed/schema.js';
-import { resolveOAuthLimits, type OAuthLimits } from './seed/limits.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,19 +18,13 @@ export interface ComputeModuleSettings {
   podListenerPort: number;
 }
 
-/** Connections (docs/contracts.md §8): defaults a test suite never meets. */
+/** Connections (docs/contracts.md §8): defaults a test suite never meets. A service's own caps are its (`Seed.limits`). */
 export interface LimitSettings {
   maxConnections: number;
   /** Receiving a whole request, body included (not the handler's time: long-polls and held executes are not cut). */
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
-  /** The largest dataset file an upload may store (docs/datasets.md). */
-  maxDatasetFileBytes: number;
-  /** The most records a stream's view keeps (docs/streams.md). */
-  maxStreamRecords: number;
-  /** The largest attachment or media upload (docs/live-ontology.md). */
-  maxOntologyFileBytes: number;
 }
 
 export interface Settings {
@@ -51,8 +44,6 @@ export interface Settings {
   computeModules: ComputeModuleSettings;
   /** `memory`, or the `postgres://` URL of a shared store. */
   store: string;
-  /** Caps on pending sign-ins, codes and tokens (`platform.limits`). */
-  oauthLimits: Readonly<OAuthLimits>;
   /** Entries the request journal keeps (docs/contracts.md §7); 0 turns it off. */
   journalSize: number;
   limits: LimitSettings;
@@ -133,15 +124,11 @@ export function resolveSettings(
       maxRetainedResultBytes: cm.max_retained_result_bytes ?? 1024 * MIB,
       podListenerPort: cm.pod_listener_port ?? 0,
     }),
-    oauthLimits: resolveOAuthLimits(seed.limits),
     limits: Object.freeze({
       maxConnections: seed.limits.max_connections ?? 10_000,
       requestTimeoutMs: seed.limits.request_timeout_ms ?? 60_000,
       headersTimeoutMs: seed.limits.headers_timeout_ms ?? 20_000,
       keepAliveTimeoutMs: seed.limits.keep_alive_timeout_ms ?? 30_000,
-      maxDatasetFileBytes: seed.limits.max_dataset_file_bytes ?? 1024 * MIB,
-      maxStreamRecords: seed.limits.max_stream_records ?? 1_000_000,
-      maxOntologyFileBytes: seed.limits.max_ontology_file_bytes ?? 200 * MIB,
     }),
   });
 }

@@ -2,7 +2,6 @@
 // Unknown keys are rejected (additionalProperties: false) so that a typo never silently seeds nothing.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { StringMap } from '../string-map.js';
-import { OAUTH_LIMIT_KEYS } from './limits.js';
 
 const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ minLength: 1 });
@@ -11,22 +10,15 @@ const PositiveMs = Type.Integer({ minimum: 1 });
 // The settings of the whole emulator live here; each service's own keys (users, ontologies, ...) are its seed
 // codec's (src/seed/codec.ts), composed beside these by configDocumentFor.
 
-// Connection limits (docs/contracts.md §8); defaults in src/settings.ts.
-const LimitsSeed = Type.Object(
-  {
-    max_connections: Type.Optional(Type.Integer({ minimum: 1 })),
-    request_timeout_ms: Type.Optional(PositiveMs),
-    headers_timeout_ms: Type.Optional(PositiveMs),
-    keep_alive_timeout_ms: Type.Optional(PositiveMs),
-    /** The largest dataset file an upload may store (docs/datasets.md); default 1 GiB. */
-    max_dataset_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
-    /** The most records a stream's view keeps, oldest dropped first (docs/streams.md); default 1,000,000. */
-    max_stream_records: Type.Optional(Type.Integer({ minimum: 1 })),
-    /** The largest attachment or media upload (docs/live-ontology.md); default 200 MiB. */
-    max_ontology_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
-  },
-  closed,
-);
+// Connection limits (docs/contracts.md §8); defaults in src/settings.ts. The services' own caps (tokens kept,
+// file sizes, records kept) sit beside them under `limits`: each declares its keys in its seed codec (`limits`).
+const ConnectionLimits = {
+  max_connections: Type.Optional(Type.Integer({ minimum: 1 })),
+  request_timeout_ms: Type.Optional(PositiveMs),
+  headers_timeout_ms: Type.Optional(PositiveMs),
+  keep_alive_timeout_ms: Type.Optional(PositiveMs),
+};
+const limitsSchema = (serviceKeys: Readonly<Record<string, TSchema>>) => Type.Object({ ...ConnectionLimits, ...serviceKeys }, { ...closed, default: {} });
 
 const PlatformConfig = Type.Object(
   {
@@ -41,7 +33,7 @@ const PlatformConfig = Type.Object(
     cors_origins: Type.Optional(Type.Array(Type.String({ pattern: '^(\\*|https?://[^/?#]+/?)$' }), { maxItems: 100 })),
     journal_size: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
     path_aliases: Type.Optional(StringMap(Type.String())),
-    limits: Type.Object({ ...OAUTH_LIMIT_KEYS, ...LimitsSeed.properties }, { ...closed, default: {} }),
+    limits: limitsSchema({}),
   },
   closed,
 );
@@ -57,6 +49,11 @@ export interface SeedKeySchema {
    * section; `source` the seed file's path (`<inline>` when there is none), for keys that name files beside it.
    */
   check?(part: never, path: string, platform: Record<string, unknown>, source: string): string[];
+  /**
+   * The service's caps under `platform.limits` (each optional, an integer; its default is the service's own
+   * and the service reads it from the seed's `limits`).
+   */
+  limits?: Readonly<Record<string, TSchema>>;
 }
 
 const composed = new WeakMap<readonly SeedKeySchema[], TSchema>();
@@ -67,7 +64,8 @@ export function configDocumentFor(keys: readonly SeedKeySchema[]): TSchema {
   let document = composed.get(keys);
   if (!document) {
     const extra = Object.fromEntries(keys.map((k) => [k.key, k.schema]));
-    document = Type.Object({ platform: Type.Object({ ...PlatformConfig.properties, ...extra }, { ...closed, default: {} }) }, closed);
+    const limits = limitsSchema(Object.assign({}, ...keys.map((k) => k.limits ?? {})));
+    document = Type.Object({ platform: Type.Object({ ...PlatformConfig.properties, limits, ...extra }, { ...closed, default: {} }) }, closed);
     composed.set(keys, document);
   }
   return document;
@@ -79,4 +77,8 @@ export type ConfigDocument = Static<typeof ConfigDocument>;
  * The validated, defaulted `platform` section: settings and entities together. The services' own keys
  * (SeedKeySchema) sit beside them; each service reads its part through its codec.
  */
-export type Seed = PlatformConfig & { readonly [serviceKey: string]: unknown };
+export type Seed = Omit<PlatformConfig, 'limits'> & {
+  /** The connection limits, and each service's caps by their seed names (read by the service that declares them). */
+  readonly limits: PlatformConfig['limits'] & { readonly [serviceCap: string]: number | undefined };
+  readonly [serviceKey: string]: unknown;
+};

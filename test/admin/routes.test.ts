@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.js';
 import { mintAccessToken } from '../../src/services/oauth/access-tokens.js';
 import { stableUuid } from '../../src/ids.js';
-import { resolveOAuthLimits } from '../../src/seed/limits.js';
 
 const SEED = `
 platform:
@@ -86,10 +85,7 @@ describe('GET /api/v2/admin/users/getCurrent', () => {
       active: true,
       attributes: {},
     }));
-    const { access_token } = await mintAccessToken(
-      { store, clock, settings: { oauthLimits: resolveOAuthLimits(undefined) } },
-      { principal, clientId: 'other-client', scopes: ['api:admin-read'] },
-    );
+    const { access_token } = await mintAccessToken({ store, clock, seed: { limits: {} } }, { principal, clientId: 'other-client', scopes: ['api:admin-read'] });
     const body = (await app.inject({ url: '/api/v2/admin/users/getCurrent', headers: bearer(access_token) })).json();
     expect(body).toEqual({
       id: 'f47ac10b-58cc-4372-a567-0e02b2c3d479',

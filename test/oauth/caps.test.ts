@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTestSeed } from '../helpers/seed.js';
 import type { FastifyInstance } from 'fastify';
 import { bearer, buildTestApp, mintToken, platformError } from '../helpers/app.js';
-import { resolveSettings } from '../../src/settings.js';
+import { oauthLimitsOf } from '../../src/services/oauth/caps.js';
 import { type SeedError } from '../../src/seed/load.js';
 import { sweepExpired } from '../../src/services/oauth/sweeper.js';
 import { AUTHORIZE, CALLBACK, TOKEN, authorizeUrl, basic, codeFor, expectHtmlError, expectOAuthError, postForm, signInForm } from './flow.js';
@@ -33,7 +33,7 @@ async function signedIn(app: FastifyInstance) {
 
 describe('limits: config and defaults', () => {
   it('defaults a test suite never meets', () => {
-    const { oauthLimits } = resolveSettings(parseTestSeed(''), {}, {});
+    const oauthLimits = oauthLimitsOf(parseTestSeed(''));
     expect(oauthLimits).toEqual({
       maxPendingSignIns: 10_000,
       maxAuthorizationCodes: 10_000,
@@ -44,11 +44,7 @@ describe('limits: config and defaults', () => {
   });
 
   it('reads platform.limits and refuses a cap below 1 or a mistyped key, with its path', () => {
-    const { oauthLimits } = resolveSettings(
-      parseTestSeed(seed('max_pending_sign_ins: 5, max_authorization_codes: 6, max_access_tokens: 7, max_refresh_tokens: 8')),
-      {},
-      {},
-    );
+    const oauthLimits = oauthLimitsOf(parseTestSeed(seed('max_pending_sign_ins: 5, max_authorization_codes: 6, max_access_tokens: 7, max_refresh_tokens: 8')));
     expect(oauthLimits).toEqual({ maxPendingSignIns: 5, maxAuthorizationCodes: 6, maxAccessTokens: 7, maxRefreshTokens: 8, maxServicePrincipals: 10_000 });
     try {
       parseTestSeed('platform:\n  limits:\n    max_access_tokens: 0\n    max_refresh_token: 5\n');

@@ -4,7 +4,6 @@
 // and the route's `token()` still throws them for the framework's renderer.
 import { describe, expect, it } from 'vitest';
 import { OAuthError } from '../../src/errors.js';
-import { resolveSettings } from '../../src/settings.js';
 import { ManualClock } from '../../src/clock.js';
 import { token, tokenOutcome } from '../../src/services/oauth/token-endpoint.js';
 import type { TokenDeps } from '../../src/services/oauth/deps.js';
@@ -24,7 +23,7 @@ async function tokenDeps(): Promise<TokenDeps> {
   const clock = new ManualClock();
   const store = await openTestStore(servicePartsOf(SERVICES));
   await applyTestSeed(seed, store, clock);
-  return { store, clock, settings: resolveSettings(seed, {}, {}), scopeMatrix: ['api:admin-read'] };
+  return { store, clock, seed, scopeMatrix: ['api:admin-read'] };
 }
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;

@@ -7,7 +7,7 @@ import { parseTestSeed } from '../helpers/seed.js';
 import type { FastifyInstance } from 'fastify';
 import { bearer, buildTestApp } from '../helpers/app.js';
 import { stableUuid } from '../../src/ids.js';
-import { resolveSettings } from '../../src/settings.js';
+import { oauthLimitsOf } from '../../src/services/oauth/caps.js';
 import { type SeedError } from '../../src/seed/load.js';
 import type { Store } from '../../src/store/store.js';
 import { TOKEN, basic, expectOAuthError, postForm } from './flow.js';
@@ -31,8 +31,8 @@ async function whoAmI(app: FastifyInstance, token: string): Promise<string> {
 
 describe('limits.max_service_principals: config', () => {
   it('defaults to 10000 and refuses a cap below 1 with its path', () => {
-    expect(resolveSettings(parseTestSeed(''), {}, {}).oauthLimits.maxServicePrincipals).toBe(10_000);
-    expect(resolveSettings(parseTestSeed(openSeed('max_service_principals: 4')), {}, {}).oauthLimits.maxServicePrincipals).toBe(4);
+    expect(oauthLimitsOf(parseTestSeed('')).maxServicePrincipals).toBe(10_000);
+    expect(oauthLimitsOf(parseTestSeed(openSeed('max_service_principals: 4'))).maxServicePrincipals).toBe(4);
     try {
       parseTestSeed(openSeed('max_service_principals: 0'));
       expect.unreachable();

@@ -78,5 +78,22 @@ describe('a service module from a fixture folder', () => {
 
   it('is unknown to an app built without it', async () => {
     await expect(buildTestApp({ seed })).rejects.toThrow('platform.widgets: unknown key');
+    await expect(buildTestApp({ seed: { platform: { limits: { max_widget_colour_length: 3 } } } })).rejects.toThrow(
+      'platform.limits.max_widget_colour_length: unknown key',
+    );
+  });
+
+  it('declares its own cap under platform.limits: validated with its path, and read by its routes', async () => {
+    await expect(buildTestApp({ seed: { platform: { limits: { max_widget_colour_length: 0 } } }, services })).rejects.toThrow(
+      'platform.limits.max_widget_colour_length',
+    );
+    t = await buildTestApp({ seed: { platform: { ...seed.platform, limits: { max_widget_colour_length: 4 } } }, services });
+    const writer = await mintToken(t.app, 'admin', []);
+    const put = (colour: string) => t!.app.inject({ method: 'PUT', url: '/api/v2/widgets/gear', headers: bearer(writer), payload: { colour } });
+    expect((await put('blue')).statusCode).toBe(200);
+    const refused = await put('purple');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ errorName: 'WidgetColourTooLong', parameters: { maxColour: '4' } });
+    expect(await t.store.part(WIDGETS).get('gear')).toBe('blue');
   });
 });

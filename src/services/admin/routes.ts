@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
-import type { Settings } from '../../settings.js';
+import type { Seed } from '../../seed/schema.js';
 import { enrollmentWire, meWire, userWire } from './shapes.js';
 import { PreviewQuery } from '../../http/preview.js';
 import { useJsonBodies } from '../../http/body-parsers.js';
@@ -15,7 +15,7 @@ import { markingRoutes } from './routes/markings.js';
 
 const GET_CURRENT_PATH = '/api/v2/admin/users/getCurrent';
 
-export function adminRoutes(app: FastifyInstance, deps: { store: Store; clock: Clock; settings: Readonly<Settings> }): void {
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; clock: Clock; seed: Pick<Seed, 'limits'> }): void {
   // What every client calls first and most: its plain success is answered in front of the framework
   // (src/http/fast-lane.ts); this route answers everything else.
   app.addFastLane({ kind: 'bearer-read', path: GET_CURRENT_PATH, scope: 'api:admin-read', answer: userWire });

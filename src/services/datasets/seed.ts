@@ -13,6 +13,7 @@ import { findSchema, putSchema } from './schemas.js';
 import { pathProblem } from './paths.js';
 import { DatasetsSeed, fieldOfWord, schemaOfWords, wordOfField, type DatasetSeedEntry } from './seed-schema.js';
 import { systemClock } from '../../clock.js';
+import { DATASET_LIMIT_KEYS } from './caps.js';
 
 const INLINE_MAX = 64 * 1024;
 /** A rid as a folder name (rids hold only these characters, but a seeded one may hold anything). */
@@ -59,6 +60,7 @@ const isText = (bytes: Buffer) => !bytes.includes(0) && Buffer.from(bytes.toStri
 export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
   key: 'datasets',
   schema: DatasetsSeed,
+  limits: DATASET_LIMIT_KEYS,
   example: [
     {
       rid: 'ri.foundry.main.dataset.example',

@@ -5,6 +5,7 @@ import { randomSecret } from '../../ids.js';
 import type { OAuthDeps } from './deps.js';
 import { accessTokensFull, refusalFor } from './limits.js';
 import type { EmulatorError } from '../../errors.js';
+import { oauthLimitsOf } from './caps.js';
 
 const ACCESS_TOKEN_PREFIX = 'platform_';
 
@@ -79,7 +80,7 @@ export async function mintAccessToken(
 ): Promise<TokenResponse> {
   const { record, response } = newAccessToken(deps, request);
   try {
-    await deps.store.tokens.insertAccess(withPrincipal(record, request.principal.id), deps.settings.oauthLimits.maxAccessTokens);
+    await deps.store.tokens.insertAccess(withPrincipal(record, request.principal.id), oauthLimitsOf(deps.seed).maxAccessTokens);
   } catch (err) {
     throw refusalFor(err, whenFull);
   }

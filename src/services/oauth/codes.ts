@@ -4,6 +4,7 @@ import type { AuthorizationParameters, UserRecord } from '../../store/store.js';
 import { randomSecret, randomUuid } from '../../ids.js';
 import { redirectWith } from './redirect-uris.js';
 import type { OAuthDeps } from './deps.js';
+import { oauthLimitsOf } from './caps.js';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -22,7 +23,7 @@ export async function issueCode(deps: OAuthDeps, source: AuthorizationParameters
       grantId: randomUuid(),
       expiresAt: deps.clock.now() + CODE_TTL_MS,
     },
-    deps.settings.oauthLimits.maxAuthorizationCodes,
+    oauthLimitsOf(deps.seed).maxAuthorizationCodes,
   );
   return redirectWith(source.redirectUri, { code, state: source.state });
 }

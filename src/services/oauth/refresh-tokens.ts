@@ -6,6 +6,7 @@ import type { RefreshTokenRecord, Store } from '../../store/store.js';
 import { randomSecret } from '../../ids.js';
 import { invalidGrant } from '../../errors.js';
 import type { OAuthDeps } from './deps.js';
+import { oauthLimitsOf } from './caps.js';
 
 const REFRESH_TOKEN_PREFIX = 'platform_refresh_';
 export const REFRESH_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -22,7 +23,7 @@ export const refreshIssuedAt = (token: Pick<RefreshTokenRecord, 'expiresAt'>): n
 export async function revokeAuthorization(deps: OAuthDeps, grantId: string): Promise<void> {
   // Remembered as long as any token of the grant could still be presented; at most as many marks as refresh
   // tokens (the oldest forgotten: a mark only matters while a token of its grant is being issued).
-  await deps.store.oauth.revokeGrant(grantId, deps.clock.now() + REFRESH_TOKEN_TTL_MS, deps.settings.oauthLimits.maxRefreshTokens);
+  await deps.store.oauth.revokeGrant(grantId, deps.clock.now() + REFRESH_TOKEN_TTL_MS, oauthLimitsOf(deps.seed).maxRefreshTokens);
   await deps.store.tokens.revokeGrant(grantId);
 }
 

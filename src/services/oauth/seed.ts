@@ -9,6 +9,7 @@ import { byKey, defined, quote } from '../../seed/helpers.js';
 import { ALL_GRANT_TYPES } from '../../platform-constants.js';
 import { isAbsoluteRedirectUri } from './redirect-uris.js';
 import { scopeWarnings } from './scope-warnings.js';
+import { OAUTH_LIMIT_KEYS } from './caps.js';
 
 export const GrantType = Type.Union(ALL_GRANT_TYPES.map((g) => Type.Literal(g)));
 
@@ -58,6 +59,7 @@ function redirectUriProblems(clients: readonly OAuthClientSeed[], path: string):
 
 export const oauthClientsSeed: SeedCodec<OAuthClientSeed[]> = {
   key: 'oauth_clients',
+  limits: OAUTH_LIMIT_KEYS,
   schema: Type.Array(OAuthClientSeed, { default: [] }),
   example: [
     {

@@ -12,6 +12,7 @@ import type { ClientRecord, UserRecord } from '../../store/store.js';
 import { mintedFor, newAccessToken, type TokenResponse } from './access-tokens.js';
 import type { OAuthDeps } from './deps.js';
 import { refusalFor, servicePrincipalsFull } from './limits.js';
+import { oauthLimitsOf } from './caps.js';
 
 /**
  * The common case in one store step, where the store offers it (PostgreSQL): the client's principal exists, is
@@ -21,7 +22,7 @@ import { refusalFor, servicePrincipalsFull } from './limits.js';
 export async function mintForClientPrincipal(deps: OAuthDeps, clientId: string, scopes: string[], asOf?: ClientRecord): Promise<TokenResponse | undefined> {
   const { tokens } = deps.store;
   const { record, response } = newAccessToken(deps, { clientId, scopes });
-  const username = await tokens.insertAccessForClientPrincipal(clientId, record, deps.settings.oauthLimits.maxAccessTokens, asOf);
+  const username = await tokens.insertAccessForClientPrincipal(clientId, record, oauthLimitsOf(deps.seed).maxAccessTokens, asOf);
   return username === undefined ? undefined : mintedFor(response, username);
 }
 
@@ -44,7 +45,7 @@ export async function withServicePrincipal(
   const minted = await mint(candidate);
   let principal: UserRecord;
   try {
-    principal = await store.users.servicePrincipalFor(clientId, () => candidate, deps.settings.oauthLimits.maxServicePrincipals);
+    principal = await store.users.servicePrincipalFor(clientId, () => candidate, oauthLimitsOf(deps.seed).maxServicePrincipals);
   } catch (err) {
     await store.tokens.revokeAccess(minted.access_token);
     throw refusalFor(err, servicePrincipalsFull);

@@ -10,6 +10,7 @@ import { issueCode } from './codes.js';
 import type { Params } from './params.js';
 import { named, quote } from './reasons.js';
 import type { OAuthDeps } from './deps.js';
+import { oauthLimitsOf } from './caps.js';
 
 /** How long a sign-in page stays usable. */
 const SIGN_IN_TTL_MS = 30 * 60 * 1000;
@@ -37,7 +38,7 @@ export async function startSignIn(deps: OAuthDeps, request: ValidAuthorizeReques
   };
   // Past the cap the oldest pending sign-in is forgotten: refusing instead would let anyone (authorize needs no
   // credentials) lock every real sign-in out for the 30 minutes a request is kept.
-  await deps.store.oauth.saveAuthorizeRequest(record, deps.settings.oauthLimits.maxPendingSignIns);
+  await deps.store.oauth.saveAuthorizeRequest(record, oauthLimitsOf(deps.seed).maxPendingSignIns);
   return record;
 }
 

@@ -10,6 +10,7 @@ import { compiledOntology, ontologyProblems, ontologyRid } from './seed-compile.
 import { ontologySeedOf } from './seed-export.js';
 import { resolveSeedFiles, storeSeedFiles } from './attachments/seed-files.js';
 import { interfaceProblems } from './interfaces/check.js';
+import { ONTOLOGY_LIMIT_KEYS } from './attachments/caps.js';
 
 /** An ontology with two linked object types, objects, a typed query and an action: what the generated tests seed. */
 const ONTOLOGY_EXAMPLE = [
@@ -41,6 +42,7 @@ const ONTOLOGY_EXAMPLE = [
 export const ontologiesSeed: SeedCodec<OntologySeed[]> = {
   key: 'ontologies',
   schema: Type.Array(OntologySeed, { default: [] }),
+  limits: ONTOLOGY_LIMIT_KEYS,
   example: ONTOLOGY_EXAMPLE,
   check: (ontologies, path, _platform, source) => [
     ...resolveSeedFiles(ontologies, path, source),

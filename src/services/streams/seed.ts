@@ -6,9 +6,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { SeedCodec } from '../../seed/codec.js';
 import { STREAMS } from './part.js';
 import { DATASETS } from '../datasets/part.js';
-import { DEFAULT_MAX_STREAM_RECORDS, Streams } from './operations.js';
+import { Streams } from './operations.js';
 import { recordProblem, schemaProblem } from './schema.js';
 import type { StreamSchema, WireFieldSchema } from './model.js';
+import { STREAM_LIMIT_KEYS, maxStreamRecords } from './caps.js';
 
 const EXPORT_MAX_RECORDS = 10_000;
 const WORDS = ['string', 'boolean', 'byte', 'short', 'integer', 'long', 'float', 'double', 'decimal', 'date', 'timestamp', 'binary'];
@@ -97,6 +98,7 @@ function check(part: StreamSeedEntry[], path: string): string[] {
 export const streamsSeedCodec: SeedCodec<StreamSeedEntry[]> = {
   key: 'streams',
   schema: StreamsSeed,
+  limits: STREAM_LIMIT_KEYS,
   example: [
     {
       rid: 'ri.foundry.main.dataset.example-events',
@@ -108,9 +110,8 @@ export const streamsSeedCodec: SeedCodec<StreamSeedEntry[]> = {
     },
   ],
   check: check as never,
-  apply: async (part, { store, clock }) => {
-    // Seeded records are few: the default retention is the bound (the configured one applies to what is published).
-    const streams = new Streams(store, clock, DEFAULT_MAX_STREAM_RECORDS);
+  apply: async (part, { store, clock, seed }) => {
+    const streams = new Streams(store, clock, maxStreamRecords(seed));
     for (const s of part) {
       const settings = { schema: schemaOfSeed(s.schema), branchName: s.branch, streamType: s.stream_type, partitionsCount: s.partitions_count };
       // An exported state names a stream's dataset under `datasets` too: the stream then joins that dataset.

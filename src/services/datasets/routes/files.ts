@@ -9,6 +9,7 @@ import { fileTooLarge } from '../errors.js';
 import { V2, filePathOf, readAuth, writeAuth } from './common.js';
 import { one, positive, rangeOf, transactionType, type Query } from './query.js';
 import { notFound } from '../../../errors.js';
+import { maxDatasetFileBytes } from '../caps.js';
 
 type Req = FastifyRequest<{ Params: { datasetRid: string }; Querystring: Query }>;
 
@@ -46,17 +47,13 @@ export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: Servi
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     // The route's own body limit: the framework refuses a larger declared Content-Length with its 1 MiB default.
-    scope.post(
-      `${V2}/:datasetRid/files/*`,
-      { config: writeAuth, bodyLimit: deps.settings.limits.maxDatasetFileBytes },
-      async (request: Req, reply: FastifyReply) => {
-        const { datasetRid } = request.params;
-        const { path, suffixed } = filePathOf(request.raw.url ?? '', 'upload');
-        if (!suffixed) throw notFound('ApiNotFound', {}).because('a POST under /files/ must end in /upload');
-        const file = await upload(request, reply, datasets, deps.settings.limits.maxDatasetFileBytes, datasetRid, path);
-        return fileWire(file);
-      },
-    );
+    scope.post(`${V2}/:datasetRid/files/*`, { config: writeAuth, bodyLimit: maxDatasetFileBytes(deps.seed) }, async (request: Req, reply: FastifyReply) => {
+      const { datasetRid } = request.params;
+      const { path, suffixed } = filePathOf(request.raw.url ?? '', 'upload');
+      if (!suffixed) throw notFound('ApiNotFound', {}).because('a POST under /files/ must end in /upload');
+      const file = await upload(request, reply, datasets, maxDatasetFileBytes(deps.seed), datasetRid, path);
+      return fileWire(file);
+    });
   });
 }
 

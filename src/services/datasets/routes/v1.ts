@@ -10,6 +10,7 @@ import { readAuth, writeAuth } from './common.js';
 import { one, type Query } from './query.js';
 import { readTable } from './read-table.js';
 import { upload } from './files.js';
+import { maxDatasetFileBytes } from '../caps.js';
 
 const V1 = '/api/v1/datasets';
 type Req = FastifyRequest<{ Params: { datasetRid: string; transactionRid: string }; Querystring: Query }>;
@@ -30,7 +31,7 @@ export function v1Routes(app: FastifyInstance, datasets: Datasets, deps: Service
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-    const max = deps.settings.limits.maxDatasetFileBytes;
+    const max = maxDatasetFileBytes(deps.seed);
     // `files::upload` is the literal `files:upload` (a single colon would start a parameter).
     scope.post(`${V1}/:datasetRid/files::upload`, { config: writeAuth, bodyLimit: max }, async (request: Req, reply: FastifyReply) =>
       fileWire(await upload(request, reply, datasets, max, request.params.datasetRid, checkedPath(one(request.query, 'filePath')))),

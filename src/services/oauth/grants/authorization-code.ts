@@ -9,8 +9,9 @@ import { newRefreshToken, revokeAuthorization, revokeIfGrantRevoked } from '../r
 import { afterClientAuthentication, type Grant } from './grant.js';
 import { quote, quoteUri, when } from '../reasons.js';
 import { refreshTokensFull, refusalFor } from '../limits.js';
+import { oauthLimitsOf } from '../caps.js';
 
-export const authorizationCodeGrant: Grant = afterClientAuthentication(async ({ store, clock, settings, client, params }) => {
+export const authorizationCodeGrant: Grant = afterClientAuthentication(async ({ store, clock, seed, client, params }) => {
   if (params.code === undefined)
     throw invalidRequest('The code parameter is required.').because('The authorization_code grant needs the code the redirect carried; the request has none.');
   const consumed = await store.oauth.consumeCode(params.code);
@@ -21,7 +22,7 @@ export const authorizationCodeGrant: Grant = afterClientAuthentication(async ({ 
   }
   const code = consumed.code;
   if (consumed.outcome === 'replayed') {
-    await revokeAuthorization({ store, clock, settings }, code.grantId);
+    await revokeAuthorization({ store, clock, seed }, code.grantId);
     throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked.').because(
       'The code was already exchanged once; a code works once, so the tokens issued from it are now revoked (RFC 6749 §4.1.2).',
     );
@@ -54,15 +55,12 @@ export const authorizationCodeGrant: Grant = afterClientAuthentication(async ({ 
     );
   }
 
-  const response = await mintAccessToken(
-    { store, clock, settings },
-    { principal: user, clientId: client.clientId, scopes: code.scopes, grantId: code.grantId },
-  );
+  const response = await mintAccessToken({ store, clock, seed }, { principal: user, clientId: client.clientId, scopes: code.scopes, grantId: code.grantId });
   // A refresh token only with offline_access, and only for a client that may use it.
   if (code.scopes.includes(OFFLINE_ACCESS) && client.grantTypes.includes('refresh_token')) {
     const refresh = newRefreshToken(clock, { clientId: client.clientId, userId: user.id, scopes: code.scopes, grantId: code.grantId });
     try {
-      await store.oauth.insertRefreshToken(refresh, settings.oauthLimits.maxRefreshTokens);
+      await store.oauth.insertRefreshToken(refresh, oauthLimitsOf(seed).maxRefreshTokens);
     } catch (err) {
       await store.tokens.revokeAccess(response.access_token); // refused as a whole: no token is left behind
       throw refusalFor(err, refreshTokensFull);
@@ -70,6 +68,6 @@ export const authorizationCodeGrant: Grant = afterClientAuthentication(async ({ 
     response.refresh_token = refresh.token;
   }
   // A replay racing this exchange may have revoked the grant: its tokens go too, the answer stays a 200.
-  await revokeIfGrantRevoked({ store, clock, settings }, code.grantId);
+  await revokeIfGrantRevoked({ store, clock, seed }, code.grantId);
   return response;
 });

@@ -32,17 +32,17 @@ function newServicePrincipal(client: ClientRecord): UserRecord {
   };
 }
 
-async function issueForClient({ store, clock, settings, scopeMatrix, client, params }: GrantContext): Promise<TokenResponse | OAuthError> {
+async function issueForClient({ store, clock, seed, scopeMatrix, client, params }: GrantContext): Promise<TokenResponse | OAuthError> {
   const requested = clientCredentialsScopes(client, params, scopeMatrix);
   if ('problem' in requested) {
     return invalidScope(requested.problem).because(
       `${requested.problem} The client ${quote(client.clientId)} may ask for ${quoteAll(client.allowedScopes, 'any scope')}.`,
     );
   }
-  const minted = await mintForClientPrincipal({ store, clock, settings }, client.clientId, requested.scopes);
+  const minted = await mintForClientPrincipal({ store, clock, seed }, client.clientId, requested.scopes);
   if (minted) return minted;
   return withServicePrincipal(
-    { store, clock, settings },
+    { store, clock, seed },
     client.clientId,
     () => newServicePrincipal(client),
     async (principal) => {
@@ -51,7 +51,7 @@ async function issueForClient({ store, clock, settings, scopeMatrix, client, par
           `The service user ${quote(principal.username)} that client_credentials tokens of ${quote(client.clientId)} act as is deactivated.`,
         );
       }
-      return mintAccessToken({ store, clock, settings }, { principal, clientId: client.clientId, scopes: requested.scopes });
+      return mintAccessToken({ store, clock, seed }, { principal, clientId: client.clientId, scopes: requested.scopes });
     },
   );
 }

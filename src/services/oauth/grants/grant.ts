@@ -40,7 +40,7 @@ export async function authenticatedContext(deps: TokenDeps, request: TokenReques
       `The client ${quote(client.clientId)} asked for the ${request.grantType} grant; it is registered for ${quoteAll(client.grantTypes)}.`,
     );
   }
-  return { store: deps.store, clock: deps.clock, settings: deps.settings, scopeMatrix: deps.scopeMatrix, client, params: request.params };
+  return { store: deps.store, clock: deps.clock, seed: deps.seed, scopeMatrix: deps.scopeMatrix, client, params: request.params };
 }
 
 /** A grant that needs only the authenticated client. */

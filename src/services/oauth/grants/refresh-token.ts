@@ -8,6 +8,7 @@ import { assertGrantLive, newRefreshToken, revokeAuthorization } from '../refres
 import { afterClientAuthentication, type Grant } from './grant.js';
 import type { OAuthDeps } from '../deps.js';
 import { quote, quoteAll, when } from '../reasons.js';
+import { oauthLimitsOf } from '../caps.js';
 
 const INVALID = 'The refresh token is invalid, expired or revoked.';
 
@@ -18,7 +19,7 @@ async function reused(deps: OAuthDeps, grantId: string): Promise<never> {
   );
 }
 
-export const refreshTokenGrant: Grant = afterClientAuthentication(async ({ store, clock, settings, client, params }) => {
+export const refreshTokenGrant: Grant = afterClientAuthentication(async ({ store, clock, seed, client, params }) => {
   if (params.refresh_token === undefined) {
     throw invalidRequest('The refresh_token parameter is required.').because(
       'The refresh_token grant needs the refresh token of an earlier answer; the request has none.',
@@ -36,7 +37,7 @@ export const refreshTokenGrant: Grant = afterClientAuthentication(async ({ store
       `The refresh token was issued to the client ${quote(current.clientId)}; the client ${quote(client.clientId)} presented it.`,
     );
   }
-  if (current.retired) return reused({ store, clock, settings }, current.grantId);
+  if (current.retired) return reused({ store, clock, seed }, current.grantId);
 
   let scopes = current.scopes;
   if (params.scope !== undefined) {
@@ -60,12 +61,12 @@ export const refreshTokenGrant: Grant = afterClientAuthentication(async ({ store
   }
 
   // The access token first: refused past limits.max_access_tokens, it leaves the refresh token unrotated and usable.
-  const response = await mintAccessToken({ store, clock, settings }, { principal: user, clientId: client.clientId, scopes, grantId: current.grantId });
+  const response = await mintAccessToken({ store, clock, seed }, { principal: user, clientId: client.clientId, scopes, grantId: current.grantId });
   const next = newRefreshToken(clock, { clientId: client.clientId, userId: current.userId, scopes: current.scopes, grantId: current.grantId });
-  const rotated = await store.oauth.rotateRefreshToken(current.token, next, settings.oauthLimits.maxRefreshTokens);
+  const rotated = await store.oauth.rotateRefreshToken(current.token, next, oauthLimitsOf(seed).maxRefreshTokens);
   // Rotation is the atomic step: a concurrent use of the same token lands here as a reuse, which revokes the
   // grant's access tokens, the one just minted among them.
-  if (rotated.outcome === 'reused') return reused({ store, clock, settings }, rotated.grantId);
+  if (rotated.outcome === 'reused') return reused({ store, clock, seed }, rotated.grantId);
   if (rotated.outcome === 'unknown') {
     await store.tokens.revokeAccess(response.access_token);
     throw invalidGrant(INVALID).because('The refresh token was revoked while this request was being processed.');

@@ -11,13 +11,14 @@ import { invalidArgument } from '../../../errors.js';
 import { attachmentWire, fileTooLarge, findFile, openFile, sweepExpired, uploadFile } from './files.js';
 import { attachmentRidOf, mediaItemRidOf, mediaReference } from './values.js';
 import type { OntologyFile } from './part.js';
+import { maxOntologyFileBytes } from './caps.js';
 
 type Query = Record<string, string | string[] | undefined>;
 const one = (q: Query, key: string) => (Array.isArray(q[key]) ? q[key][0] : q[key]);
 
 export function fileRoutes(parent: FastifyInstance, deps: ServiceDeps): void {
   const { store, clock } = deps;
-  const maxBytes = deps.settings.limits.maxOntologyFileBytes;
+  const maxBytes = maxOntologyFileBytes(deps.seed);
   // Counted in the clock route's `swept` only when something expired.
   parent.onClockMoved(async (): Promise<Record<string, number>> => {
     const swept = await sweepExpired(store, clock);

@@ -7,9 +7,10 @@ import { publicRoutes } from './public.js';
 import { highScaleRoutes } from './high-scale.js';
 import { legacyRoutes } from './legacy.js';
 import { buildTokenGuard } from './build-token-guard.js';
+import { maxStreamRecords } from '../caps.js';
 
 export async function streamsRoutes(parent: FastifyInstance, deps: ServiceDeps): Promise<void> {
-  const streams = new Streams(deps.store, deps.clock, deps.settings.limits.maxStreamRecords);
+  const streams = new Streams(deps.store, deps.clock, maxStreamRecords(deps.seed));
   // On the root: the build-token rule covers every service's routes (datasets too), not only these.
   parent.addHook('preHandler', buildTokenGuard(deps.store));
   await parent.register(async (app) => {

@@ -1,6 +1,8 @@
-// The OAuth part of `platform.limits` (docs/contracts.md §8): how many pending sign-ins, codes and tokens the service
-// keeps. Defaults are far above what a test suite meets; README's "Limits" table lists them.
+// The OAuth service's caps under `platform.limits` (docs/contracts.md §8): how many pending sign-ins, codes and
+// tokens it keeps. Declared in its seed codec (seed.ts), so the loader validates them with the rest of the
+// document; defaults far above what a test suite meets. README's "Limits" table lists them.
 import { Type } from '@sinclair/typebox';
+import type { Seed } from '../../seed/schema.js';
 
 const Cap = Type.Optional(Type.Integer({ minimum: 1 }));
 
@@ -26,7 +28,7 @@ export interface OAuthLimits {
   maxServicePrincipals: number;
 }
 
-type OAuthLimitSeed = Partial<Record<keyof typeof OAUTH_LIMIT_KEYS, number>>;
+type OAuthLimitSeed = Readonly<Record<string, number | undefined>>;
 
 export function resolveOAuthLimits(seed: OAuthLimitSeed | undefined): Readonly<OAuthLimits> {
   return Object.freeze({
@@ -36,4 +38,14 @@ export function resolveOAuthLimits(seed: OAuthLimitSeed | undefined): Readonly<O
     maxRefreshTokens: seed?.max_refresh_tokens ?? 100_000,
     maxServicePrincipals: seed?.max_service_principals ?? 10_000,
   });
+}
+
+// One resolution per seed: a token mint reads a cap on every request.
+const resolved = new WeakMap<object, Readonly<OAuthLimits>>();
+
+/** The caps a seed sets, defaults filled in. */
+export function oauthLimitsOf(seed: Pick<Seed, 'limits'>): Readonly<OAuthLimits> {
+  let limits = resolved.get(seed.limits);
+  if (!limits) resolved.set(seed.limits, (limits = resolveOAuthLimits(seed.limits)));
+  return limits;
 }
