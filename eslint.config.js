@@ -44,7 +44,7 @@ export default tseslint.config(
   },
   // The dashboard's script runs in the browser.
   {
-    files: ['src/ui/**/*.js'],
+    files: ['src/ui/**/*.js', 'src/services/*/ui/**/*.js'],
     languageOptions: { globals: { document: 'readonly', window: 'readonly', fetch: 'readonly', Node: 'readonly', CSS: 'readonly', EventSource: 'readonly' } },
   },
 );

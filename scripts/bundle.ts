@@ -4,7 +4,7 @@
 // (docs/performance.md). tsc still writes the .d.ts files (tsconfig.build.json); this writes every .js in dist/.
 // `npm run build` runs it; the tests bundle into a temporary folder with the same function.
 import { build } from 'esbuild';
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,6 +36,12 @@ export async function bundle(outdir: string, options: { sourcemap?: boolean } = 
   });
   // The dashboard's static files, as they are: the server reads them from beside the bundle (dist/ui).
   cpSync(join(ROOT, 'src/ui'), join(outdir, 'ui'), { recursive: true });
+  // Each service's dashboard panels (its folder's ui/), under the service's name (src/services/control/routes/dashboard.ts).
+  const services = join(ROOT, 'src/services');
+  for (const service of readdirSync(services, { withFileTypes: true })) {
+    const ui = join(services, service.name, 'ui');
+    if (service.isDirectory() && existsSync(ui)) cpSync(ui, join(outdir, 'ui', 'panels', service.name), { recursive: true });
+  }
   // parquet-wasm's WebAssembly file, read at the first Parquet table read from beside the bundle
   // (src/services/datasets/table/parquet-wasm.ts); its JavaScript is bundled like any dependency.
   cpSync(createRequire(import.meta.url).resolve('parquet-wasm/esm/parquet_wasm_bg.wasm'), join(outdir, 'parquet_wasm_bg.wasm'));

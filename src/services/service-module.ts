@@ -36,9 +36,28 @@ export interface DashboardView {
   topic: string;
 }
 
-/** A service's control side: its /_emulate routes, its dashboard views, its reset hooks. */
+/**
+ * A panel the dashboard shows for a service, drawn by a browser script of the service's own: a file in its
+ * folder's `ui/` (shipped as dist/ui/panels/<service>/ by the build), an ES module whose default export's
+ * `load()` draws into the elements `<id>-body` and `<id>-count` with /_emulate/ui/panel-kit.js.
+ */
+export interface DashboardPanel {
+  /** The panel element's id (unique on the page). */
+  id: string;
+  title: string;
+  /** The script's file name in the service's `ui/` folder. */
+  script: string;
+  /** The change topics whose events redraw it. */
+  topics: readonly string[];
+  /** Spans the page's whole width. */
+  wide?: boolean;
+}
+
+/** A service's control side: its /_emulate routes, its dashboard panels and views. */
 export interface Backstage {
   routes?(app: HttpApp, deps: ServiceDeps): void | Promise<void>;
+  /** Panels drawn by its own scripts, before the views. */
+  panels?: readonly DashboardPanel[];
   views?: readonly DashboardView[];
 }
 

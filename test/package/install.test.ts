@@ -121,6 +121,8 @@ describe('the installable package', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<title>Dashboard · Platform Emulator</title>');
       expect((await fetch(`${url}/_emulate/ui/dashboard.js`)).status).toBe(200);
+      // A service's panel script, copied beside the bundle by the build (dist/ui/panels/<service>/).
+      expect((await fetch(`${url}/_emulate/ui/panels/admin/users-panel.js`)).status).toBe(200);
     } finally {
       server.kill('SIGTERM');
     }

@@ -36,6 +36,35 @@ describe('dashboard routes', () => {
     expect((await app.inject({ url: '/_emulate/ui/dashboard.js' })).body).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
   });
 
+  it("lists the services' panels and serves only the scripts they declare", async () => {
+    const { app } = await buildTestApp();
+    const { panels } = (await app.inject({ url: '/_emulate/ui/views' })).json() as {
+      panels: Array<{ service: string; id: string; src: string; topics: string[] }>;
+    };
+    // In the services' order: admin's users, oauth's tokens and clients, then connections, ontologies, runtimes.
+    expect(panels.map((p) => `${p.service}:${p.id}`)).toEqual([
+      'admin:users',
+      'oauth:tokens',
+      'oauth:clients',
+      'connectivity:connections',
+      'ontologies:ontologies',
+      'compute-modules:runtimes',
+    ]);
+    for (const panel of panels) {
+      const script = await app.inject({ url: panel.src });
+      expect(script.statusCode, panel.src).toBe(200);
+      expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(script.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(script.body).toContain("from '/_emulate/ui/panel-kit.js'");
+      expect(script.body).toMatch(/export default \{ load \}/);
+      expect(script.body).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+    }
+    expect((await app.inject({ url: '/_emulate/ui/panel-kit.js' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/_emulate/ui/panels/admin/other.js' })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/_emulate/ui/panels/admin/..%2Fseed.ts' })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/_emulate/ui/panels/oauth/users-panel.js' })).statusCode).toBe(404);
+  });
+
   it('answers 404 off loopback without the control token', async () => {
     const { app } = await buildTestApp({ host: '0.0.0.0' });
     expect((await app.inject({ url: '/_emulate/ui' })).statusCode).toBe(404);

@@ -12,4 +12,6 @@ export const computeModulesService: ServiceModule = {
   seed: [computeModulesSeed],
   // Its control routes (runtimes, job cancel) are registered inside its own scope (routes.ts): they share the job service.
   routes: registerComputeModules,
+  // The runtimes panel's script (ui/runtimes-panel.js) reads those routes; its buttons cancel open jobs.
+  backstage: { panels: [{ id: 'runtimes', title: 'Compute modules', script: 'runtimes-panel.js', topics: ['runtimes'], wide: true }] },
 };

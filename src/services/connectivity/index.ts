@@ -17,5 +17,8 @@ export const connectivityService: ServiceModule = {
   seed: [connectionsSeed],
   routes: connectivityRoutes,
   resources: connectionResources,
-  backstage: { routes: connectivityBackstage },
+  backstage: {
+    routes: connectivityBackstage,
+    panels: [{ id: 'connections', title: 'Connections', script: 'connections-panel.js', topics: ['connections'] }],
+  },
 };

@@ -28,5 +28,11 @@ export const oauthService: ServiceModule = {
   entryPoints: (base) => ({
     oauth: { metadata: `${base}${METADATA_PATH}`, authorize: `${base}/idp/api/oauth2/authorize`, token: `${base}/idp/api/oauth2/token` },
   }),
-  backstage: { routes: oauthBackstage },
+  backstage: {
+    routes: oauthBackstage,
+    panels: [
+      { id: 'tokens', title: 'Live tokens', script: 'tokens-panel.js', topics: ['tokens'] },
+      { id: 'clients', title: 'OAuth clients', script: 'clients-panel.js', topics: ['clients'] },
+    ],
+  },
 };

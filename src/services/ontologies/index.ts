@@ -30,6 +30,7 @@ export const ontologiesService: ServiceModule = {
   },
   backstage: {
     routes: ontologiesBackstage,
+    panels: [{ id: 'ontologies', title: 'Ontologies', script: 'ontologies-panel.js', topics: ['ontologies'] }],
     views: [
       ...OBJECT_VIEWS,
       {

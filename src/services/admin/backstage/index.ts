@@ -8,5 +8,7 @@ export const adminBackstage: Backstage = {
     usersBackstage(app, deps);
     await directoryBackstage.routes?.(app, deps);
   },
+  // Drawn by its own script (../ui/users-panel.js): a button per user deactivates or activates it.
+  panels: [{ id: 'users', title: 'Users', script: 'users-panel.js', topics: ['users'] }],
   views: directoryBackstage.views ?? [],
 };

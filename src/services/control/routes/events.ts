@@ -40,14 +40,14 @@ export function topicsOf(policies: PathPolicies, entry: Pick<JournalEntry, 'meth
 const frame = (event: string, data: unknown, id?: number) => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 export function eventRoutes(app: FastifyInstance): void {
-  const streams = new Set<ServerResponse>();
+  const openStreams = new Set<ServerResponse>();
   let unsubscribe: (() => void) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let pending: Set<Topic> | undefined;
   let lastSent = 0;
 
   const send = (chunk: string) => {
-    for (const res of streams) {
+    for (const res of openStreams) {
       // A reader that stopped reading is let go rather than buffered for without end.
       if (res.writableLength > MAX_BUFFERED_BYTES) {
         res.destroy();
@@ -58,7 +58,7 @@ export function eventRoutes(app: FastifyInstance): void {
   };
 
   const changed = (topics: readonly Topic[]) => {
-    if (streams.size === 0 || topics.length === 0) return;
+    if (openStreams.size === 0 || topics.length === 0) return;
     if (pending) {
       for (const t of topics) pending.add(t);
       return;
@@ -83,15 +83,15 @@ export function eventRoutes(app: FastifyInstance): void {
   };
 
   const open = (res: ServerResponse) => {
-    streams.add(res);
-    if (streams.size === 1) {
+    openStreams.add(res);
+    if (openStreams.size === 1) {
       unsubscribe = app.journal.subscribe(onEntry);
       heartbeat = setInterval(() => send(': ping\n\n'), HEARTBEAT_MS).unref();
     }
   };
 
   const close = (res: ServerResponse) => {
-    if (!streams.delete(res) || streams.size > 0) return;
+    if (!openStreams.delete(res) || openStreams.size > 0) return;
     unsubscribe?.();
     unsubscribe = undefined;
     clearInterval(heartbeat);
@@ -109,13 +109,13 @@ export function eventRoutes(app: FastifyInstance): void {
     route.onResponse = [...own, hook];
   });
   app.onReset(() => changed(['all']));
-  // Open streams would hold the server open: end them when it closes.
+  // Open openStreams would hold the server open: end them when it closes.
   app.addHook('preClose', async () => {
-    for (const res of streams) res.end();
+    for (const res of openStreams) res.end();
   });
 
   app.get(EVENTS_PATH, { config: CONTROL_ROUTE }, (request, reply) => {
-    if (streams.size >= MAX_STREAMS) throw conflict('TooManyEventStreams', { limit: MAX_STREAMS });
+    if (openStreams.size >= MAX_STREAMS) throw conflict('TooManyEventStreams', { limit: MAX_STREAMS });
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
