@@ -18,6 +18,7 @@ import { controlRouteWarning, listenError } from './startup-words.js';
 import { mergeSeeds } from './seed/merge.js';
 import { exportState, stateAsJson, stateAsYaml } from './seed/export.js';
 import { startPodListener } from './pod-app.js';
+import { computeModuleSettingsOf } from './services/compute-modules/settings.js';
 import type { PodListener } from './services/compute-modules/pod-runtime.js';
 import { startHttpsListener, type HttpsListener } from './tls/https-listener.js';
 
@@ -84,6 +85,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     options.env ?? {},
     options.defaultPort,
   );
+  const jobSettings = computeModuleSettingsOf(seed);
   // Real time, movable forward through the control route (an injected clock is used as it is).
   const clock = options.clock ?? new OffsetClock();
   const store = await openStore(settings.store, servicePartsOf(services));
@@ -106,10 +108,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let pod: Promise<PodListener> | undefined;
   const logRequests = logsRequests(options.logLevel ?? 'silent');
   const podListener = () =>
-    (pod ??= startPodListener({ store, settings, jobs: built.podRuntime.jobs!, log: built.log, logRequests, journal: built.journal }).catch((err: unknown) => {
-      pod = undefined; // a later session tries again
-      throw err;
-    }));
+    (pod ??= startPodListener({ store, settings, jobs: built.podRuntime.jobs!, jobSettings, log: built.log, logRequests, journal: built.journal }).catch(
+      (err: unknown) => {
+        pod = undefined; // a later session tries again
+        throw err;
+      },
+    ));
   app.podRuntime.listener = podListener;
   let https: HttpsListener | undefined;
   const stop = async () => {
@@ -133,7 +137,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // For run-module: a module's DEFAULT_CA_PATH trusts this listener too (docs/functions.md, "Module environment").
       app.podRuntime.publicTls = { url: https.url, caCertificate: await readFile(https.caFile, 'utf8') };
     }
-    if (settings.computeModules.podListenerPort !== 0) await podListener();
+    if (jobSettings.podListenerPort !== 0) await podListener();
   } catch (err) {
     await stop();
     throw err;

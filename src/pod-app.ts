@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Store } from './store/store.js';
 import type { Settings } from './settings.js';
 import type { JobService } from './services/compute-modules/jobs.js';
+import type { ComputeModuleSettings } from './services/compute-modules/settings.js';
 import { installErrorRendering } from './http/render-error.js';
 import { PathPolicies } from './http/path-policy.js';
 import { COMPUTE_MODULES_POLICY, RUNTIMES_PREFIX } from './services/compute-modules/policy.js';
@@ -26,6 +27,8 @@ export interface PodListenerDeps {
   store: Store;
   settings: Readonly<Settings>;
   jobs: JobService;
+  /** The job settings (the result size cap, the listener's port): src/services/compute-modules/settings.ts. */
+  jobSettings: Readonly<ComputeModuleSettings>;
   log: FastifyBaseLogger;
   /** A line per request, as the public app logs them at debug and trace. */
   logRequests?: boolean;
@@ -67,8 +70,8 @@ export async function startPodListener(deps: PodListenerDeps): Promise<PodListen
   useJsonBodies(app, { emptyIsNoBody: true });
   rejectOtherMediaTypes(app);
   try {
-    await app.register(podRoutes, { store: deps.store, settings: deps.settings, jobs: deps.jobs });
-    await app.listen({ host: POD_HOST, port: deps.settings.computeModules.podListenerPort });
+    await app.register(podRoutes, { store: deps.store, jobSettings: deps.jobSettings, jobs: deps.jobs });
+    await app.listen({ host: POD_HOST, port: deps.jobSettings.podListenerPort });
   } catch (err) {
     await app.close(); // e.g. the configured port is taken: nothing left half-open
     throw err;

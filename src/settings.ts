@@ -3,21 +3,6 @@ import type { Seed } from './seed/schema.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export interface ComputeModuleSettings {
-  pollTimeoutMs: number;
-  executeTimeoutMs: number;
-  retainedJobs: number;
-  maxResultBytes: number;
-  /** A runtime with handed-out jobs and no poll in flight or started for this long has gone; its jobs come back. */
-  moduleGoneMs: number;
-  /** Queued jobs per runtime; past it a new job is refused (429 queue_full). */
-  maxQueuedJobs: number;
-  /** Total bytes of retained results; past it the oldest finished jobs are forgotten. */
-  maxRetainedResultBytes: number;
-  /** The in-pod runtime listener's port (docs/contracts.md §10); 0 picks a free one. */
-  podListenerPort: number;
-}
-
 /** Connections (docs/contracts.md §8): defaults a test suite never meets. A service's own caps are its (`Seed.limits`). */
 export interface LimitSettings {
   maxConnections: number;
@@ -41,7 +26,6 @@ export interface Settings {
   corsOrigins: readonly string[];
   /** JSON and form bodies. */
   bodyLimitBytes: number;
-  computeModules: ComputeModuleSettings;
   /** `memory`, or the `postgres://` URL of a shared store. */
   store: string;
   /** Entries the request journal keeps (docs/contracts.md §7); 0 turns it off. */
@@ -78,18 +62,6 @@ export interface SettingOverrides {
   store?: string;
 }
 
-/** The job settings under the compute-modules service's seed key, as this file reads them (its codec validates them). */
-interface ComputeModuleSettingsSeed {
-  poll_timeout_ms?: number;
-  execute_timeout_ms?: number;
-  retained_jobs?: number;
-  max_result_bytes?: number;
-  module_gone_ms?: number;
-  max_queued_jobs?: number;
-  max_retained_result_bytes?: number;
-  pod_listener_port?: number;
-}
-
 /**
  * Precedence for the port: --port, then PORT, then the config file, then the default (4000). For the store:
  * --store, then the config's `store`, then DATABASE_URL, then memory.
@@ -101,7 +73,6 @@ export function resolveSettings(
   defaultPort = DEFAULT_PORT,
 ): Readonly<Settings> {
   const envPort = env.PORT !== undefined && env.PORT !== '' ? parsePort(env.PORT, 'PORT') : undefined;
-  const cm = (seed.compute_modules ?? {}) as ComputeModuleSettingsSeed;
   return Object.freeze({
     port: overrides.port ?? envPort ?? seed.port ?? defaultPort,
     httpsPort: overrides.httpsPort ?? seed.https_port,
@@ -114,16 +85,6 @@ export function resolveSettings(
     store: resolveStore(overrides.store ?? seed.store ?? (env.DATABASE_URL || undefined) ?? 'memory'),
     journalSize: seed.journal_size ?? 1000,
     pathAliases: Object.freeze({ ...seed.path_aliases }),
-    computeModules: Object.freeze({
-      pollTimeoutMs: cm.poll_timeout_ms ?? 2000,
-      executeTimeoutMs: cm.execute_timeout_ms ?? 300_000,
-      retainedJobs: cm.retained_jobs ?? 10_000,
-      maxResultBytes: cm.max_result_bytes ?? 32 * MIB,
-      moduleGoneMs: cm.module_gone_ms ?? 30_000,
-      maxQueuedJobs: cm.max_queued_jobs ?? 10_000,
-      maxRetainedResultBytes: cm.max_retained_result_bytes ?? 1024 * MIB,
-      podListenerPort: cm.pod_listener_port ?? 0,
-    }),
     limits: Object.freeze({
       maxConnections: seed.limits.max_connections ?? 10_000,
       requestTimeoutMs: seed.limits.request_timeout_ms ?? 60_000,

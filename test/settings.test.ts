@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateTestSeed } from './helpers/seed.js';
 import { resolveSettings, isLoopbackHost } from '../src/settings.js';
+import { computeModuleSettingsOf } from '../src/services/compute-modules/settings.js';
 
 const seedWith = (platform: Record<string, unknown>) => validateTestSeed({ platform });
 
@@ -8,7 +9,7 @@ describe('settings', () => {
   it('defaults to port 4000 on 127.0.0.1, base URL from the bound port', () => {
     const s = resolveSettings(seedWith({}), {}, {});
     expect(s).toMatchObject({ port: 4000, host: '127.0.0.1', baseUrl: undefined, bodyLimitBytes: 1024 * 1024 });
-    expect(s.computeModules).toEqual({
+    expect(computeModuleSettingsOf(seedWith({}))).toEqual({
       pollTimeoutMs: 2000,
       executeTimeoutMs: 300000,
       retainedJobs: 10000,
@@ -30,15 +31,13 @@ describe('settings', () => {
   });
 
   it('reads base_url (trailing slash removed), host and compute-module limits from the config', () => {
-    const s = resolveSettings(
-      seedWith({ base_url: 'https://emu.test/', host: '0.0.0.0', compute_modules: { poll_timeout_ms: 50, execute_timeout_ms: 100 } }),
-      {},
-      {},
-    );
+    const seed = seedWith({ base_url: 'https://emu.test/', host: '0.0.0.0', compute_modules: { poll_timeout_ms: 50, execute_timeout_ms: 100 } });
+    const s = resolveSettings(seed, {}, {});
     expect(s.baseUrl).toBe('https://emu.test');
     expect(s.host).toBe('0.0.0.0');
-    expect(s.computeModules.pollTimeoutMs).toBe(50);
-    expect(s.computeModules.executeTimeoutMs).toBe(100);
+    // The compute-modules service reads its own key (src/services/compute-modules/settings.ts).
+    expect(computeModuleSettingsOf(seed).pollTimeoutMs).toBe(50);
+    expect(computeModuleSettingsOf(seed).executeTimeoutMs).toBe(100);
   });
 
   it('takes the store from --store, then the config, then DATABASE_URL, else memory; never quotes a bad one', () => {

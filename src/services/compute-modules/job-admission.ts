@@ -2,7 +2,7 @@
 // per-runtime queue cap, and the retention bound on finished jobs. The lifecycle itself is in jobs.ts.
 import type { Store, JobRecord } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
-import type { ComputeModuleSettings } from '../../settings.js';
+import type { ComputeModuleSettings } from './settings.js';
 import { randomUuid } from '../../ids.js';
 import { deployedAppInactive, invalidRequest, queueFull, quote, resourceNotFound } from '../../errors.js';
 import { serializes } from './serializes.js';

@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../../store/store.js';
-import type { Settings } from '../../../settings.js';
+import type { ComputeModuleSettings } from '../settings.js';
 import type { JobService } from '../jobs.js';
 import { RUNTIMES_PREFIX } from '../policy.js';
 import { RuntimeParams, moduleAuth } from '../routes/module-auth.js';
@@ -21,7 +21,7 @@ export const RESTART_TAIL = 'restart';
 
 export interface PodRouteDeps {
   store: Store;
-  settings: Readonly<Settings>;
+  jobSettings: Readonly<ComputeModuleSettings>;
   jobs: JobService;
 }
 

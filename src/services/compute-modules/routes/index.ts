@@ -22,7 +22,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../../store/store.js';
 import type { Clock } from '../../../clock.js';
-import type { Settings } from '../../../settings.js';
+import type { Seed } from '../../../seed/schema.js';
+import { computeModuleSettingsOf } from '../settings.js';
 import { JobService } from '../jobs.js';
 import { runtimeRoutes } from './runtime.js';
 import { jobRoutes } from './jobs.js';
@@ -34,7 +35,8 @@ import { resetSurvival } from '../reset-survival.js';
 export interface ComputeModuleDeps {
   store: Store;
   clock: Clock;
-  settings: Readonly<Settings>;
+  /** Its job settings are under `compute_modules` (../settings.ts). */
+  seed: Seed;
 }
 
 /** Registers both route families in their own encapsulated scope, and the handle the in-pod listener reads. */
@@ -44,10 +46,11 @@ export async function registerComputeModules(app: FastifyInstance, deps: Compute
 }
 
 async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps): Promise<void> {
+  const jobSettings = computeModuleSettingsOf(deps.seed);
   const jobs = new JobService({
     store: deps.store,
     clock: deps.clock,
-    settings: deps.settings.computeModules,
+    settings: jobSettings,
     logError: (err, message) => app.log.error({ err }, message),
   });
   // Held polls and executes answer at once on reset and on close, so neither waits for a timer.
@@ -55,7 +58,7 @@ async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps
   // clear would otherwise wait out execute_timeout_ms for a job that is gone (issue 10, item 14).
   // First (before the interrupt forgets who polled): the sessions of connected modules survive the reset,
   // put back with the seed (reset-survival.ts).
-  const survival = resetSurvival(deps.store, deps.clock, deps.settings.computeModules.moduleGoneMs, (runtimeId) => jobs.moduleConnected(runtimeId));
+  const survival = resetSurvival(deps.store, deps.clock, jobSettings.moduleGoneMs, (runtimeId) => jobs.moduleConnected(runtimeId));
   app.onReset(() => survival.capture());
   app.onReset(() => survival.restore(), { withSeed: true });
   app.onReset(() => jobs.interruptForReset(), { afterClear: true });
@@ -63,7 +66,7 @@ async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps
   // conjure clients send `Content-Type: application/json` on bodiless calls (DELETE by id): empty means none.
   useJsonBodies(app, { emptyIsNoBody: true });
   app.podRuntime.jobs = jobs; // shared with the in-pod runtime listener (pod-listener/)
-  runtimeRoutes(app, { ...deps, jobs });
+  runtimeRoutes(app, { store: deps.store, jobSettings, jobs });
   jobRoutes(app, { store: deps.store, jobs });
   runtimeControlRoutes(app, { store: deps.store, jobs }); // the dashboard's runtime view and job cancel
 }

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../../store/store.js';
-import type { Settings } from '../../../settings.js';
+import type { ComputeModuleSettings } from '../settings.js';
 import { invalidRequest } from '../../../errors.js';
 import type { JobService } from '../jobs.js';
 import { clientGone } from '../../../http/client-gone.js';
@@ -18,7 +18,7 @@ import { JobParams, RuntimeParams, moduleAuth } from './module-auth.js';
 
 export interface ModuleRouteDeps {
   store: Store;
-  settings: Readonly<Settings>;
+  jobSettings: Readonly<ComputeModuleSettings>;
   jobs: JobService;
   /** How a stored result or schemas is answered: `{}` with 200 (public port), or 204 (the in-pod runtime). */
   stored: 'emptyObject' | 'noContent';
@@ -81,7 +81,7 @@ export function moduleRoutes(parent: FastifyInstance, deps: ModuleRouteDeps): vo
       .withTypeProvider<TypeBoxTypeProvider>()
       .post(
         `${RUNTIMES_PREFIX}/:runtimeId/results/:jobId`,
-        { onRequest: moduleAuth(store), bodyLimit: deps.settings.computeModules.maxResultBytes, schema: { params: JobParams } },
+        { onRequest: moduleAuth(store), bodyLimit: deps.jobSettings.maxResultBytes, schema: { params: JobParams } },
         async (request, reply) => {
           const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
           const contentType = request.headers['content-type'];

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from '../../../store/store.js';
-import type { Settings } from '../../../settings.js';
+import type { ComputeModuleSettings } from '../settings.js';
 import type { JobService } from '../jobs.js';
 import { inspectionWire } from '../wire.js';
 import { serializes } from '../serializes.js';
@@ -16,7 +16,7 @@ import { moduleRoutes } from './module.js';
 
 export interface RuntimeRouteDeps {
   store: Store;
-  settings: Readonly<Settings>;
+  jobSettings: Readonly<ComputeModuleSettings>;
   jobs: JobService;
 }
 
