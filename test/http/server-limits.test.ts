@@ -10,6 +10,9 @@ import { buildTestApp } from '../helpers/app.js';
 import { ADDER, MUX, seed as moduleSeed } from '../compute-modules/helpers.js';
 import { parseAnswer } from './raw-socket.js';
 import { resolveSettings } from '../../src/settings.js';
+import { maxDatasetFileBytes } from '../../src/services/datasets/caps.js';
+import { maxStreamRecords } from '../../src/services/streams/caps.js';
+import { maxOntologyFileBytes } from '../../src/services/ontologies/attachments/caps.js';
 
 const SHORT = { request_timeout_ms: 400, headers_timeout_ms: 300, keep_alive_timeout_ms: 300 };
 
@@ -185,9 +188,6 @@ describe('settings', () => {
       requestTimeoutMs: 60_000,
       headersTimeoutMs: 20_000,
       keepAliveTimeoutMs: 30_000,
-      maxDatasetFileBytes: 1024 * 1024 * 1024,
-      maxStreamRecords: 1_000_000,
-      maxOntologyFileBytes: 200 * 1024 * 1024,
     });
     const set = resolveSettings(validateTestSeed({ platform: { limits: { max_connections: 5, ...SHORT } } }), {}, {});
     expect(set.limits).toEqual({
@@ -195,10 +195,13 @@ describe('settings', () => {
       requestTimeoutMs: 400,
       headersTimeoutMs: 300,
       keepAliveTimeoutMs: 300,
-      maxDatasetFileBytes: 1024 * 1024 * 1024,
-      maxStreamRecords: 1_000_000,
-      maxOntologyFileBytes: 200 * 1024 * 1024,
     });
+    // The services' caps are theirs, read from the seed with their defaults (each service's caps.ts).
+    expect(maxDatasetFileBytes(validateTestSeed({}))).toBe(1024 * 1024 * 1024);
+    expect(maxStreamRecords(validateTestSeed({}))).toBe(1_000_000);
+    expect(maxOntologyFileBytes(validateTestSeed({}))).toBe(200 * 1024 * 1024);
+    expect(maxDatasetFileBytes(validateTestSeed({ platform: { limits: { max_dataset_file_bytes: 7 } } }))).toBe(7);
+    expect(() => validateTestSeed({ platform: { limits: { max_stream_records: 0 } } })).toThrow('platform.limits.max_stream_records');
     expect(() => validateTestSeed({ platform: { limits: { request_timeout_ms: 0 } } })).toThrow();
     expect(() => validateTestSeed({ platform: { limits: { max_conections: 5 } } })).toThrow();
   });
