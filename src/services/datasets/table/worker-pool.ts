@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import type { Column } from './columns.js';
+import { parquetModule } from './parquet-wasm.js';
 import { fitKey, isPassthrough, knownFits, tableBytes, tabularFormat, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
 import { PIECE_BYTES, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
@@ -43,6 +44,8 @@ function workerSource(): { script: string | URL; eval: boolean } | undefined {
 
 let source: ReturnType<typeof workerSource> | null = null;
 const idle: Worker[] = [];
+/** Workers already handed the compiled parquet-wasm module. */
+const hasParquet = new WeakSet<Worker>();
 let live = 0;
 const waiting: Array<(worker: Worker) => void> = [];
 /** Reads running in a worker now, and file streams they hold open: what the tests check for leaks. */
@@ -113,7 +116,14 @@ export function readTableBytes(
 }
 
 async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer> {
+  // Compiled here once (on V8's background threads) before a worker is taken; a failure is left to the worker's
+  // own load, which names it.
+  const module = job.files.some((f) => tabularFormat(f.path) === 'parquet') ? await parquetModule().catch(() => undefined) : undefined;
   const worker = await acquire();
+  if (module && !hasParquet.has(worker)) {
+    job.parquetModule = module;
+    hasParquet.add(worker);
+  }
   workerStats.running += 1;
   const streams = new Map<number, { bytes: Readable; chunks: AsyncIterator<Buffer> }>();
   const queue: Array<Buffer | Error | null> = [];
