@@ -69,6 +69,21 @@ describe('table reads in the worker thread', () => {
     await settled();
   });
 
+  it('prove a passthrough CSV read in this thread when every header row fits, and send it to a worker when one does not', async () => {
+    const blobs = new MemoryBlobs();
+    const fits = await stored(blobs, { 'a.csv': csvText(2_000), 'c.csv': csvText(10, 2_000) });
+    const before = workerStats.chunksSent;
+    const here = await all(readTableBytes('CSV', fits, blobs, columns(), SCHEMA));
+    expect(here.toString()).toBe(csvText(2_000) + csvText(10, 2_000).slice('sensor,value,count,ok,at\n'.length));
+    expect(workerStats.chunksSent).toBe(before);
+    // Other column order: converted value by value, in a worker.
+    const reordered = await stored(blobs, { 'a.csv': csvText(10), 'b.csv': 'at,sensor,value,count,ok\n2026-01-01T00:00:00Z,s,1,2,true\n' });
+    const there = await all(readTableBytes('CSV', reordered, blobs, columns(), SCHEMA));
+    expect(there.toString().endsWith('s,1,2,true,2026-01-01T00:00:00.000Z\n')).toBe(true);
+    expect(workerStats.chunksSent).toBeGreaterThan(before);
+    await settled();
+  });
+
   it('name the file and line of a bad value, as in this thread', async () => {
     const blobs = new MemoryBlobs();
     const files = await stored(blobs, { 'bad.csv': `${csvText(5)}s9,not-a-number,1,true,2026-01-01T00:00:00Z\n` });

@@ -38,6 +38,20 @@ function proven(buf: Buffer, end: number): Buffer {
 }
 
 /**
+ * Whether the file's first bytes hold a header row (ended by a line break) that a passthrough read can take: the
+ * columns' names at their positions, nothing more (the tokenizers' rule), unquoted. A file's BOM is skipped.
+ */
+export function headerFits(start: Buffer, columns: readonly Pick<Column, 'name'>[]): boolean {
+  const lineEnd = start.indexOf(LF);
+  if (lineEnd < 0) return false;
+  const bom = start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf ? 3 : 0;
+  const header = start.subarray(bom, lineEnd > bom && start[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd);
+  if (header.includes(QUOTE)) return false;
+  const names = header.toString('utf8').split(',');
+  return names.length === columns.length && columns.every((c, i) => names.indexOf(c.name) === i);
+}
+
+/**
  * The file's record bytes (header row left out), proven against `columns`, in pieces ending in a line break.
  * `fitted` is called when the whole file was proven here. The header row must be the columns' names in order.
  */
@@ -62,11 +76,7 @@ export async function* scannedRecords<T>(
       if (next.done) break;
       buf = join(buf, next.value);
     }
-    const bom = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-    const header = lineEnd < 0 ? undefined : buf.subarray(bom, lineEnd > bom && buf[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd);
-    // The tokenizers' rule for a passthrough: the header's names at the columns' positions, nothing more.
-    const names = header && !header.includes(QUOTE) ? header.toString('utf8').split(',') : undefined;
-    if (!names || names.length !== columns.length || !columns.every((c, i) => names.indexOf(c.name) === i)) {
+    if (!headerFits(buf, columns)) {
       yield* rest(Readable.from(remaining(buf), { objectMode: false }), 0);
       return;
     }
