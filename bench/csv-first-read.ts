@@ -12,15 +12,17 @@ const MB = Number(process.argv[2] ?? 50);
 const FORMAT = (process.argv[3] ?? 'CSV') as TableFormat;
 const RUNS = Number(process.argv[4] ?? 3);
 
+/** Built a block of lines at a time (not one string per line kept), so that the profile shows the read, not this. */
 function makeFile(): Buffer {
-  const lines = ['sensor,value,count,ok,at'];
+  const parts = [Buffer.from('sensor,value,count,ok,at\n')];
   let size = 0;
-  for (let i = 0; size < MB * 1048576; i++) {
-    const line = `s${i % 100},${(i / 3).toFixed(4)},${i},${i % 2 === 0},2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`;
-    lines.push(line);
-    size += line.length + 1;
+  for (let i = 0; size < MB * 1048576; ) {
+    let block = '';
+    for (let j = 0; j < 10_000; j++, i++) block += `s${i % 100},${(i / 3).toFixed(4)},${i},${i % 2 === 0},2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z\n`;
+    parts.push(Buffer.from(block));
+    size += block.length;
   }
-  return Buffer.from(lines.join('\n') + '\n');
+  return Buffer.concat(parts);
 }
 
 const schema: DatasetSchema = {

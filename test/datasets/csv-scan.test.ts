@@ -1,4 +1,4 @@
-// The fast scan of a first passthrough read (docs/datasets.md, "CSV: two tokenizers, and passthrough"): each
+// The fast scan of a first passthrough read (docs/datasets.md, "CSV: the byte scan and passthrough"): each
 // type's scanner accepts nothing its column's check refuses (random cells), proves the plain forms, and a read
 // whose later pieces it cannot prove (a bad value, an empty line, a carriage return) answers as before.
 import { Readable } from 'node:stream';

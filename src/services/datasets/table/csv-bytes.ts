@@ -5,6 +5,7 @@
 // which name the file, line and column as before; so does a file whose header row is not the schema's columns.
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
+import { isMainThread } from 'node:worker_threads';
 import type { Column } from './columns.js';
 import { PIECE_BYTES } from './csv-records.js';
 import { scanRecords } from './csv-scan.js';
@@ -34,7 +35,8 @@ const join = (a: Buffer, b: Buffer): Buffer => (a.length === 0 ? b : Buffer.conc
  */
 function proven(buf: Buffer, end: number): Buffer {
   const out = buf.subarray(0, end);
-  return buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? (giveAway(out) as Buffer) : out;
+  // Only a worker transfers its answer's buffers (the main thread writes them to the socket as they are).
+  return !isMainThread && buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? (giveAway(out) as Buffer) : out;
 }
 
 /**
