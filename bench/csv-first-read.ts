@@ -16,9 +16,10 @@ const RUNS = Number(process.argv[4] ?? 3);
 function makeFile(): Buffer {
   const parts = [Buffer.from('sensor,value,count,ok,at\n')];
   let size = 0;
-  for (let i = 0; size < MB * 1048576; ) {
+  for (let i = 0; size < MB * 1048576;) {
     let block = '';
-    for (let j = 0; j < 10_000; j++, i++) block += `s${i % 100},${(i / 3).toFixed(4)},${i},${i % 2 === 0},2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z\n`;
+    for (let j = 0; j < 10_000; j++, i++)
+      block += `s${i % 100},${(i / 3).toFixed(4)},${i},${i % 2 === 0},2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z\n`;
     parts.push(Buffer.from(block));
     size += block.length;
   }
@@ -47,5 +48,7 @@ for (let run = 1; run <= RUNS; run++) {
   let out = 0;
   for await (const chunk of tableBytes(FORMAT, [file], blobs, columns, schema, undefined, forgetful)) out += chunk.length;
   const seconds = (performance.now() - started) / 1000;
-  console.log(`run ${run}: ${FORMAT} ${(bytes.length / 1048576 / seconds).toFixed(1)} MB/s of file (${seconds.toFixed(2)} s, ${(out / 1048576).toFixed(1)} MB out)`);
+  console.log(
+    `run ${run}: ${FORMAT} ${(bytes.length / 1048576 / seconds).toFixed(1)} MB/s of file (${seconds.toFixed(2)} s, ${(out / 1048576).toFixed(1)} MB out)`,
+  );
 }

@@ -9,7 +9,11 @@ import { PIECE_BYTES } from '../../src/services/datasets/table/csv-records.js';
 import { fitKey, planColumns, tableBytes, TableReadError, type FitMemory, type TableFormat } from '../../src/services/datasets/table/read-table.js';
 
 const SCHEMA: DatasetSchema = {
-  fieldSchemaList: ['sensor:STRING', 'value:DOUBLE', 'count:LONG', 'at:TIMESTAMP'].map((s) => ({ name: s.split(':')[0]!, type: s.split(':')[1]!, nullable: true })),
+  fieldSchemaList: ['sensor:STRING', 'value:DOUBLE', 'count:LONG', 'at:TIMESTAMP'].map((s) => ({
+    name: s.split(':')[0]!,
+    type: s.split(':')[1]!,
+    nullable: true,
+  })),
 };
 const HEADER = 'sensor,value,count,at\n';
 const GOOD = 'a,1.5,1,2026-01-01T00:00:00Z\n';
@@ -87,7 +91,9 @@ describe('the byte scan of a first CSV read', () => {
     const odd = `${many}b, 2 ,NaN,2026-01-31T00:00:00Z\n`;
     expect(await r.error(await r.store(`${HEADER}${odd}c,1,1\n${GOOD}`))).toBe(`f.csv line ${lines + 3}: the record has 3 fields, the header row 4`);
     // A lone carriage return is left to the tokenizers, which take it as a line end and name the ragged line after it.
-    expect(await r.error(await r.store(`${HEADER}${many}a,1,1,2026-01-01T00:00:00Z\rb,2\n`))).toBe(`f.csv line ${lines + 3}: the record has 2 fields, the header row 4`);
+    expect(await r.error(await r.store(`${HEADER}${many}a,1,1,2026-01-01T00:00:00Z\rb,2\n`))).toBe(
+      `f.csv line ${lines + 3}: the record has 2 fields, the header row 4`,
+    );
     // An unclosed quote at the end of the file.
     expect(await r.error(await r.store(`${HEADER}${many}"a,1,1,2026-01-01T00:00:00Z\n`))).toMatch(new RegExp(`^f\\.csv line \\d+: .*[Qq]uote`));
     // The records before the one that fails went out as written; the error is the same as a converted read's.
@@ -97,7 +103,9 @@ describe('the byte scan of a first CSV read', () => {
 
   it('sends bytes that are not UTF-8 as the tokenizers would (U+FFFD), and a last line without its line break with one', async () => {
     const r = reader();
-    const file = await r.store(Buffer.concat([Buffer.from(`\uFEFF${HEADER}a`), Buffer.from([0xff]), Buffer.from(',1,1,2026-01-01T00:00:00Z\nb,2,2,2026-01-02T00:00:00Z')]));
+    const file = await r.store(
+      Buffer.concat([Buffer.from(`\uFEFF${HEADER}a`), Buffer.from([0xff]), Buffer.from(',1,1,2026-01-01T00:00:00Z\nb,2,2,2026-01-02T00:00:00Z')]),
+    );
     expect((await r.read(file)).toString()).toBe(`${HEADER}a\uFFFD,1,1,2026-01-01T00:00:00Z\nb,2,2,2026-01-02T00:00:00Z\n`);
   });
 });

@@ -59,9 +59,7 @@ describe('CSV table reads', () => {
       'a.csv': `at,count,value,sensor,extra\n2026-01-01T00:00:00Z,1,1.50,a,x\n`,
       'b.csv': `${HEADER}b,2,2,2026-01-02T00:00:00Z\n"c,d",3,3,2026-01-03T00:00:00Z\n`,
     });
-    expect(await read(files, blobs, 'CSV')).toBe(
-      `${HEADER}a,1.5,1,2026-01-01T00:00:00.000Z\nb,2,2,2026-01-02T00:00:00Z\n"c,d",3,3,2026-01-03T00:00:00Z\n`,
-    );
+    expect(await read(files, blobs, 'CSV')).toBe(`${HEADER}a,1.5,1,2026-01-01T00:00:00.000Z\nb,2,2,2026-01-02T00:00:00Z\n"c,d",3,3,2026-01-03T00:00:00Z\n`);
     // A quote after the first piece: every line goes out as written, the quoted one too.
     const filler = 'a,1,1,2026-01-01T00:00:00Z\n'.repeat(Math.ceil(PIECE_BYTES / 27) + 10);
     const late = await filesOf(blobs, { 'c.csv': `${HEADER}${filler}"q",2,"2",2026-01-02T00:00:00Z\n` });

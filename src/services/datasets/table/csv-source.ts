@@ -35,7 +35,13 @@ export async function* csvRows(path: string, bytes: Readable, columns: readonly 
 }
 
 /** The file (from its header row) through the tokenizers; `recordsBefore` records were read before the header's next line. */
-async function* tokenizedRows(path: string, bytes: Readable, columns: readonly Column[], options: CsvReadOptions, recordsBefore: number): AsyncGenerator<CsvBatch> {
+async function* tokenizedRows(
+  path: string,
+  bytes: Readable,
+  columns: readonly Column[],
+  options: CsvReadOptions,
+  recordsBefore: number,
+): AsyncGenerator<CsvBatch> {
   let positions: number[] | undefined;
   let width = 0;
   let passthrough = options.passthrough;

@@ -129,7 +129,13 @@ const HEADER_PEEK = 64 * 1024;
  * and less than handing each piece to a worker and back. A file whose header row differs would be converted
  * value by value: then the whole read goes to a worker. (docs/datasets.md, "Table reads off the event loop")
  */
-async function* provenHere(files: readonly FileRecord[], blobs: ByteSource, columns: readonly Column[], here: () => AsyncGenerator<Buffer>, job: ReadJob): AsyncGenerator<Buffer> {
+async function* provenHere(
+  files: readonly FileRecord[],
+  blobs: ByteSource,
+  columns: readonly Column[],
+  here: () => AsyncGenerator<Buffer>,
+  job: ReadJob,
+): AsyncGenerator<Buffer> {
   for (const file of files) {
     const bytes = await blobs.open(file.blobId!, { start: 0, end: Math.min(file.size, HEADER_PEEK) }).catch(() => undefined);
     const parts: Buffer[] = [];
