@@ -1,4 +1,4 @@
-// The fast scan of a first passthrough read (docs/datasets.md, "CSV: two tokenizers, and passthrough"): each
+// The fast scan of a first passthrough read (docs/datasets.md, "CSV: the byte scan and passthrough"): each
 // type's scanner accepts nothing its column's check refuses (random cells), proves the plain forms, and a read
 // whose later pieces it cannot prove (a bad value, an empty line, a carriage return) answers as before.
 import { Readable } from 'node:stream';
@@ -19,7 +19,15 @@ const passes = (type: string, cell: string) => {
     return false;
   }
 };
-const scans = (type: string, cell: string) => columnOf({ name: 'c', type, nullable: true }, 'c').scan?.(`x${cell}y`, 1, cell.length + 1) ?? false;
+/** The scanner proves the cell when it stops exactly at its end (here a comma). */
+const scans = (type: string, cell: string) => {
+  const bytes = Buffer.from(`x${cell},`);
+  return columnOf({ name: 'c', type, nullable: true }, 'c').scan?.(bytes, 1) === bytes.length - 1;
+};
+const scan = (body: string, columns: Parameters<typeof scanRecords>[3]) => {
+  const bytes = Buffer.from(body);
+  return scanRecords(bytes, 0, bytes.lastIndexOf(10) + 1, columns);
+};
 
 /** A random cell from characters that numbers, booleans and timestamps are made of (a seeded generator). */
 function randomCells(count: number): string[] {
@@ -56,7 +64,7 @@ describe('the first-read CSV scan', () => {
       ['TIMESTAMP', '2026-01-01T00:00:00Z'],
       ['TIMESTAMP', '2026-01-01T10:20:30.123+02:00'],
       ['TIMESTAMP', '2026-01-01T10:20'],
-      ['STRING', 'anything, really'],
+      ['STRING', 'anything: really'],
     ];
     for (const [type, cell] of plain) expect([type, cell, scans(type, cell)]).toEqual([type, cell, true]);
     // Valid but not plain: left to the check (scan false), which accepts them.
@@ -82,9 +90,26 @@ describe('the first-read CSV scan', () => {
       [],
     );
     if (!Array.isArray(columns)) throw new Error(columns.problem);
-    expect(scanRecords('a,1,1.50\n,,\nb, 2 ,-3\n', columns)).toBe(3);
-    for (const body of ['a,1,1\n\nb,2,2\n', 'a,1,1\r\n', 'a,1\n', 'a,1,1,1\n', 'a,x,1\n', 'a,1,1'] as const)
-      expect([body, scanRecords(body, columns)]).toEqual([body, undefined]);
+    expect(scan('a,1,1.50\n,,\nb, 2 ,-3\n', columns)).toEqual({ records: 3, end: 21, stop: 'more' });
+    // Empty lines are no records; CRLF ends a record; quoted cells are unquoted for their check.
+    expect(scan('a,1,1\n\nb,2,2\r\n\r\n"c,""d""\n","3",""\n', columns)).toEqual({ records: 3, end: 34, stop: 'more' });
+    // A record whose quoted cell goes on past the last line feed waits for more bytes.
+    expect(scan('a,1,1\n"b\nc', columns)).toEqual({ records: 1, end: 6, stop: 'more' });
+    for (const [body, end] of [
+      ['a,1\n', 0],
+      ['a,1,1,1\n', 0],
+      ['a,1,1\na,x,1\n', 6],
+      ['a,1,1\r\n', -1],
+      ['a,1,1\rb,2,2\n', 0],
+      ['a"b,1,1\n', 0],
+      ['"a"b,1,1\n', 0],
+      ['"a" ,1,1\n', 0],
+      ['a,"x",1\n', 0],
+    ] as const) {
+      const result = scan(body, columns);
+      if (end < 0) expect([body, result.stop]).toEqual([body, 'more']);
+      else expect([body, result.stop, result.end]).toEqual([body, 'unproven', end]);
+    }
   });
 
   it('leaves a read past the first piece as it was: the same text, and a bad value named by line and column', async () => {

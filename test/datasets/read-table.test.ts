@@ -36,9 +36,12 @@ describe('readTable', () => {
     t = await datasetsApp(seed);
     const all = await read('format=CSV');
     expect(all.statusCode).toBe(200);
+    // The whole table in the schema's order: the file's own text, once every value was proven (passthrough).
     expect(all.body).toBe(
-      'sensor,value,count,ok,day,at,tags\na,1.5,10,true,2026-01-01,2026-01-01T00:00:00.000Z,"[""x""]"\nb,,20,false,2026-01-02,2026-01-02T12:30:00.000Z,[]\n',
+      'sensor,value,count,ok,day,at,tags\na,1.5,10,true,2026-01-01,2026-01-01T00:00:00Z,"[""x""]"\nb,,20,false,2026-01-02,2026-01-02T12:30:00Z,[]\n',
     );
+    const converted = await read('format=CSV&columns=sensor&columns=at&columns=tags');
+    expect(converted.body).toBe('sensor,at,tags\na,2026-01-01T00:00:00.000Z,"[""x""]"\nb,2026-01-02T12:30:00.000Z,[]\n');
     const some = await read('format=CSV&columns=value&columns=sensor&rowLimit=1');
     expect(some.body).toBe('value,sensor\n1.5,a\n');
   });

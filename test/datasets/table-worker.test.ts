@@ -55,7 +55,9 @@ describe('table reads in the worker thread', () => {
     const blobs = new MemoryBlobs();
     const parquetFile = join(dir, 'rows.parquet');
     await writeBenchParquet(parquetFile, 12_345);
-    const files = await stored(blobs, { 'a.csv': csvText(3_000), 'b.parquet': readFileSync(parquetFile), 'c.csv': csvText(10, 3_000) });
+    // d.csv: quoted cells, CRLF and a multi-byte character, proven by the byte scan in the worker (then transferred).
+    const quoted = 'sensor,value,count,ok,at\r\n"a,€",1.5,1,true,2026-01-01T00:00:00Z\r\n"say ""hi""\nthere","2",2,false,\r\n';
+    const files = await stored(blobs, { 'a.csv': csvText(3_000), 'b.parquet': readFileSync(parquetFile), 'c.csv': csvText(10, 3_000), 'd.csv': quoted });
     for (const format of ['CSV', 'ARROW'] as TableFormat[]) {
       for (const rowLimit of [undefined, 4_000]) {
         const here = await all(tableBytes(format, files, blobs, columns(), SCHEMA, rowLimit));
@@ -64,8 +66,24 @@ describe('table reads in the worker thread', () => {
       }
     }
     const table = tableFromIPC(await all(readTableBytes('ARROW', files, blobs, columns(), SCHEMA)));
-    expect(table.numRows).toBe(3_000 + 12_345 + 10);
+    expect(table.numRows).toBe(3_000 + 12_345 + 10 + 2);
+    expect((await all(readTableBytes('CSV', files, blobs, columns(), SCHEMA))).toString().endsWith(quoted.slice(quoted.indexOf('\n') + 1))).toBe(true);
     expect(table.get(3_001)?.toJSON()).toMatchObject({ sensor: 's1', count: 1n, ok: false, at: 1_767_225_601_000 });
+    await settled();
+  });
+
+  it('prove a passthrough CSV read in this thread when every header row fits, and send it to a worker when one does not', async () => {
+    const blobs = new MemoryBlobs();
+    const fits = await stored(blobs, { 'a.csv': csvText(2_000), 'c.csv': csvText(10, 2_000) });
+    const before = workerStats.chunksSent;
+    const here = await all(readTableBytes('CSV', fits, blobs, columns(), SCHEMA));
+    expect(here.toString()).toBe(csvText(2_000) + csvText(10, 2_000).slice('sensor,value,count,ok,at\n'.length));
+    expect(workerStats.chunksSent).toBe(before);
+    // Other column order: converted value by value, in a worker.
+    const reordered = await stored(blobs, { 'a.csv': csvText(10), 'b.csv': 'at,sensor,value,count,ok\n2026-01-01T00:00:00Z,s,1,2,true\n' });
+    const there = await all(readTableBytes('CSV', reordered, blobs, columns(), SCHEMA));
+    expect(there.toString().endsWith('s,1,2,true,2026-01-01T00:00:00.000Z\n')).toBe(true);
+    expect(workerStats.chunksSent).toBeGreaterThan(before);
     await settled();
   });
 

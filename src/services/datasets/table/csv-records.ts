@@ -19,12 +19,7 @@ export interface RecordBatch {
   records: string[][];
   /** The exact source text of these records (whole lines), on the quote-free stretch only. */
   text?: string;
-  /** Set when a scan proved `text` (this many records) fits: `records` is then left empty. */
-  proven?: number;
 }
-
-/** Records in a quote-free body of whole lines proven to fit the caller's schema, or undefined (csv-scan.ts). */
-export type BodyScan = (body: string) => number | undefined;
 
 /** The file's text, decoded, without a byte order mark, in pieces of at most PIECE_BYTES. */
 async function* textPieces(bytes: AsyncIterable<Buffer>): AsyncGenerator<string> {
@@ -95,21 +90,16 @@ async function* strictRecords(path: string, head: string, rest: AsyncIterator<st
 }
 
 /**
- * `scan()` gives (once the caller has read the header row) a proof to try on each later quote-free batch
- * before tokenizing it; a batch it proves is handed on as text alone.
+ * The records, header row first; `recordsBefore` records of the file were read before (by the byte scan,
+ * csv-bytes.ts), so that line numbers in errors count from the file's start.
  */
-export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, scan: () => BodyScan | undefined = () => undefined): AsyncGenerator<RecordBatch> {
+export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, recordsBefore = 0): AsyncGenerator<RecordBatch> {
   const pieces = textPieces(bytes)[Symbol.asyncIterator]();
   let carry = '';
   let parser: Parser | undefined;
   let width = 0;
-  let lines = 0;
+  let lines = recordsBefore;
   const fast = (body: string): RecordBatch => {
-    const proven = scan()?.(body);
-    if (proven !== undefined) {
-      lines += proven;
-      return { records: [], text: body, proven };
-    }
     const records = checkedRecords(path, body, parser!.stringArrs(body), width, lines + 1);
     lines += records.length;
     return { records, text: body };

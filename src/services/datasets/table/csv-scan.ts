@@ -1,11 +1,17 @@
-// A fast proof that quote-free CSV lines fit the schema, for the first passthrough read of a file
-// (docs/datasets.md, "CSV: two tokenizers, and passthrough"): one pass over the text with charCodeAt and
-// indexOf, no string per cell. Each type's scanner accepts only a plain subset of what its check accepts (plain
-// decimals, `true`/`false`, ISO dates and timestamps with in-range fields); any other cell is checked by the
-// column's own check. Whatever cannot be proven here (an error, a ragged or empty line, a carriage return)
-// answers undefined, and the batch is read again by the tokenizers, which name the line and column as before.
-/** True only if the column's check would accept text.slice(from, to) (a non-empty cell). */
-export type CellScan = (text: string, from: number, to: number) => boolean;
+// A one-pass proof over the bytes that CSV records fit the schema, for a passthrough read (docs/datasets.md,
+// "CSV: the byte scan and passthrough"): a quote state machine finds each cell, and each type's scanner walks
+// the cell's bytes, building no string. A scanner accepts only a plain subset of what its column's check
+// accepts (plain decimals, `true`/`false`, ISO dates and timestamps with in-range fields); any other cell is
+// decoded and given to the column's own check. Whatever cannot be proven (a value that fails, a ragged line, a
+// stray quote, a lone carriage return) stops the scan at that record; the caller reads the rest with the
+// tokenizers, which name the line and column.
+
+/**
+ * Reads a value that starts at `at`: the index just past it when its bytes are a plain form its column's check
+ * surely accepts, -1 when they are not. The value must end there (a delimiter, or a quoted cell's closing quote)
+ * for the proof to hold: the caller checks that.
+ */
+export type CellScan = (bytes: Uint8Array, at: number) => number;
 
 /** What scanning needs of a column (columns.ts builds them): its scanner, and its own check for the rest. */
 export interface ScannedColumn {
@@ -13,12 +19,18 @@ export interface ScannedColumn {
   check(text: string): void;
 }
 
+const COMMA = 44;
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
 const ZERO = 48;
-const isDigit = (c: number) => c >= ZERO && c <= ZERO + 9;
-const digitsAt = (text: string, at: number, count: number): number => {
+const isDigit = (c: number | undefined): boolean => c !== undefined && c >= ZERO && c <= ZERO + 9;
+
+/** `count` digits at `at` as a number, -1 if one is not a digit. */
+const digitsAt = (b: Uint8Array, at: number, count: number): number => {
   let value = 0;
   for (let i = at; i < at + count; i++) {
-    const c = text.charCodeAt(i);
+    const c = b[i]!;
     if (!isDigit(c)) return -1;
     value = value * 10 + c - ZERO;
   }
@@ -28,108 +40,166 @@ const digitsAt = (text: string, at: number, count: number): number => {
 /** An optional sign, then 1 to maxDigits digits. */
 export const integerScan =
   (maxDigits: number): CellScan =>
-  (text, from, to) => {
-    const c = text.charCodeAt(from);
-    const start = c === 43 || c === 45 ? from + 1 : from;
-    if (to <= start || to - start > maxDigits) return false;
-    for (let i = start; i < to; i++) if (!isDigit(text.charCodeAt(i))) return false;
-    return true;
+  (b, at) => {
+    const c = b[at];
+    const start = c === 43 || c === 45 ? at + 1 : at;
+    let i = start;
+    while (isDigit(b[i])) i++;
+    return i === start || i - start > maxDigits ? -1 : i;
   };
 
 /** A plain decimal: an optional sign, digits with at most one point (a digit somewhere), an optional exponent. */
-export const decimalScan: CellScan = (text, from, to) => {
-  let i = from;
-  let c = text.charCodeAt(i);
-  if (c === 43 || c === 45) c = text.charCodeAt(++i);
+export const decimalScan: CellScan = (b, at) => {
+  let i = at;
+  let c = b[i];
+  if (c === 43 || c === 45) c = b[++i];
   let digits = 0;
   let point = false;
-  for (; i < to; c = text.charCodeAt(++i)) {
+  for (; ; c = b[++i]) {
     if (isDigit(c)) digits++;
     else if (c === 46 && !point) point = true;
     else break;
   }
-  if (digits === 0) return false;
-  if (i === to) return true;
-  if (c !== 101 && c !== 69) return false; // e, E
-  c = text.charCodeAt(++i);
+  if (digits === 0) return -1;
+  if (c !== 101 && c !== 69) return i; // e, E
+  c = b[++i];
   if (c === 43 || c === 45) i++;
-  if (i >= to) return false;
-  for (; i < to; i++) if (!isDigit(text.charCodeAt(i))) return false;
-  return true;
+  const start = i;
+  while (isDigit(b[i])) i++;
+  return i === start ? -1 : i;
 };
 
-export const booleanScan: CellScan = (text, from, to) =>
-  (to - from === 4 && text.startsWith('true', from)) || (to - from === 5 && text.startsWith('false', from));
+/** `true` or `false`, lower case (other spellings go to the check). */
+export const booleanScan: CellScan = (b, at) => {
+  if (b[at] === 116) return b[at + 1] === 114 && b[at + 2] === 117 && b[at + 3] === 101 ? at + 4 : -1;
+  return b[at] === 102 && b[at + 1] === 97 && b[at + 2] === 108 && b[at + 3] === 115 && b[at + 4] === 101 ? at + 5 : -1;
+};
 
 /** YYYY-MM-DD with a month 01-12 and a day 01-28 (any year has those). */
-const dateAt = (text: string, at: number): boolean => {
-  if (text.charCodeAt(at + 4) !== 45 || text.charCodeAt(at + 7) !== 45 || digitsAt(text, at, 4) < 0) return false;
-  const month = digitsAt(text, at + 5, 2);
-  const day = digitsAt(text, at + 8, 2);
+const dateAt = (b: Uint8Array, at: number): boolean => {
+  if (b[at + 4] !== 45 || b[at + 7] !== 45 || digitsAt(b, at, 4) < 0) return false;
+  const month = digitsAt(b, at + 5, 2);
+  const day = digitsAt(b, at + 8, 2);
   return month >= 1 && month <= 12 && day >= 1 && day <= 28;
 };
 
-export const dateScan: CellScan = (text, from, to) => to - from === 10 && dateAt(text, from);
+export const dateScan: CellScan = (b, at) => (dateAt(b, at) ? at + 10 : -1);
 
 /** YYYY-MM-DDTHH:MM[:SS[.fff]] then Z, ±HH:MM or nothing, every field in range. */
-export const timestampScan: CellScan = (text, from, to) => {
-  if (to - from < 16 || !dateAt(text, from) || text.charCodeAt(from + 10) !== 84 || text.charCodeAt(from + 13) !== 58) return false;
-  const hour = digitsAt(text, from + 11, 2);
-  const minute = digitsAt(text, from + 14, 2);
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return false;
-  let i = from + 16;
-  if (text.charCodeAt(i) === 58) {
-    const second = digitsAt(text, i + 1, 2);
-    if (second < 0 || second > 59) return false;
+export const timestampScan: CellScan = (b, at) => {
+  if (!dateAt(b, at) || b[at + 10] !== 84 || b[at + 13] !== 58) return -1;
+  const hour = digitsAt(b, at + 11, 2);
+  const minute = digitsAt(b, at + 14, 2);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return -1;
+  let i = at + 16;
+  if (b[i] === 58) {
+    const second = digitsAt(b, i + 1, 2);
+    if (second < 0 || second > 59) return -1;
     i += 3;
-    if (text.charCodeAt(i) === 46) {
-      let digits = 0;
-      for (i++; i < to && isDigit(text.charCodeAt(i)); i++) digits++;
-      if (digits < 1 || digits > 3) return false;
+    if (b[i] === 46) {
+      const start = ++i;
+      while (isDigit(b[i])) i++;
+      if (i === start || i - start > 3) return -1;
     }
   }
-  if (i === to) return true;
-  const c = text.charCodeAt(i);
-  if (c === 90) return i + 1 === to; // Z
-  if ((c !== 43 && c !== 45) || to - i !== 6 || text.charCodeAt(i + 3) !== 58) return false;
-  const zoneHour = digitsAt(text, i + 1, 2);
-  const zoneMinute = digitsAt(text, i + 4, 2);
-  return zoneHour >= 0 && zoneHour <= 23 && zoneMinute >= 0 && zoneMinute <= 59;
+  const c = b[i];
+  if (c === 90) return i + 1; // Z
+  if (c !== 43 && c !== 45) return i;
+  if (b[i + 3] !== 58) return -1;
+  const zoneHour = digitsAt(b, i + 1, 2);
+  const zoneMinute = digitsAt(b, i + 4, 2);
+  return zoneHour >= 0 && zoneHour <= 23 && zoneMinute >= 0 && zoneMinute <= 59 ? i + 6 : -1;
 };
 
-/** Every cell is a STRING's. */
-export const anyScan: CellScan = () => true;
+/** A STRING cell: any bytes up to a delimiter; it stops at a quote too, which an unquoted cell may not hold. */
+export const anyScan: CellScan = (b, at) => {
+  let i = at;
+  for (let c = b[i]; c !== COMMA && c !== LF && c !== CR && c !== QUOTE && c !== undefined; c = b[++i]);
+  return i;
+};
+
+export interface ScanResult {
+  /** Records proven (empty lines, which the tokenizers skip, are not records). */
+  records: number;
+  /** Bytes proven: `bytes[from..end]` are whole lines, each record in them fitting. */
+  end: number;
+  /** Why the scan stopped at `end`: the data ran out (a quoted cell goes on past `limit`), or a record is not proven. */
+  stop: 'more' | 'unproven';
+}
+
+/** A cell that is not plain: decoded (quotes undoubled) and given to its column's check. */
+function checked(column: ScannedColumn, b: Buffer, from: number, to: number, doubled: boolean): boolean {
+  let text = b.toString('utf8', from, to);
+  if (doubled) text = text.replaceAll('""', '"');
+  try {
+    column.check(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
- * The number of records in `body` (quote-free whole lines, each ending in "\n") when each has exactly one cell
- * per column, in the columns' order, and every cell fits its column; undefined when that is not proven.
+ * Proves the records of `bytes[from..limit]`, where `bytes[limit - 1]` is a line feed (so an unquoted cell
+ * always ends before it). A record is one cell per column in their order, cells separated by commas, ended by
+ * LF or CRLF; a cell is plain bytes or a quoted run (quotes doubled inside) followed by its delimiter.
  */
-export function scanRecords(body: string, columns: readonly ScannedColumn[]): number | undefined {
-  if (body.indexOf('\r') >= 0) return undefined;
+export function scanRecords(bytes: Buffer, from: number, limit: number, columns: readonly ScannedColumn[]): ScanResult {
   const last = columns.length - 1;
   let records = 0;
-  for (let at = 0; at < body.length;) {
-    const eol = body.indexOf('\n', at);
-    if (eol <= at) return undefined; // an empty line (skipped by the tokenizers) or no line break
-    let from = at;
+  let start = from;
+  const result = (stop: ScanResult['stop']): ScanResult => ({ records, end: start, stop });
+  while (start < limit) {
+    let at = start;
+    const first = bytes[at];
+    // An empty line (LF or CRLF) is no record: the tokenizers skip it too.
+    if (first === LF) {
+      start = at + 1;
+      continue;
+    }
+    if (first === CR && bytes[at + 1] === LF) {
+      start = at + 2;
+      continue;
+    }
     for (let i = 0; i <= last; i++) {
-      const comma = body.indexOf(',', from);
-      const to = i === last ? eol : comma;
-      if (i === last ? comma >= 0 && comma < eol : comma < 0 || comma > eol) return undefined;
-      if (to > from) {
-        const column = columns[i]!;
-        if (!column.scan?.(body, from, to)) {
-          try {
-            column.check(body.slice(from, to));
-          } catch {
-            return undefined;
+      const column = columns[i]!;
+      let end: number;
+      if (bytes[at] === QUOTE) {
+        // A quoted cell: up to the quote that is not doubled; past the last line feed, the record is not whole yet.
+        let close = at + 1;
+        let doubled = false;
+        for (;;) {
+          close = bytes.indexOf(QUOTE, close);
+          if (close < 0 || close >= limit) return result('more');
+          if (bytes[close + 1] !== QUOTE) break;
+          doubled = true;
+          close += 2;
+        }
+        const inner = at + 1;
+        if (close > inner && column.scan !== anyScan && !(!doubled && column.scan?.(bytes, inner) === close) && !checked(column, bytes, inner, close, doubled))
+          return result('unproven');
+        end = close + 1;
+      } else {
+        const c = bytes[at];
+        if (c === COMMA || c === LF || c === CR) end = at;
+        else {
+          end = column.scan ? column.scan(bytes, at) : -1;
+          const stop = end < 0 ? -1 : bytes[end];
+          if (stop !== COMMA && stop !== LF && stop !== CR) {
+            end = anyScan(bytes, at);
+            if (bytes[end] === QUOTE || !checked(column, bytes, at, end, false)) return result('unproven');
           }
         }
       }
-      from = to + 1;
+      const delimiter = bytes[end];
+      if (i < last) {
+        if (delimiter !== COMMA) return result('unproven');
+      } else if (delimiter === CR && bytes[end + 1] === LF) end += 1;
+      else if (delimiter !== LF) return result('unproven');
+      at = end + 1;
     }
     records++;
-    at = eol + 1;
+    start = at;
   }
-  return records;
+  return result('more');
 }

@@ -1,12 +1,13 @@
 // Rows of one CSV file of a view (header row first), read as they stream from the byte store and checked
 // against the schema's column types, a batch per about 64 KiB of text (docs/datasets.md, "Table reads", "CSV").
 // A passthrough read (CSV out, every schema column in order, the file's header row exactly those columns) sends
-// the file's own text for its quote-free stretch once each value in it has been checked; elsewhere values are
-// converted and re-encoded.
+// the file's own bytes once each record in them has been proven by the byte scan (csv-bytes.ts); the records
+// the scan cannot prove, and every other read, go through the tokenizers, whose values are converted and
+// re-encoded (or, for a passthrough read's quote-free stretch, checked and sent as the file's text).
 import type { Readable } from 'node:stream';
 import type { Cell, Column } from './columns.js';
-import { csvRecords, type BodyScan } from './csv-records.js';
-import { scanRecords } from './csv-scan.js';
+import { scannedRecords } from './csv-bytes.js';
+import { csvRecords } from './csv-records.js';
 import { TableReadError } from './table-error.js';
 
 /** Converted rows, or (passthrough) the file's own record text, already checked, ending in a line break. */
@@ -20,20 +21,34 @@ export interface CsvReadOptions {
 }
 
 export async function* csvRows(path: string, bytes: Readable, columns: readonly Column[], options: CsvReadOptions): AsyncGenerator<CsvBatch> {
+  if (!options.passthrough) return yield* tokenizedRows(path, bytes, columns, options, 0);
+  try {
+    yield* scannedRecords(
+      bytes as AsyncIterable<Buffer>,
+      columns,
+      () => options.fitted?.(),
+      (rest, recordsBefore) => tokenizedRows(path, rest, columns, options, recordsBefore),
+    );
+  } finally {
+    bytes.destroy();
+  }
+}
+
+/** The file (from its header row) through the tokenizers; `recordsBefore` records were read before the header's next line. */
+async function* tokenizedRows(
+  path: string,
+  bytes: Readable,
+  columns: readonly Column[],
+  options: CsvReadOptions,
+  recordsBefore: number,
+): AsyncGenerator<CsvBatch> {
   let positions: number[] | undefined;
   let width = 0;
   let passthrough = options.passthrough;
   let line = 0;
   let wholeFileRaw = true;
-  // Set once the header row allows a passthrough: later quote-free batches are first tried by the fast scan.
-  let scan: BodyScan | undefined;
   try {
-    for await (const { records, text, proven } of csvRecords(path, bytes, () => scan)) {
-      if (proven !== undefined) {
-        line += proven;
-        if (text!.length > 0) yield Buffer.from(text!);
-        continue;
-      }
+    for await (const { records, text } of csvRecords(path, bytes, recordsBefore)) {
       let start = 0;
       let skipText = 0;
       if (!positions) {
@@ -46,9 +61,8 @@ export async function* csvRows(path: string, bytes: Readable, columns: readonly 
         });
         width = header.length;
         passthrough &&= header.length === columns.length && positions.every((p, i) => p === i);
-        if (passthrough) scan = (body) => scanRecords(body, columns);
         start = 1;
-        line = 1;
+        line = 1 + recordsBefore;
         skipText = text === undefined ? 0 : text.indexOf('\n') + 1;
       }
       const raw = passthrough && text !== undefined;

@@ -20,13 +20,32 @@ function wasmPath(): string {
   return createRequire(import.meta.url).resolve(`parquet-wasm/esm/${PARQUET_WASM_FILE}`);
 }
 
+let compiling: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * The module compiled once per process (V8 compiles it on background threads): the main thread hands it to each
+ * table worker with a Parquet read's job (a compiled module can be posted, and its code is then shared), so a
+ * worker only instantiates it (docs/datasets.md, "Table reads off the event loop").
+ */
+export function parquetModule(): Promise<WebAssembly.Module> {
+  compiling ??= WebAssembly.compile(readFileSync(wasmPath()));
+  compiling.catch(() => (compiling = undefined));
+  return compiling;
+}
+
+/** In a worker: the module the main thread compiled, used by the first load instead of compiling it again. */
+let handed: WebAssembly.Module | undefined;
+export function useParquetModule(module: WebAssembly.Module): void {
+  handed ??= module;
+}
+
 let loading: Promise<ParquetWasm> | undefined;
 
-/** The module, compiled once per thread (each worker thread has its own WebAssembly instance and memory). */
+/** The module, instantiated once per thread (each worker thread has its own WebAssembly instance and memory). */
 export function parquetWasm(): Promise<ParquetWasm> {
   loading ??= (async () => {
     const module = await import('parquet-wasm/esm');
-    await module.default({ module_or_path: readFileSync(wasmPath()) });
+    await module.default({ module_or_path: handed ?? (await parquetModule()) });
     return module;
   })();
   // A failed load is tried again by the next read (a missing file is an install problem the error names).

@@ -8,6 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import { planColumns, tableBytes, TableReadError, type FitMemory } from './read-table.js';
 import { transferable } from './handover.js';
+import { useParquetModule } from './parquet-wasm.js';
 import { OUT_WINDOW, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
 class Cancelled extends Error {}
@@ -100,6 +101,7 @@ class Run {
     try {
       if (job.fault === 'exit') process.exit(3);
       if (job.fault === 'throw') throw new Error('fault injected by a test');
+      if (job.parquetModule) useParquetModule(job.parquetModule);
       const columns = planColumns(job.schema, job.columns);
       if (!Array.isArray(columns)) throw new TableReadError(columns.problem);
       const known = new Set(job.fitted);

@@ -11,6 +11,8 @@ import { Worker } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import type { Column } from './columns.js';
+import { headerFits } from './csv-bytes.js';
+import { parquetModule } from './parquet-wasm.js';
 import { fitKey, isPassthrough, knownFits, tableBytes, tabularFormat, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
 import { PIECE_BYTES, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
@@ -43,6 +45,8 @@ function workerSource(): { script: string | URL; eval: boolean } | undefined {
 
 let source: ReturnType<typeof workerSource> | null = null;
 const idle: Worker[] = [];
+/** Workers already handed the compiled parquet-wasm module. */
+const hasParquet = new WeakSet<Worker>();
 let live = 0;
 const waiting: Array<(worker: Worker) => void> = [];
 /** Reads running in a worker now, and file streams they hold open: what the tests check for leaks. */
@@ -97,8 +101,8 @@ export function readTableBytes(
   const fitted = files.flatMap((f) => (f.blobId && knownFits.has(fitKey(f.blobId, columns)) ? [fitKey(f.blobId, columns)] : []));
   // Every file known to fit and sent as it is: nothing to convert, so no thread to hand the bytes through.
   const tabular = files.filter((f) => tabularFormat(f.path) && f.blobId);
-  const copyOnly =
-    isPassthrough(format, columns, schema, rowLimit) && tabular.every((f) => tabularFormat(f.path) === 'csv' && fitted.includes(fitKey(f.blobId!, columns)));
+  const passthroughCsv = isPassthrough(format, columns, schema, rowLimit) && tabular.every((f) => tabularFormat(f.path) === 'csv');
+  const copyOnly = passthroughCsv && tabular.every((f) => fitted.includes(fitKey(f.blobId!, columns)));
   if (!source || (copyOnly && !fault)) return tableBytes(format, files, blobs, columns, schema, rowLimit);
   const job: ReadJob = {
     format,
@@ -109,11 +113,54 @@ export function readTableBytes(
     ...(rowLimit === undefined ? {} : { rowLimit }),
     ...(fault ? { fault } : {}),
   };
+  if (passthroughCsv && !fault) {
+    const unknown = tabular.filter((f) => !fitted.includes(fitKey(f.blobId!, columns)));
+    return provenHere(unknown, blobs, columns, () => tableBytes(format, files, blobs, columns, schema, rowLimit), job);
+  }
   return inWorker(job, blobs);
 }
 
+/** Bytes of a file's start read to find its header row. */
+const HEADER_PEEK = 64 * 1024;
+
+/**
+ * A passthrough read of CSV files runs in this thread when every file's header row lets it send the file's own
+ * bytes: proving them (csv-bytes.ts) costs under a millisecond per 64 KiB piece, about what sending them costs,
+ * and less than handing each piece to a worker and back. A file whose header row differs would be converted
+ * value by value: then the whole read goes to a worker. (docs/datasets.md, "Table reads off the event loop")
+ */
+async function* provenHere(
+  files: readonly FileRecord[],
+  blobs: ByteSource,
+  columns: readonly Column[],
+  here: () => AsyncGenerator<Buffer>,
+  job: ReadJob,
+): AsyncGenerator<Buffer> {
+  for (const file of files) {
+    const bytes = await blobs.open(file.blobId!, { start: 0, end: Math.min(file.size, HEADER_PEEK) }).catch(() => undefined);
+    const parts: Buffer[] = [];
+    try {
+      for await (const part of (bytes ?? []) as AsyncIterable<Buffer>) parts.push(part);
+    } catch {
+      // The read in a worker meets the same failure and names it.
+      parts.length = 0;
+    } finally {
+      bytes?.destroy();
+    }
+    if (!headerFits(Buffer.concat(parts), columns)) return yield* inWorker(job, blobs);
+  }
+  yield* here();
+}
+
 async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer> {
+  // Compiled here once (on V8's background threads) before a worker is taken; a failure is left to the worker's
+  // own load, which names it.
+  const module = job.files.some((f) => tabularFormat(f.path) === 'parquet') ? await parquetModule().catch(() => undefined) : undefined;
   const worker = await acquire();
+  if (module && !hasParquet.has(worker)) {
+    job.parquetModule = module;
+    hasParquet.add(worker);
+  }
   workerStats.running += 1;
   const streams = new Map<number, { bytes: Readable; chunks: AsyncIterator<Buffer> }>();
   const queue: Array<Buffer | Error | null> = [];

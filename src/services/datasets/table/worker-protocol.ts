@@ -25,6 +25,8 @@ export interface ReadJob {
   rowLimit?: number;
   /** Fit keys (read-table.ts fitKey) the main thread knows for these files. */
   fitted: string[];
+  /** parquet-wasm compiled by the main thread (parquet-wasm.ts), sent with a worker's first Parquet read. */
+  parquetModule?: WebAssembly.Module;
   /** Tests only (honoured under Vitest): make the worker fail as a bug would, or die. */
   fault?: 'throw' | 'exit';
 }

@@ -1,0 +1,127 @@
+// The first passthrough read of a CSV file, over its bytes (docs/datasets.md, "CSV: the byte scan and
+// passthrough"): the header row is matched against the schema's columns, then each piece's whole records are
+// proven by csv-scan.ts and sent as the file's own bytes, never decoded to a string. A record the scan cannot
+// prove (a bad value, a ragged line, a stray quote) and everything after it go to the tokenizers (csv-source.ts),
+// which name the file, line and column as before; so does a file whose header row is not the schema's columns.
+import { isUtf8 } from 'node:buffer';
+import { Readable } from 'node:stream';
+import { isMainThread } from 'node:worker_threads';
+import type { Column } from './columns.js';
+import { PIECE_BYTES } from './csv-records.js';
+import { scanRecords } from './csv-scan.js';
+import { giveAway } from './handover.js';
+
+/** The tokenizers' read of the rest: a stream that starts with the header row, and the records already read. */
+export type TokenizedRest<T> = (bytes: Readable, recordsBefore: number) => AsyncGenerator<T>;
+
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+/** A record (or header row) longer than this goes to the tokenizers, as a quoted one with no end would. */
+const LONGEST_PIECE = 8 * PIECE_BYTES;
+const EMPTY: Buffer = Buffer.alloc(0);
+
+/** The file's chunks in pieces of at most PIECE_BYTES (each scanned and handed on alone). */
+async function* piecesOf(bytes: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  for await (const chunk of bytes) for (let at = 0; at < chunk.length; at += PIECE_BYTES) yield chunk.subarray(at, at + PIECE_BYTES);
+}
+
+const join = (a: Buffer, b: Buffer): Buffer => (a.length === 0 ? b : Buffer.concat([a, b]));
+
+/**
+ * `buf[0..end]`, proven, to be sent. A buffer that is all ours (a piece the worker was handed, or a join) is
+ * given away with it (handover.ts), so that the worker transfers it instead of copying; the caller has copied
+ * what it keeps of it.
+ */
+function proven(buf: Buffer, end: number): Buffer {
+  const out = buf.subarray(0, end);
+  // Only a worker transfers its answer's buffers (the main thread writes them to the socket as they are).
+  return !isMainThread && buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? (giveAway(out) as Buffer) : out;
+}
+
+/**
+ * Whether the file's first bytes hold a header row (ended by a line break) that a passthrough read can take: the
+ * columns' names at their positions, nothing more (the tokenizers' rule), unquoted. A file's BOM is skipped.
+ */
+export function headerFits(start: Buffer, columns: readonly Pick<Column, 'name'>[]): boolean {
+  const lineEnd = start.indexOf(LF);
+  if (lineEnd < 0) return false;
+  const bom = start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf ? 3 : 0;
+  const header = start.subarray(bom, lineEnd > bom && start[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd);
+  if (header.includes(QUOTE)) return false;
+  const names = header.toString('utf8').split(',');
+  return names.length === columns.length && columns.every((c, i) => names.indexOf(c.name) === i);
+}
+
+/**
+ * The file's record bytes (header row left out), proven against `columns`, in pieces ending in a line break.
+ * `fitted` is called when the whole file was proven here. The header row must be the columns' names in order.
+ */
+export async function* scannedRecords<T>(
+  bytes: AsyncIterable<Buffer>,
+  columns: readonly Column[],
+  fitted: () => void,
+  rest: TokenizedRest<T>,
+): AsyncGenerator<Buffer | T> {
+  const pieces = piecesOf(bytes)[Symbol.asyncIterator]();
+  const remaining = async function* (...first: Buffer[]): AsyncGenerator<Buffer> {
+    for (const buffer of first) if (buffer.length > 0) yield buffer;
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+  };
+  try {
+    let buf: Buffer = EMPTY;
+    let lineEnd = -1;
+    for (;;) {
+      lineEnd = buf.indexOf(LF);
+      if (lineEnd >= 0 || buf.length > LONGEST_PIECE) break;
+      const next = await pieces.next();
+      if (next.done) break;
+      buf = join(buf, next.value);
+    }
+    if (!headerFits(buf, columns)) {
+      yield* rest(Readable.from(remaining(buf), { objectMode: false }), 0);
+      return;
+    }
+    const headerRow = Buffer.from(buf.subarray(0, lineEnd + 1));
+    buf = buf.subarray(lineEnd + 1);
+    let records = 0;
+    const tokenized = (from: Buffer) => rest(Readable.from(remaining(headerRow, from), { objectMode: false }), records);
+    let ended = false;
+    let added = false;
+    while (!ended) {
+      const next = await pieces.next();
+      if (next.done) {
+        ended = true;
+        // A last line without its line break gets one, so that a passthrough read can put the next file after it.
+        if (buf.length === 0 || buf.toString('utf8').trim().length === 0) break;
+        added = buf[buf.length - 1] !== LF;
+        if (added) buf = Buffer.concat([buf, Buffer.from('\n')]);
+      } else buf = join(buf, next.value);
+      let cut = buf.lastIndexOf(LF);
+      if (cut < 0) {
+        if (buf.length > LONGEST_PIECE) return yield* tokenized(buf);
+        continue;
+      }
+      // Bytes that are not UTF-8 are sent as the tokenizers would (decoded, so U+FFFD, and encoded again);
+      // every delimiter is ASCII, so the records stay where they were.
+      if (!isUtf8(buf.subarray(0, cut + 1))) {
+        const text = Buffer.from(buf.toString('utf8', 0, cut + 1));
+        buf = Buffer.concat([text, buf.subarray(cut + 1)]);
+        cut = text.length - 1;
+      }
+      const scan = scanRecords(buf, 0, cut + 1, columns);
+      records += scan.records;
+      // What is kept is copied before the rest is handed on (it may be transferred away).
+      const kept = scan.end < buf.length ? Buffer.from(buf.subarray(scan.end)) : EMPTY;
+      if (scan.end > 0) yield proven(buf, scan.end);
+      if (scan.stop === 'unproven' || (ended && kept.length > 0) || kept.length > LONGEST_PIECE) {
+        // At the end, a last line with no line break had one added: the tokenizers add their own.
+        return yield* tokenized(added ? kept.subarray(0, -1) : kept);
+      }
+      buf = kept;
+    }
+    fitted();
+  } finally {
+    await pieces.return?.(undefined);
+  }
+}
