@@ -5,7 +5,8 @@
 // grant refuses without side effects), so that a bad request costs no more than a good one (bench bad-input).
 // Anything else, and any failure before the answer starts, goes to the route, which decides and renders as
 // always: the route stays the truth. A lane must answer byte for byte what its route would
-// (test/http/fast-lane.test.ts compares them) and is journaled and logged as the route's hook would do it.
+// (test/http/fast-lane.test.ts and fast-lane-json.test.ts compare them) and is journaled and logged as the
+// route's hook would do it. Routes with path parameters register a JSON lane (fast-lane-json.ts).
 import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
