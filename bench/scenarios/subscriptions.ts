@@ -29,17 +29,28 @@ const EDITS_PER_S = env('BENCH_SUB_EDITS_PER_S', 100);
 const SECONDS = env('BENCH_SUB_SECONDS', 5);
 const OBJECTS = env('BENCH_SUB_OBJECTS', 2000);
 const CPU_PROF = process.env.BENCH_SUB_CPU_PROF;
+const WORKER_PROF = process.env.BENCH_SUB_WORKER_PROF;
 const RID = 'ri.ontology.main.ontology.live-bench';
+
+interface Report {
+  delivered: number;
+  messages: number;
+  latencies: number[];
+  busy: number;
+  splits: number[][];
+}
 
 interface Subscribers {
   /** What arrived since the last report. */
-  report(): Promise<{ delivered: number; messages: number; latencies: number[]; busy: number }>;
+  report(): Promise<Report>;
   close(): Promise<void>;
 }
 
 /** Opens the subscribers on their own thread (bench/lib/subscriber-worker.mjs); resolves once all are subscribed. */
 async function startSubscribers(url: string, token: string, objectSets: unknown[]): Promise<Subscribers> {
-  const worker = new Worker(new URL('../lib/subscriber-worker.mjs', import.meta.url), { workerData: { url, token, objectSets } });
+  const worker = new Worker(new URL('../lib/subscriber-worker.mjs', import.meta.url), {
+    workerData: { url, token, objectSets, profileDir: WORKER_PROF },
+  });
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const onMessage = (m: Record<string, unknown>) => {
@@ -56,10 +67,12 @@ async function startSubscribers(url: string, token: string, objectSets: unknown[
     async report() {
       const answer = next('report');
       worker.postMessage('report');
-      return (await answer) as unknown as { delivered: number; messages: number; latencies: number[]; busy: number };
+      return (await answer) as unknown as Report;
     },
     async close() {
+      const closed = next('closed');
       worker.postMessage('close');
+      await closed;
       await worker.terminate();
     },
   };
@@ -114,22 +127,25 @@ const objectSet = (i: number) => ({
 });
 
 /** Edits at a fixed rate for `seconds`, each an action on a random item; resolves once every reply is in. */
-async function driveEdits(server: ServerProcess, token: string, seconds: number): Promise<{ edits: number; failed: number }> {
+async function driveEdits(server: ServerProcess, token: string, seconds: number): Promise<{ edits: number; failed: number; replies: number[] }> {
   const started = performance.now();
   const pending: Array<Promise<unknown>> = [];
+  const replies: number[] = [];
   let edits = 0;
   let failed = 0;
   while (performance.now() - started < seconds * 1000) {
     const due = Math.floor(((performance.now() - started) / 1000) * EDITS_PER_S);
     for (; edits < due; edits++) {
       // The send time rides in the name: the subscribers' thread reads it back (bench/lib/subscriber-worker.mjs).
-      const name = `e${edits}@${performance.timeOrigin + performance.now()}`;
+      const sentAt = performance.now();
+      const name = `e${edits}@${performance.timeOrigin + sentAt}`;
       pending.push(
         postJson(
           `${server.url}/api/v2/ontologies/live/actions/rename/apply`,
           { parameters: { item: Math.floor(Math.random() * OBJECTS), name } },
           { authorization: `Bearer ${token}` },
         ).then((r) => {
+          replies.push(performance.now() - sentAt);
           if (r.status !== 200) failed++;
         }),
       );
@@ -138,7 +154,7 @@ async function driveEdits(server: ServerProcess, token: string, seconds: number)
   }
   await Promise.all(pending);
   await new Promise((r) => setTimeout(r, 500)); // the last deliveries
-  return { edits, failed };
+  return { edits, failed, replies };
 }
 
 export const subscriptions: Scenario = {
@@ -201,6 +217,8 @@ export const subscriptions: Scenario = {
       result.metrics.push({ name: 'updates delivered', value: updates, unit: 'updates' });
       result.metrics.push({ name: 'objectSetChanged messages', value: delivered.messages, unit: 'messages' });
       result.metrics.push({ name: 'refreshObjectSet sent (queue overflows)', value: refreshes, unit: 'messages' });
+      result.metrics.push({ name: 'edit reply p50 / p99 (with subscribers)', value: percentile(live.replies, 50), unit: 'ms' });
+      result.metrics.push({ name: '(edit reply p99)', value: percentile(live.replies, 99), unit: 'ms' });
       result.metrics.push({ name: 'delivery latency p50', value: percentile(sorted, 50), unit: 'ms' });
       result.metrics.push({ name: 'delivery latency p99', value: percentile(sorted, 99), unit: 'ms' });
       result.metrics.push({ name: "subscribers' thread busy (event loop utilization)", value: 100 * delivered.busy, unit: '%' });
@@ -218,6 +236,13 @@ export const subscriptions: Scenario = {
       result.metrics.push({ name: 'getCurrent throughput during', value: during.requests / during.seconds, unit: 'req/s' });
       result.metrics.push({ name: 'delivery latency p50 / p99 during getCurrent', value: percentile(sortedLoaded, 50), unit: 'ms' });
       result.metrics.push({ name: '(p99)', value: percentile(sortedLoaded, 99), unit: 'ms' });
+      if (delivered.splits[0]!.length) {
+        for (const [i, name] of ['send to run start', 'run start to queued', 'queued to receipt'].entries()) {
+          const s = [...delivered.splits[i]!].sort((a, b) => a - b);
+          result.metrics.push({ name: `stamps: ${name} p50`, value: percentile(s, 50), unit: 'ms' });
+          result.metrics.push({ name: `stamps: ${name} p99`, value: percentile(s, 99), unit: 'ms' });
+        }
+      }
       check(result, 'delivery latency p50', percentile(sorted, 50), 'max', 50, 'ms');
       check(result, 'failed edits', plain.failed + live.failed + loaded.failed, 'max', 0, 'actions');
       check(result, 'updates delivered', updates, 'min', 1, 'updates');

@@ -5,7 +5,8 @@
 // grant refuses without side effects), so that a bad request costs no more than a good one (bench bad-input).
 // Anything else, and any failure before the answer starts, goes to the route, which decides and renders as
 // always: the route stays the truth. A lane must answer byte for byte what its route would
-// (test/http/fast-lane.test.ts compares them) and is journaled and logged as the route's hook would do it.
+// (test/http/fast-lane.test.ts and fast-lane-json.test.ts compare them) and is journaled and logged as the
+// route's hook would do it. Routes with path parameters register a JSON lane (fast-lane-json.ts).
 import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +18,9 @@ import type { FrontLane } from './server-limits.js';
 import { bearerAnswer, type PlainAnswer } from './render-error.js';
 import { EXPIRED_TOKEN, NO_TOKEN, UNKNOWN_TOKEN } from './bearer-refusals.js';
 import type { EmulatorError, Unauthenticated } from '../errors.js';
+import { bearerJsonPost, type BearerJsonLane, type PatternLane, patternLane } from './fast-lane-json.js';
+
+export type { BearerJsonLane } from './fast-lane-json.js';
 
 /** A GET behind a bearer token: the token known, unexpired, of an active user, with the route's scope. */
 export interface BearerReadLane {
@@ -47,7 +51,7 @@ export interface LaneAnswer extends PlainAnswer {
   username?: string;
 }
 
-export type FastLane = BearerReadLane | FormPostLane;
+export type FastLane = BearerReadLane | FormPostLane | BearerJsonLane;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,13 +102,18 @@ function write(res: ServerResponse, answer: PlainAnswer): void {
 
 /** Decorates `addFastLane`; returns what the server's request listener asks first (src/http/server-limits.ts). */
 export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): FrontLane {
-  // By path: one lookup per request, no key built (a lane serves one method).
+  // By path: one lookup per request, no key built (a lane serves one method). Lanes of routes with path
+  // parameters are matched after that, in order (fast-lane-json.ts).
   const lanes = new Map<string, FastLane>();
+  const patterns: PatternLane[] = [];
   const methodOf = (lane: FastLane) => (lane.kind === 'bearer-read' ? 'GET' : 'POST');
   let closing = false;
   app.addHook('preClose', async () => void (closing = true));
-  app.decorate('addFastLane', (lane: FastLane) => void lanes.set(lane.path, lane));
-  // A form a lane read and declined reaches its route's parser as if it came from the socket.
+  app.decorate('addFastLane', (lane: FastLane) => {
+    if (lane.kind === 'bearer-json') patterns.push(patternLane(lane));
+    lanes.set(lane.path, lane);
+  });
+  // A body a lane read and declined reaches its route's parser as if it came from the socket.
   app.addHook('onRoute', (route) => {
     const lane = lanes.get(route.url);
     if (route.method !== 'POST' || lane === undefined || methodOf(lane) !== 'POST') return;
@@ -208,10 +217,35 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
     app.journal.recordAnswered(answered);
   }
 
+  /** A body read in full and then left to the route: replayed to the route's parser (the onRoute hook above). */
+  const handBack = (req: WithReadBody, res: ServerResponse, body: Buffer, route: () => void) => {
+    if (res.headersSent) return void res.destroy();
+    req[READ_BODY] = body;
+    route();
+  };
+  const jsonTools = {
+    store: deps.store,
+    clock: deps.clock,
+    write,
+    handBack,
+    keepLookup: (req: IncomingMessage, token: string, found: BearerLookup) => void ((req as WithLookup)[LOOKED_UP] = { token, found }),
+    journal: (req: IncomingMessage, status: number, started: number, clientId: string | undefined, username: string) =>
+      journal(req, status, elapsedMs(started), { clientId, username }),
+  };
+
   return (req, res, route) => {
     if (closing || lanes.size === 0) return false;
     const lane = lanes.get(req.url!);
-    if (!lane || req.method !== methodOf(lane) || req.headers.origin !== undefined || app.faults.anyArmed()) return false;
+    if (lane === undefined && patterns.length > 0 && req.method === 'POST') {
+      for (const pattern of patterns) {
+        const params = pattern.match(req.url!);
+        if (params === undefined) continue;
+        if (req.headers.origin !== undefined || app.faults.anyArmed()) return false;
+        return bearerJsonPost(pattern.lane, params, req, res, route, jsonTools);
+      }
+      return false;
+    }
+    if (!lane || lane.kind === 'bearer-json' || req.method !== methodOf(lane) || req.headers.origin !== undefined || app.faults.anyArmed()) return false;
     return lane.kind === 'bearer-read' ? bearerRead(lane, req, res, route) : formPost(lane, req, res, route);
   };
 }

@@ -9,6 +9,7 @@ import { names } from '../reasons.js';
 import { editsWire, planEdits, type PlannedEdits } from './edits.js';
 import { functionQueryResolverOf } from '../queries/function-resolver.js';
 import { clientGone } from '../../../http/client-gone.js';
+import { applyLane } from './lane.js';
 
 const BASE = '/api/v2/ontologies/:ontology/actions/:actionType';
 const MODES = ['VALIDATE_ONLY', 'VALIDATE_AND_EXECUTE'];
@@ -45,6 +46,8 @@ export function actionRoutes(app: FastifyInstance, deps: OntologyDeps): void {
     return v;
   };
 
+  // A clean apply is answered in front of the framework (lane.ts); everything else comes here.
+  app.addFastLane(applyLane(`${BASE}/apply`, WRITE.auth.scope, deps));
   app.post(`${BASE}/apply`, { config: WRITE }, async (request, reply) => {
     const { ontology, action, body, mode, returnEdits } = await resolve(request);
     const given = parametersOf(body.parameters, 'parameters');

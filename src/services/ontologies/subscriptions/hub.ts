@@ -11,7 +11,7 @@ import { errorOf, wireError, type SubscribeRequest, type SubscribeResponse } fro
 import type { SubscriberConnection, Subscription, SubscriptionHost } from './connection.js';
 import { keyedRun } from './keyed-run.js';
 import { Holders } from './holders.js';
-import { deliverUpdates, type WireCache } from './updates.js';
+import { deliverUpdates, type RunTimes, type WireCache } from './updates.js';
 import { DEFAULT_PACING, RunPacer, type PacingOptions } from './pacing.js';
 
 interface Watched {
@@ -25,6 +25,8 @@ class OntologyPump {
   readonly holders = new Holders<SetWatch>();
   private chain: Promise<unknown> = Promise.resolve();
   private pending: Map<string, Set<string> | 'all'> | 'all' | undefined;
+  /** When the first change the next run takes was marked (epoch ms; the bench's stamps, updates.ts). */
+  private pendingSince = 0;
   /** When runs start: under a stream of changes, spaced by the last run's length (pacing.ts). */
   readonly pacer: RunPacer;
 
@@ -49,6 +51,7 @@ class OntologyPump {
 
   changed(changed: Changed): void {
     if (this.watches.size === 0) return;
+    if (this.pending === undefined) this.pendingSince = performance.timeOrigin + performance.now();
     if (changed === undefined || this.pending === 'all') this.pending = 'all';
     else {
       const pending: Map<string, Set<string> | 'all'> = this.pending ?? new Map();
@@ -74,10 +77,10 @@ class OntologyPump {
     const pending = this.pending;
     this.pending = undefined;
     if (pending === undefined) return;
-    await this.deliverChanges(pending);
+    await this.deliverChanges(pending, { changedAt: this.pendingSince, startedAt: performance.timeOrigin + performance.now() });
   }
 
-  private async deliverChanges(pending: Map<string, Set<string> | 'all'> | 'all'): Promise<void> {
+  private async deliverChanges(pending: Map<string, Set<string> | 'all'> | 'all', times: RunTimes): Promise<void> {
     const changed: Changed = pending === 'all' ? undefined : pending;
     const ontology = await this.hub.store.ontologies.byRid(this.ontologyRid);
     const reads = ontology ? new RunReads(this.hub.store, ontology.rid) : undefined;
@@ -110,7 +113,7 @@ class OntologyPump {
       }
       // No yield to the loop between sets: on a crowded machine each yield let the process be switched out for
       // a whole round of the other runnable tasks (a run of 100 sets took seconds; docs/live-ontology.md).
-      if (changes.length && ontology) this.hub.deliver(ontology, watched, changes, wires);
+      if (changes.length && ontology) this.hub.deliver(ontology, watched, changes, wires, times);
     }
   }
 }
@@ -201,8 +204,8 @@ export class SubscriptionHub implements SubscriptionHost {
   }
 
   /** Queues what moved in one set to each of its subscribers (updates.ts: bytes shared per shape asked for). */
-  deliver(ontology: OntologyRecord, watched: Watched, changes: MemberChange[], wires: WireCache = new Map()): void {
-    this.delivered += deliverUpdates(ontology, watched.subscribers, changes, wires);
+  deliver(ontology: OntologyRecord, watched: Watched, changes: MemberChange[], wires: WireCache = new Map(), times?: RunTimes): void {
+    this.delivered += deliverUpdates(ontology, watched.subscribers, changes, wires, times);
   }
 
   /** Ends every subscription of a set that can no longer be read (`subscriptionClosed` with the error). */

@@ -17,8 +17,27 @@ const CLOSE_BRACE = Buffer.from('}');
 /** Per run: each object's wire JSON per shape asked for, shared by every set the object moved in. */
 export type WireCache = Map<string, Map<OntologyObjectRecord, string>>;
 
+/**
+ * Bench only (EMULATOR_BENCH_STAMPS=1): each message also carries `benchTimes` [first change of the run marked,
+ * run start, queued to this subscriber] in epoch ms, so the bench can tell the server's delay from the transit's.
+ */
+const STAMPS = process.env.EMULATOR_BENCH_STAMPS === '1';
+const epochMs = () => performance.timeOrigin + performance.now();
+
+/** When the run that delivers was asked for and began (epoch ms; for the bench's stamps). */
+export interface RunTimes {
+  changedAt: number;
+  startedAt: number;
+}
+
 /** Queues the changes to every subscriber; returns the updates queued (changes times subscribers). */
-export function deliverUpdates(ontology: OntologyRecord, subscribers: Iterable<Subscription>, changes: MemberChange[], wires: WireCache): number {
+export function deliverUpdates(
+  ontology: OntologyRecord,
+  subscribers: Iterable<Subscription>,
+  changes: MemberChange[],
+  wires: WireCache,
+  times?: RunTimes,
+): number {
   const byShape = new Map<string, Buffer[]>();
   let delivered = 0;
   for (const sub of subscribers) {
@@ -28,7 +47,12 @@ export function deliverUpdates(ontology: OntologyRecord, subscribers: Iterable<S
     // The same bytes as JSON.stringify({type, id, updates}).
     const head = (sub.head ??= Buffer.from(`{"type":"objectSetChanged","id":${JSON.stringify(sub.id)},"updates":`));
     // Pieces, not one buffer: the transport copies them once into what it writes (frames.ts).
-    for (const updates of chunks) sub.connection.enqueue([head, updates, CLOSE_BRACE]);
+    if (STAMPS && times) {
+      const stamped = Buffer.from(
+        `{"type":"objectSetChanged","id":${JSON.stringify(sub.id)},"benchTimes":[${times.changedAt},${times.startedAt},${epochMs()}],"updates":`,
+      );
+      for (const updates of chunks) sub.connection.enqueue([stamped, updates, CLOSE_BRACE]);
+    } else for (const updates of chunks) sub.connection.enqueue([head, updates, CLOSE_BRACE]);
     delivered += changes.length;
   }
   return delivered;
