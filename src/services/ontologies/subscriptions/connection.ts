@@ -6,13 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SetWatch } from './watch.js';
 import { errorOf, parseSubscribe, refusedMessage, type SubscribeRequest } from './messages.js';
-import { sizeOf } from './frames.js';
+import { sizeOf, type OutMessage } from './frames.js';
 
-/**
- * One server message: JSON text, or its UTF-8 bytes in pieces (a delivery shares the set's update bytes among
- * its subscribers: only the head differs), which the transport writes together as one message (frames.ts).
- */
-export type OutMessage = string | readonly Buffer[];
+export type { OutMessage };
 
 export interface Transport {
   /** Writes one message; `done` runs once it has been handed to the socket (or the socket is gone). */

@@ -3,7 +3,11 @@
 // frame is a 2-10 byte head and the message's bytes; ws's own send wrote the head and the payload as two writes
 // under cork, one `writev` per message, and a delivery run is a write per subscriber. A message is JSON text,
 // or its UTF-8 bytes in pieces (a subscriber's head, the set's shared update bytes, a brace).
-import type { OutMessage } from './connection.js';
+/**
+ * One server message: JSON text, or its UTF-8 bytes in pieces (a delivery shares the set's update bytes among
+ * its subscribers: only the head differs), which the transport writes together as one message (frames.ts).
+ */
+export type OutMessage = string | readonly Buffer[];
 
 const FIN_TEXT = 0x81;
 
