@@ -1,7 +1,7 @@
 // The functions configuration of each deployed app (docs/functions.md): seeded, emptied on reset. Small (one row
 // per app), read whole. The schemas a module posts live with its runtime (src/store/compute-modules.ts).
 import type { StorePart } from '../../store/parts.js';
-import { decode, encode } from '../../store/postgres/db.js';
+import { decode, encode } from '../../store/postgres/records.js';
 
 export interface FunctionsConfig {
   deployedAppRid: string;

@@ -5,7 +5,8 @@ import type { AccessTokenRecord } from '../tokens.js';
 import type { UserRecord } from '../users.js';
 import { StoreUnavailable } from '../../errors.js';
 import { Coalescer } from './coalesce.js';
-import { decode, textSafe, type Db } from './db.js';
+import type { Db } from './db.js';
+import { decode, textSafe } from './records.js';
 import { user } from './users.js';
 
 /**

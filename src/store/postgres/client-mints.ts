@@ -7,7 +7,8 @@ import type { AccessTokenRecord } from '../tokens.js';
 import { StoreUnavailable } from '../../errors.js';
 import { fitsUnderCap } from './access-token-cap.js';
 import { Coalescer } from './coalesce.js';
-import { capped, decode, encode, textSafe, type Db } from './db.js';
+import type { Db } from './db.js';
+import { capped, decode, encode, textSafe } from './records.js';
 import type { UserRecord } from '../users.js';
 import { principalOfClient } from './users.js';
 

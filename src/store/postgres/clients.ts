@@ -1,5 +1,6 @@
 import type { ClientRecord, ClientRepo } from '../clients.js';
-import { decode, encode, type Db } from './db.js';
+import type { Db } from './db.js';
+import { decode, encode } from './records.js';
 
 /** Clients remembered at most (a registered client is remembered when read; past this, the memory starts over). */
 const REMEMBERED_MAX = 1024;

@@ -2,7 +2,8 @@
 // FOR UPDATE SKIP LOCKED, so pollers on any number of instances never take the same job and never wait on
 // each other; every other state change is one conditional UPDATE whose WHERE clause is the state machine.
 import type { ComputeModuleJobRepo, JobRecord, JobResult, JobState, RequeueOutcome } from '../compute-module-jobs.js';
-import { capped, decode, encode, type Db, type Querier } from './db.js';
+import type { Db, Querier } from './db.js';
+import { capped, decode, encode } from './records.js';
 
 /** The parts of a job that never change, stored once as JSON text. */
 type Fixed = Pick<JobRecord, 'deployedAppRid' | 'branch' | 'queryType' | 'query'>;

@@ -1,5 +1,6 @@
 import type { ComputeModuleRepo, DeployedAppRecord, RuntimeRecord } from '../compute-modules.js';
-import { decode, encode, type Db } from './db.js';
+import type { Db } from './db.js';
+import { decode, encode } from './records.js';
 
 type RuntimeRow = { runtime_id: string; module_auth_token: string };
 const runtime = (row: RuntimeRow | undefined): RuntimeRecord | undefined => row && { runtimeId: row.runtime_id, moduleAuthToken: row.module_auth_token };

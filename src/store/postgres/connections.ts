@@ -1,5 +1,6 @@
 import type { ConnectionRecord, ConnectionRepo } from '../connections.js';
-import { decode, encode, type Db } from './db.js';
+import type { Db } from './db.js';
+import { decode, encode } from './records.js';
 
 export class PgConnections implements ConnectionRepo {
   constructor(private readonly db: Db) {}

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { StoreContended, StoreUnavailable } from '../../errors.js';
 import { parseStoreUrl } from './url.js';
+import { textSafe } from './records.js';
 
 export interface DbOptions {
   /** postgres://... ; a `schema` query parameter (ours, not libpq's) puts every table in that schema. */
@@ -187,17 +188,6 @@ function prepared(sql: string, params: unknown[]): pg.QueryConfig {
 }
 
 /**
- * PostgreSQL text cannot hold U+0000, which a client can send in any form field. Every string parameter goes
- * through this one mapping, on the way in for stored keys and lookups alike, so both sides agree: a lookup of
- * such a value finds what was stored under it, never a driver error. Records themselves are stored as JSON
- * text, where JSON.stringify has already escaped U+0000.
- */
-export function textSafe(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(textSafe); // text[] parameters too
-  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFF') : value;
-}
-
-/**
  * A deadlock or serialization failure rolled the statement (or transaction) back, and running it again is safe:
  * a reset's TRUNCATE of every table meets requests holding row locks. PostgreSQL picks one side as the victim.
  */
@@ -227,9 +217,5 @@ export function translate(err: unknown): unknown {
   return isUnavailable(err) ? new StoreUnavailable() : err;
 }
 
-/** Whether a cap was given (the memory store treats an absent or infinite one as none). */
-export const capped = (max: number | undefined): max is number => max !== undefined && Number.isFinite(max);
-
-/** A stored record: JSON text (not jsonb, which would reorder keys and refuse \u0000). */
-export const encode = (value: unknown): string => JSON.stringify(value);
-export const decode = <T>(text: string): T => JSON.parse(text) as T;
+// The driver-free helpers (records.ts), for the repositories that import them from here.
+export { capped, decode, encode, textSafe } from './records.js';

@@ -1,5 +1,6 @@
 import type { EnrollmentRecord, EnrollmentRepo } from '../enrollment.js';
-import { decode, encode, type Db } from './db.js';
+import type { Db } from './db.js';
+import { decode, encode } from './records.js';
 
 /** What the memory store starts with, until the seed sets one. */
 const INITIAL: EnrollmentRecord = { rid: 'ri.enrollment..enrollment.default', name: 'Default Enrollment', createdTime: new Date(0).toISOString() };

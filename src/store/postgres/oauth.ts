@@ -3,7 +3,8 @@
 // successor only if it was still live, and a sweep is one set-based DELETE per table.
 import type { AuthorizationCodeRecord, AuthorizeRequestRecord, ConsumeCodeResult, OAuthRepo, RefreshTokenRecord, RotateResult } from '../oauth.js';
 import { StoreFull } from '../capacity.js';
-import { capped, decode, encode, type Db, type Querier } from './db.js';
+import type { Db, Querier } from './db.js';
+import { capped, decode, encode } from './records.js';
 
 type Record_ = { record: string };
 

@@ -3,7 +3,8 @@
 // transaction, each a single statement that either applies or tells why not; the first that cannot apply rolls
 // everything back, and a dry run always rolls back, so no other instance ever sees half an action.
 import type { EditOutcome, OntologyObjectRecord, OntologyObjectRepo, PropertyValues, StoredEdit } from '../ontology-objects.js';
-import { decode, encode, textSafe, type Db, type Querier } from './db.js';
+import type { Db, Querier } from './db.js';
+import { decode, encode, textSafe } from './records.js';
 
 /** Seed batches: one statement per this many objects (parameters are arrays, so any size works; this bounds memory). */
 const BATCH = 5000;

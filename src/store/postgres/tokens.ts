@@ -4,7 +4,8 @@ import type { UserRecord } from '../users.js';
 import { fitsUnderCap, mintAfterRecount, NEXT_NUMBER } from './access-token-cap.js';
 import { BearerLookups } from './bearer-lookups.js';
 import { ClientMints } from './client-mints.js';
-import { capped, decode, encode, type Db } from './db.js';
+import type { Db } from './db.js';
+import { capped, decode, encode } from './records.js';
 
 export class PgTokens implements TokenRepo {
   private readonly clientMints: ClientMints;

@@ -1,6 +1,7 @@
 import type { UserRecord, UserRepo } from '../users.js';
 import { StoreFull } from '../capacity.js';
-import { decode, encode, type Db } from './db.js';
+import type { Db } from './db.js';
+import { decode, encode } from './records.js';
 
 type Row = { id: string; record: string; active: boolean };
 

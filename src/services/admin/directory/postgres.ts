@@ -1,7 +1,7 @@
 // The directory on PostgreSQL: the same answers as memory.ts. Records are JSON text; the columns are what the
 // lookups and orders need. Edges carry a sequence so that members list in the order they were added.
 import type { Db } from '../../../store/postgres/db.js';
-import { decode, encode } from '../../../store/postgres/db.js';
+import { decode, encode } from '../../../store/postgres/records.js';
 import type { Migration } from '../../../store/postgres/migrations.js';
 import type { DirectoryRepo, GroupRecord, MarkingCategoryRecord, MarkingRecord, MemberRecord, PrincipalKind } from './records.js';
 

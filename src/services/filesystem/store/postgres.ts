@@ -1,7 +1,7 @@
 // The tree on PostgreSQL: the same answers as memory.ts. One row per node; the parent and name columns serve
 // the child listings, the sequence keeps the order nodes were first put in.
 import type { Db } from '../../../store/postgres/db.js';
-import { decode, encode } from '../../../store/postgres/db.js';
+import { decode, encode } from '../../../store/postgres/records.js';
 import type { Migration } from '../../../store/postgres/migrations.js';
 import type { NodeRecord, TreeRepo } from './records.js';
 
