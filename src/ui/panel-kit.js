@@ -91,4 +91,9 @@ export async function act(button, label, run) {
   }
 }
 
+/** A button that runs `run` (a control-route call), then says `done` in the notice line; `key` keeps focus on it across redraws. */
+export function actionButton(text, { key, ariaLabel, done, run }) {
+  return el('button', { type: 'button', dataset: { key }, ariaLabel, onclick: (e) => act(e.currentTarget, done, run) }, text);
+}
+
 export const since = (iso) => (iso ? new Date(iso).toLocaleTimeString() : '');

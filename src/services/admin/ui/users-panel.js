@@ -1,6 +1,6 @@
 // The dashboard's users panel (declared in ../backstage/index.ts): each user, its state, and a button that
 // deactivates or activates it through the control route.
-import { act, BASE, call, el, empty, show, table } from '/_emulate/ui/panel-kit.js';
+import { actionButton, BASE, call, el, empty, show, table } from '/_emulate/ui/panel-kit.js';
 
 async function load() {
   const { users } = await call('GET', `${BASE}/users`);
@@ -19,19 +19,12 @@ async function load() {
       el(
         'td',
         { className: 'act' },
-        el(
-          'button',
-          {
-            type: 'button',
-            dataset: { key: `user:${u.username}` },
-            ariaLabel: `${u.active ? 'Deactivate' : 'Activate'} ${u.username}`,
-            onclick: (e) =>
-              act(e.currentTarget, `${u.active ? 'Deactivated' : 'Activated'} ${u.username}`, () =>
-                call('POST', `${BASE}/users/${encodeURIComponent(u.username)}/${u.active ? 'deactivate' : 'activate'}`),
-              ),
-          },
-          u.active ? 'Deactivate' : 'Activate',
-        ),
+        actionButton(u.active ? 'Deactivate' : 'Activate', {
+          key: `user:${u.username}`,
+          ariaLabel: `${u.active ? 'Deactivate' : 'Activate'} ${u.username}`,
+          done: `${u.active ? 'Deactivated' : 'Activated'} ${u.username}`,
+          run: () => call('POST', `${BASE}/users/${encodeURIComponent(u.username)}/${u.active ? 'deactivate' : 'activate'}`),
+        }),
       ),
     ),
   );

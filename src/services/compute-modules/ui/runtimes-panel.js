@@ -1,6 +1,6 @@
 // The dashboard's compute-modules panel (declared in ../index.ts): each runtime's apps, functions, waiting
 // polls and jobs, with a button that cancels an open job through the control route.
-import { act, BASE, call, chips, el, empty, show, since, table } from '/_emulate/ui/panel-kit.js';
+import { actionButton, BASE, call, chips, el, empty, show, since, table } from '/_emulate/ui/panel-kit.js';
 
 const RUNTIMES = `${BASE}/compute-modules/runtimes`;
 
@@ -36,19 +36,12 @@ function jobRow(runtimeId, j) {
       'td',
       { className: 'act' },
       open
-        ? el(
-            'button',
-            {
-              type: 'button',
-              dataset: { key: `job:${j.id}` },
-              ariaLabel: `Cancel job ${j.id}`,
-              onclick: (e) =>
-                act(e.currentTarget, `Canceled job ${j.id.slice(0, 8)}`, () =>
-                  call('DELETE', `${RUNTIMES}/${encodeURIComponent(runtimeId)}/jobs/${encodeURIComponent(j.id)}`),
-                ),
-            },
-            'Cancel',
-          )
+        ? actionButton('Cancel', {
+            key: `job:${j.id}`,
+            ariaLabel: `Cancel job ${j.id}`,
+            done: `Canceled job ${j.id.slice(0, 8)}`,
+            run: () => call('DELETE', `${RUNTIMES}/${encodeURIComponent(runtimeId)}/jobs/${encodeURIComponent(j.id)}`),
+          })
         : null,
     ),
   );

@@ -1,6 +1,6 @@
 // The dashboard's live-tokens panel (declared in ../index.ts): whose, which client, scopes, expiry, and a
 // button that revokes one through the control route.
-import { act, BASE, call, chips, el, empty, show, table } from '/_emulate/ui/panel-kit.js';
+import { actionButton, BASE, call, chips, el, empty, show, table } from '/_emulate/ui/panel-kit.js';
 
 async function load() {
   const { tokens, total, truncated } = await call('GET', `${BASE}/tokens`);
@@ -15,16 +15,12 @@ async function load() {
       el(
         'td',
         { className: 'act' },
-        el(
-          'button',
-          {
-            type: 'button',
-            dataset: { key: `token:${t.id}` },
-            ariaLabel: `Revoke token ${t.id} of ${t.username ?? 'unknown'}`,
-            onclick: (e) => act(e.currentTarget, `Revoked token ${t.id}`, () => call('DELETE', `${BASE}/tokens/${t.id}`)),
-          },
-          'Revoke',
-        ),
+        actionButton('Revoke', {
+          key: `token:${t.id}`,
+          ariaLabel: `Revoke token ${t.id} of ${t.username ?? 'unknown'}`,
+          done: `Revoked token ${t.id}`,
+          run: () => call('DELETE', `${BASE}/tokens/${t.id}`),
+        }),
       ),
     ),
   );
