@@ -3,10 +3,10 @@
 // the route with its body intact and nothing changed. On a real socket: inject() never passes through the
 // server's request listener. The route's own answer is had by a `charset` parameter (the lane takes exactly
 // `application/json`).
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildTestApp, mintToken } from '../helpers/app.js';
+import { mintToken } from '../helpers/app.js';
+import { laneHarness, type LaneAnswer, type LaneHarness } from './lane-harness.js';
 import type { ManualClock } from '../../src/clock.js';
 import { ACME_SEED } from '../ontologies/fixture.js';
 
@@ -16,38 +16,18 @@ const ROUTE_TYPE = 'application/json; charset=utf-8';
 let app: FastifyInstance;
 let clock: ManualClock;
 let base: string;
+let lanes: LaneHarness;
 let token: string;
-/** Requests the lane answered (it journals each through recordAnswered; the route's hook never calls it). */
-let laned = 0;
 
 beforeAll(async () => {
-  ({ app, clock } = await buildTestApp({ seed: ACME_SEED }));
-  const record = app.journal.recordAnswered.bind(app.journal);
-  app.journal.recordAnswered = (answered) => {
-    laned++;
-    record(answered);
-  };
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  lanes = await laneHarness(ACME_SEED);
+  ({ app, clock, base } = lanes);
   token = await mintToken(app, 'dev', ['api:ontologies-read', 'api:ontologies-write']);
 });
 afterAll(() => app.close());
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  routed: boolean;
-}
-
-async function post(path: string, body: string, type: string, headers: Record<string, string> = { authorization: `Bearer ${token}` }): Promise<Answer> {
-  const before = laned;
-  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': type, ...headers }, body });
-  const seen: Record<string, string> = {};
-  res.headers.forEach((value, name) => {
-    if (name !== 'date' && name !== 'keep-alive' && name !== 'connection') seen[name] = value;
-  });
-  return { status: res.status, headers: seen, body: await res.text(), routed: laned === before };
+async function post(path: string, body: string, type: string, headers: Record<string, string> = { authorization: `Bearer ${token}` }): Promise<LaneAnswer> {
+  return lanes.send(path, { method: 'POST', headers: { 'content-type': type, ...headers }, body });
 }
 
 /** A journal entry without what differs between any two requests. */

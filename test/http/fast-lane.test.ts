@@ -1,10 +1,10 @@
 // The fast lanes (src/http/fast-lane.ts) of getCurrent and of the client_credentials token answer what their routes
 // would, byte for byte, and leave every other case to the route (a declined form reaches it intact). On a real
 // socket: inject() never passes through the server's request listener.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildTestApp, mintToken } from '../helpers/app.js';
+import { mintToken } from '../helpers/app.js';
+import { laneHarness, type LaneHarness } from './lane-harness.js';
 import type { ManualClock } from '../../src/clock.js';
 
 const PATH = '/api/v2/admin/users/getCurrent';
@@ -17,19 +17,11 @@ const SEED = {
 const BASIC = `Basic ${Buffer.from('svc:svc-secret-0123456789').toString('base64')}`;
 let app: FastifyInstance;
 let clock: ManualClock;
-let base: string;
-/** Requests the lane answered (it journals each through recordAnswered; the route's hook never calls it). */
-let laned = 0;
+let lanes: LaneHarness;
 
 beforeAll(async () => {
-  ({ app, clock } = await buildTestApp({ seed: SEED }));
-  const record = app.journal.recordAnswered.bind(app.journal);
-  app.journal.recordAnswered = (answered) => {
-    laned++;
-    record(answered);
-  };
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  lanes = await laneHarness(SEED);
+  ({ app, clock } = lanes);
 });
 afterAll(() => app.close());
 
@@ -40,13 +32,7 @@ const comparable = (e: Record<string, unknown>) => {
 };
 
 async function get(path: string, headers: Record<string, string>, body?: string) {
-  const before = laned;
-  const res = await fetch(base + path, body === undefined ? { headers } : { method: 'POST', headers, body });
-  const seen: Record<string, string> = {};
-  res.headers.forEach((value, name) => {
-    if (name !== 'date' && name !== 'keep-alive' && name !== 'connection') seen[name] = value;
-  });
-  return { status: res.status, headers: seen, body: await res.text(), routed: laned === before };
+  return lanes.send(path, body === undefined ? { headers } : { method: 'POST', headers, body });
 }
 
 describe('the getCurrent fast lane', () => {
