@@ -10,7 +10,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** What the build reads: a change to any of them makes the build stale. */
 const INPUTS = ['src', 'scripts/bundle.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 /** What the build writes; the oldest of them must be newer than every input. */
-const OUTPUTS = ['dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/ui/index.html', 'dist/table-worker.js'];
+const OUTPUTS = ['dist/cli.js', 'dist/cli-main.cjs', 'dist/index.js', 'dist/index.d.ts', 'dist/ui/index.html', 'dist/table-worker.js'];
 
 function newest(path) {
   if (!existsSync(path)) return 0;

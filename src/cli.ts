@@ -12,6 +12,7 @@ import { stdoutLines } from './log-sink.js';
 import type { SeedSummary } from './seed/apply.js';
 import { describeStoreUrl } from './store/postgres/url.js';
 import { banner } from './banner.js';
+import { announceReady } from './cli-ready.js';
 import { caCertificatePath, persistentCa } from './tls/ca-store.js';
 import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
@@ -128,6 +129,7 @@ async function start(args: string[]): Promise<number> {
   console.log(banner(server.url, describe(server.summary), server.summary.warnings, server.settings, server.https));
   if (server.settings.store !== 'memory') console.log(`store: ${describeStoreUrl(server.settings.store)}`);
   stdoutLines.flush();
+  announceReady();
   return new Promise<number>(() => undefined); // runs until a signal closes it
 }
 

@@ -49,6 +49,7 @@ describe('the installable package', () => {
         'package.json',
         'README.md',
         'dist/cli.js',
+        'dist/cli-main.cjs',
         'dist/index.js',
         'dist/index.d.ts',
         'dist/ui/index.html',
@@ -58,6 +59,8 @@ describe('the installable package', () => {
     );
     const foreign = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/|docs\/)/.test(f));
     expect(foreign).toEqual([]);
+    // The CLI's code cache is this machine's compile (src/cli-launcher.ts), never shipped.
+    expect(files.filter((f) => f.startsWith('dist/.cache/'))).toEqual([]);
     expect(files.filter((f) => /(^|\/)(test|bench|\.ci|src|scripts|node_modules)\//.test(f) || /\.(yaml|env|log)$/.test(f))).toEqual([]);
 
     // A scratch app installs the tarball and vitest from the local cache only, through a lock cut from ours.

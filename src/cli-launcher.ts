@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// The built CLI's front door (dist/cli.js). It runs the bundled CLI (dist/cli-main.cjs) through V8's code cache:
+// compiling that 5 MB bundle and the functions start-up calls was about a third of a start's CPU
+// (docs/performance.md, "Start-up"), and Node 20 caches compiled code only for scripts it is handed, not for ES
+// modules. The first start after a build compiles as usual and, once listening, saves what V8 compiled beside the
+// bundle (dist/.cache/); later starts read it back. The cache is a speed-up only: a missing, unwritable or stale
+// cache (another Node, other V8 flags: V8 refuses it) means an ordinary compile, and
+// PLATFORM_EMULATOR_CODE_CACHE=off skips it. From the sources (tsx src/cli.ts) none of this runs.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { CLI_READY_EVENT } from './cli-ready.js';
+
+/** The bundle's content hash, written in by the build (scripts/bundle.ts): a new build never reads an old cache. */
+declare const CLI_BUNDLE_KEY: string;
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bundleFile = join(here, 'cli-main.cjs');
+const cacheDir = join(here, '.cache');
+const cacheFile = join(cacheDir, `cli-${CLI_BUNDLE_KEY}-${process.version}-${process.arch}.v8`);
+const useCache = process.env.PLATFORM_EMULATOR_CODE_CACHE !== 'off';
+
+function readCache(): Buffer | undefined {
+  if (!useCache) return undefined;
+  try {
+    return readFileSync(cacheFile);
+  } catch {
+    return undefined; // first start after a build
+  }
+}
+
+/** Written whole under another name, then renamed: starts running side by side never read half a file. */
+function writeCache(script: vm.Script): void {
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    const partial = `${cacheFile}.${process.pid}`;
+    writeFileSync(partial, script.createCachedData());
+    renameSync(partial, cacheFile);
+  } catch {
+    // a read-only install: every start compiles, as without the cache
+  }
+}
+
+// The bundle is CommonJS (esbuild writes it so) run as Node runs a CommonJS file; `import()` inside it (the
+// PostgreSQL store, parquet-wasm) goes through Node's own loader. Everything but Node's built-ins is inside it.
+const source = readFileSync(bundleFile, 'latin1'); // esbuild writes ASCII only
+const cachedData = readCache();
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source.replace(/^#!.*/, '')}\n})`, {
+  filename: bundleFile,
+  cachedData,
+  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+});
+if (useCache && (!cachedData || script.cachedDataRejected)) {
+  // Once listening, V8 has compiled what a start needs: those functions go into the cache with the top level.
+  process.once(CLI_READY_EVENT, () => writeCache(script));
+}
+const cjsModule = { exports: {} };
+(script.runInThisContext() as (...args: unknown[]) => void)(cjsModule.exports, createRequire(bundleFile), cjsModule, bundleFile, here);

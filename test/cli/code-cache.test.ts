@@ -1,0 +1,63 @@
+// The built CLI starts through V8's code cache (src/cli-launcher.ts): the first start after a build writes it
+// once listening, later starts read it and leave it alone, a cache V8 refuses is replaced, and `off` skips it.
+// Each case runs a copy of the test bundle, so that the other CLI tests' starts never touch its cache.
+import { afterAll, describe, expect, it } from 'vitest';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { BUNDLE_DIR, ROOT, collect, waitForLine } from '../helpers/cli.js';
+
+const copies: string[] = [];
+afterAll(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function bundleCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'platform-emulator-cache-'));
+  cpSync(BUNDLE_DIR, dir, { recursive: true });
+  rmSync(join(dir, '.cache'), { recursive: true, force: true });
+  copies.push(dir);
+  return dir;
+}
+
+/** Starts the copy's CLI, waits until it listens and has handled the ready event, then stops it. */
+async function startAndStop(dir: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const child = spawn(process.execPath, [join(dir, 'cli.js'), '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '', PLATFORM_EMULATOR_CONFIG: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const done = collect(child);
+  const url = (await waitForLine(child, /listening on/)).match(/(http:\/\/localhost:\d+)/)![1]!;
+  expect((await fetch(`${url}/_emulate/health`)).status).toBe(200);
+  child.kill('SIGTERM');
+  expect((await done).code).toBe(0);
+}
+
+const cacheFiles = (dir: string) => (existsSync(join(dir, '.cache')) ? readdirSync(join(dir, '.cache')) : []);
+
+describe('the CLI code cache', () => {
+  it('is written by the first start, then read by the next without being rewritten', async () => {
+    const dir = bundleCopy();
+    await startAndStop(dir);
+    const [file, ...others] = cacheFiles(dir);
+    expect(others).toEqual([]);
+    expect(file).toMatch(new RegExp(`^cli-[0-9a-f]{16}-${process.version}-${process.arch}\\.v8$`));
+    const path = join(dir, '.cache', file!);
+    const written = statSync(path);
+    expect(written.size).toBeGreaterThan(100_000);
+    await startAndStop(dir);
+    expect(statSync(path).mtimeMs).toBe(written.mtimeMs); // V8 took it: nothing to write again
+  });
+
+  it('replaces a cache V8 refuses, and a start with it off neither reads nor writes one', async () => {
+    const dir = bundleCopy();
+    await startAndStop(dir, { PLATFORM_EMULATOR_CODE_CACHE: 'off' });
+    expect(cacheFiles(dir)).toEqual([]);
+    await startAndStop(dir);
+    const [file] = cacheFiles(dir);
+    const path = join(dir, '.cache', file!);
+    writeFileSync(path, Buffer.alloc(4096, 7)); // not V8's: refused, and the start compiles as without it
+    await startAndStop(dir);
+    expect(statSync(path).size).toBeGreaterThan(100_000);
+  });
+});
