@@ -8,8 +8,7 @@ import { CONTROL_ROUTE } from '../../http/route-config.js';
 import { ViewListQuery, searchOf, viewAnswer, viewPage, viewPageOf } from '../view-pages.js';
 import { Datasets, DEFAULT_BRANCH } from './operations.js';
 import { findSchema } from './schemas.js';
-import { planColumns } from './table/read-table.js';
-import { readTableBytes } from './table/worker-pool.js';
+import { tableModules } from './table-modules.js';
 import type { DatasetRecord } from './model.js';
 
 const BASE = '/_emulate/platform/datasets';
@@ -22,6 +21,7 @@ async function firstRows(datasets: Datasets, dataset: DatasetRecord): Promise<st
   try {
     const schema = await findSchema(datasets, dataset.rid, { branchName: DEFAULT_BRANCH });
     if (!schema) return 'no schema';
+    const { planColumns, readTableBytes } = await tableModules();
     const columns = planColumns(schema.schema, []);
     if (!Array.isArray(columns)) return columns.problem;
     const range = await datasets.readRange(dataset.rid, { branchName: DEFAULT_BRANCH });

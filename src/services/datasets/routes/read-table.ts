@@ -7,9 +7,9 @@ import type { Datasets } from '../operations.js';
 import { DEFAULT_BRANCH } from '../operations.js';
 import { findSchema } from '../schemas.js';
 import { columnNotFound, readTableError, schemaNotFound } from '../errors.js';
-import { planColumns, TableReadError, type TableFormat } from '../table/read-table.js';
-import { readTableBytes } from '../table/worker-pool.js';
-import { arrowStream, csvStream } from '../table/encode.js';
+import type { TableFormat } from '../table/read-table.js';
+import { TableReadError } from '../table/table-error.js';
+import { tableModules, type TableModules } from '../table-modules.js';
 import type { TableSource } from '../table/sources.js';
 import { invalidArgument } from '../../../errors.js';
 import { list, one, positive, type Query } from './query.js';
@@ -20,12 +20,13 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
     throw invalidArgument('InvalidParameterValue', { parameter: 'format' }, 'format must be ARROW or CSV.').because(
       `format was ${JSON.stringify((format ?? '(none)').slice(0, 32))}`,
     );
+  const table = await tableModules();
   const branchName = one(q, branchKey);
   const startTransactionRid = one(q, 'startTransactionRid');
   const endTransactionRid = one(q, 'endTransactionRid');
   const rowLimit = positive(q, 'rowLimit');
   const source = endTransactionRid === undefined ? await datasets.tableSource(datasetRid, branchName ?? DEFAULT_BRANCH) : undefined;
-  if (source) return sourceTable(datasetRid, source, format as TableFormat, list(q, 'columns'), rowLimit, reply);
+  if (source) return sourceTable(table, datasetRid, source, format as TableFormat, list(q, 'columns'), rowLimit, reply);
   const range = await datasets.readRange(datasetRid, {
     ...(branchName === undefined ? {} : { branchName }),
     ...(startTransactionRid === undefined ? {} : { startTransactionRid }),
@@ -36,24 +37,37 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
     ...(endTransactionRid === undefined ? {} : { endTransactionRid }),
   });
   if (!schema) throw schemaNotFound(datasetRid, range.branch?.name ?? DEFAULT_BRANCH, endTransactionRid);
-  const columns = planColumns(schema.schema, list(q, 'columns'));
+  const columns = table.planColumns(schema.schema, list(q, 'columns'));
   if (!Array.isArray(columns)) {
     if (columns.column !== undefined) throw columnNotFound(datasetRid, columns.column);
     throw invalidArgument('ColumnTypesNotSupported', { datasetRid }).because(columns.problem);
   }
   const files = await datasets.view(range);
-  return sendTable(datasetRid, readTableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit), format as TableFormat, reply);
+  return sendTable(
+    datasetRid,
+    table.readTableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit),
+    format as TableFormat,
+    reply,
+  );
 }
 
 /** A table another service serves (a stream's records, docs/streams.md), read with its own schema. */
-function sourceTable(datasetRid: string, source: TableSource, format: TableFormat, wanted: string[], rowLimit: number | undefined, reply: FastifyReply) {
-  const columns = planColumns(source.schema, wanted);
+function sourceTable(
+  table: TableModules,
+  datasetRid: string,
+  source: TableSource,
+  format: TableFormat,
+  wanted: string[],
+  rowLimit: number | undefined,
+  reply: FastifyReply,
+) {
+  const columns = table.planColumns(source.schema, wanted);
   if (!Array.isArray(columns)) {
     if (columns.column !== undefined) throw columnNotFound(datasetRid, columns.column);
     throw invalidArgument('ColumnTypesNotSupported', { datasetRid }).because(columns.problem);
   }
   const rows = source.rows(columns, rowLimit);
-  return sendTable(datasetRid, format === 'ARROW' ? arrowStream(columns, rows) : csvStream(columns, rows), format, reply);
+  return sendTable(datasetRid, format === 'ARROW' ? table.arrowStream(columns, rows) : table.csvStream(columns, rows), format, reply);
 }
 
 async function sendTable(datasetRid: string, bytes: AsyncGenerator<Buffer>, format: TableFormat, reply: FastifyReply) {
