@@ -97,7 +97,7 @@ function instantWriter(millis: Float64Array, bitmap: Uint8Array | undefined): Co
         time += DAY_MS;
       }
       if (day !== lastDay) writeCivilDate((lastDay = day), date, 0);
-      out.set(date, at);
+      for (let k = 0; k < 10; k++) out[at + k] = date[k]!;
       const hours = Math.floor(time / 3_600_000);
       const minutes = Math.floor(time / 60_000) % 60;
       const seconds = Math.floor(time / 1000) % 60;
