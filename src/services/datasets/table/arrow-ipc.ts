@@ -59,7 +59,21 @@ function planOf(fields: readonly Field[], columns: readonly Column[]): Scale[] |
 function scaleInPlace(bytes: Uint8Array, factor: bigint): void {
   const aligned = bytes.byteOffset % 8 === 0;
   const values = aligned ? new BigInt64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 3) : new BigInt64Array(bytes.slice().buffer);
-  for (let i = 0; i < values.length; i++) values[i]! *= factor;
+  // Each value as two 32-bit words (no BigInt per value) while the product stays below 2^53, where a double is exact.
+  const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+  const times = Number(factor);
+  const limit = Number.MAX_SAFE_INTEGER / times;
+  for (let i = 0, w = 0; i < values.length; i++, w += 2) {
+    const value = words[w + 1]! * 4294967296 + (words[w]! >>> 0);
+    if (value > limit || value < -limit) {
+      values[i]! *= factor;
+      continue;
+    }
+    const product = value * times;
+    const high = Math.floor(product / 4294967296);
+    words[w] = product - high * 4294967296;
+    words[w + 1] = high;
+  }
   if (!aligned) bytes.set(new Uint8Array(values.buffer));
 }
 

@@ -3,7 +3,8 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { Field, RecordBatch, RecordBatchStreamWriter, Schema, Struct, makeData } from 'apache-arrow';
 import type { Cell, Column } from './columns.js';
-import { cellsOf, columnData, isColumnBatch, type ColumnBatch } from './arrow-vectors.js';
+import { columnData, isColumnBatch, type ColumnBatch } from './arrow-vectors.js';
+import { csvBatch, csvField } from './column-text.js';
 import { isIpcBatch, type IpcBatch } from './arrow-ipc.js';
 
 /** Rows as columns (a row batch is turned around once; a column batch is taken as it is). */
@@ -63,27 +64,7 @@ export async function* arrowStream(columns: readonly Column[], batches: AsyncIte
   }
 }
 
-/** A CSV field as csv-stringify writes it: quoted (quotes doubled) only when it holds a comma, quote or line break. */
-const NEEDS_QUOTES = /[",\r\n]/;
-export const csvField = (text: string) => (NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-
-/** A batch's rows as CSV text, one line each ending in a line break. */
-function csvText(columns: readonly Column[], batch: Cell[][] | ColumnBatch): string {
-  const { length, columns: cells } = asColumns(columns, batch);
-  const texts = columns.map((c, i) => {
-    const column = cellsOf(cells[i]!);
-    const out = new Array<string>(length);
-    for (let r = 0; r < length; r++) out[r] = csvField(c.toText((column[r] ?? null) as Cell));
-    return out;
-  });
-  const lines = new Array<string>(length);
-  for (let r = 0; r < length; r++) {
-    let line = texts[0]![r]!;
-    for (let i = 1; i < texts.length; i++) line += `,${texts[i]![r]!}`;
-    lines[r] = line;
-  }
-  return length === 0 ? '' : `${lines.join('\n')}\n`;
-}
+export { csvField };
 
 /** Rows are encoded; a Buffer is a file's own record text (a passthrough read) and goes out as it is. */
 export async function* csvStream(columns: readonly Column[], batches: AsyncIterable<Cell[][] | ColumnBatch | Buffer>): AsyncGenerator<Buffer> {
@@ -91,7 +72,8 @@ export async function* csvStream(columns: readonly Column[], batches: AsyncItera
   let header: Buffer | undefined = Buffer.from(`${columns.map((c) => csvField(c.name)).join(',')}\n`);
   for await (const rows of batches) {
     if (rows.length === 0) continue;
-    const body = Buffer.isBuffer(rows) ? rows : Buffer.from(csvText(columns, rows));
+    // Written a column at a time where its type allows (column-text.ts), else a value at a time.
+    const body = Buffer.isBuffer(rows) ? rows : csvBatch(columns, asColumns(columns, rows).columns, rows.length);
     yield header ? Buffer.concat([header, body]) : body;
     header = undefined;
   }

@@ -13,6 +13,12 @@ import { TableReadError } from './table-error.js';
 
 /** Rows per batch handed on (an Arrow record batch, a piece of CSV text), and per batch parquet-wasm decodes. */
 const OUT_ROWS = 16_384;
+/**
+ * Rows per batch when the batches may go out as parquet-wasm wrote them (an ARROW read of every row): each batch
+ * costs a copy out of WebAssembly memory, a parse of its messages and a message to the main thread, so fewer,
+ * larger ones (about 2 MB for the bench's five columns) make the read faster (docs/datasets.md, "Parquet").
+ */
+const IPC_ROWS = 65_536;
 
 /** What parquet-wasm reads a file through: a Blob's size and slice(from, to).arrayBuffer(), no more. */
 interface BlobLike {
@@ -114,7 +120,7 @@ export async function* parquetColumns(
     for (const c of columns) if (!names.has(c.name)) throw new TableReadError(`${path}: the schema's column "${c.name}" is not in the Parquet file`);
     const wanted = [...new Set(columns.map((c) => c.name))];
     // One request at a time: a row group's column chunks are fetched (copied into WebAssembly memory) as it is read.
-    const batches = (await parquet.stream({ columns: wanted, batchSize: OUT_ROWS, concurrency: 1 })) as ReadableStream<WasmRecordBatch>;
+    const batches = (await parquet.stream({ columns: wanted, batchSize: ipc ? IPC_ROWS : OUT_ROWS, concurrency: 1 })) as ReadableStream<WasmRecordBatch>;
     reader = batches.getReader();
     let seen = 0;
     for (;;) {

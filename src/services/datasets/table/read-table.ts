@@ -49,25 +49,39 @@ export function planColumns(schema: DatasetSchema, wanted: readonly string[]): C
 /** Where a read gets a file's bytes: the byte store, or (in the table worker) the main thread's byte store. */
 export interface ByteSource {
   open(blobId: string, range?: ByteRange): Promise<Readable | undefined>;
+  /** `start..end` of a file in one buffer (undefined: the blob is gone); the worker's way, one message per range. */
+  range?(blobId: string, start: number, end: number): Promise<ArrayBuffer | undefined>;
 }
 
-/** `start..end` of a stored file in one buffer (what the Parquet reader asks for). */
-async function readRange(path: string, blobs: ByteSource, blobId: string, start: number, end: number): Promise<ArrayBuffer> {
+/** `start..end` of a stored file copied once into one buffer of its own; undefined when the blob is gone. */
+export async function storedRange(blobs: ByteSource, blobId: string, start: number, end: number): Promise<ArrayBuffer | undefined> {
   const out = new Uint8Array(Math.max(0, end - start));
   const bytes = await blobs.open(blobId, { start, end });
-  if (!bytes) throw new TableReadError(`${path}: its bytes are gone from the store`);
+  if (!bytes) return undefined;
   let at = 0;
   try {
     for await (const part of bytes as AsyncIterable<Buffer>) {
-      if (at + part.length > out.length) throw new TableReadError(`${path}: the store answered more bytes than asked for`);
+      if (at + part.length > out.length) throw new Error('the store answered more bytes than asked for');
       out.set(part, at);
       at += part.length;
     }
   } finally {
     bytes.destroy();
   }
-  if (at !== out.length) throw new TableReadError(`${path}: the store answered ${at} bytes of ${out.length} asked for`);
+  if (at !== out.length) throw new Error(`the store answered ${at} bytes of ${out.length} asked for`);
   return out.buffer;
+}
+
+/** `start..end` of a stored file in one buffer (what the Parquet reader asks for). */
+async function readRange(path: string, blobs: ByteSource, blobId: string, start: number, end: number): Promise<ArrayBuffer> {
+  let bytes: ArrayBuffer | undefined;
+  try {
+    bytes = await (blobs.range ? blobs.range(blobId, start, end) : storedRange(blobs, blobId, start, end));
+  } catch (err) {
+    throw new TableReadError(`${path}: ${(err as Error).message}`);
+  }
+  if (!bytes) throw new TableReadError(`${path}: its bytes are gone from the store`);
+  return bytes;
 }
 
 /** Which files are known to fit the columns (a passthrough read of one sends its bytes unchecked). */

@@ -51,7 +51,7 @@ class Run {
       this.replies.clear();
       this.creditWaiter?.();
       this.creditWaiter = undefined;
-    } else if (message.kind === 'opened' || message.kind === 'chunk') {
+    } else if (message.kind === 'opened' || message.kind === 'chunk' || message.kind === 'bytes') {
       const reply = this.replies.get(message.stream);
       this.replies.delete(message.stream);
       reply?.resolve(message);
@@ -96,6 +96,15 @@ class Run {
     return Readable.from(chunks, { objectMode: false });
   }
 
+  /** A byte range in one message: the main thread copies it once into a buffer it transfers here. */
+  private async range(blobId: string, start: number, end: number): Promise<ArrayBuffer | undefined> {
+    const stream = this.nextStream++;
+    const reply = await this.ask(stream, { kind: 'range', stream, blobId, start, end });
+    if (reply.kind !== 'bytes') return undefined;
+    if (reply.error !== undefined) throw new Error(reply.error);
+    return reply.data ?? undefined;
+  }
+
   async execute(): Promise<void> {
     const { job } = this;
     try {
@@ -106,7 +115,15 @@ class Run {
       if (!Array.isArray(columns)) throw new TableReadError(columns.problem);
       const known = new Set(job.fitted);
       const fits: FitMemory = { has: (key) => known.has(key), remember: (key) => post({ kind: 'fitted', key }) };
-      const bytes = tableBytes(job.format, job.files, { open: (blobId, range) => this.open(blobId, range) }, columns, job.schema, job.rowLimit, fits);
+      const bytes = tableBytes(
+        job.format,
+        job.files,
+        { open: (blobId, range) => this.open(blobId, range), range: (blobId, start, end) => this.range(blobId, start, end) },
+        columns,
+        job.schema,
+        job.rowLimit,
+        fits,
+      );
       for await (const buffer of bytes) {
         if (this.cancelled) throw new Cancelled();
         if (buffer.length === 0) continue;

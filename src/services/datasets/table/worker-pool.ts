@@ -13,7 +13,7 @@ import type { DatasetSchema, FileRecord } from '../model.js';
 import type { Column } from './columns.js';
 import { headerFits } from './csv-bytes.js';
 import { parquetModule } from './parquet-wasm.js';
-import { fitKey, isPassthrough, knownFits, tableBytes, tabularFormat, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
+import { fitKey, isPassthrough, knownFits, storedRange, tableBytes, tabularFormat, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
 import { PIECE_BYTES, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
 /** Two threads at most: the machines this runs on have few cores, and the main thread needs one. */
@@ -153,10 +153,10 @@ async function* provenHere(
 }
 
 async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer> {
-  // Compiled here once (on V8's background threads) before a worker is taken; a failure is left to the worker's
-  // own load, which names it.
-  const module = job.files.some((f) => tabularFormat(f.path) === 'parquet') ? await parquetModule().catch(() => undefined) : undefined;
-  const worker = await acquire();
+  // Compiled here once (on V8's background threads) while a worker is taken or started; a failure is left to the
+  // worker's own load, which names it.
+  const parquet = job.files.some((f) => tabularFormat(f.path) === 'parquet');
+  const [module, worker] = await Promise.all([parquet ? parquetModule().catch(() => undefined) : undefined, acquire()]);
   if (module && !hasParquet.has(worker)) {
     job.parquetModule = module;
     hasParquet.add(worker);
@@ -226,12 +226,27 @@ async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer
       send({ kind: 'chunk', stream, data: null, error: `reading the stored bytes failed: ${(err as Error).message}` });
     }
   };
+  // A range is copied once into a buffer of its own and transferred (not a stream of 64 KiB pieces): a Parquet
+  // read asks for the footer and then each row group's column chunks, each read whole at once.
+  const range = async (stream: number, blobId: string, start: number, end: number) => {
+    let reply: ToWorker;
+    try {
+      reply = { kind: 'bytes', stream, data: (await storedRange(blobs, blobId, start, end)) ?? null };
+    } catch (err) {
+      reply = { kind: 'bytes', stream, data: null, error: `reading the stored bytes failed: ${(err as Error).message}` };
+    }
+    // A read that ended meanwhile (cancelled) has no use for them.
+    if (finished) return;
+    send(reply, reply.kind === 'bytes' && reply.data ? [reply.data] : undefined);
+  };
   const onMessage = (message: FromWorker) => {
     switch (message.kind) {
       case 'open':
         return void openStream(message.stream, message.blobId, message.range);
       case 'pull':
         return void pull(message.stream);
+      case 'range':
+        return void range(message.stream, message.blobId, message.start, message.end);
       case 'close':
         return closeStream(message.stream);
       case 'out':

@@ -36,12 +36,16 @@ export type ToWorker =
   /** The answer to `open` (ok false: the blob is gone) or to `pull` (the chunk's pieces; null: the file ended). */
   | { kind: 'opened'; stream: number; ok: boolean }
   | { kind: 'chunk'; stream: number; data: Uint8Array[] | null; error?: string }
+  /** The answer to `range`: its bytes in one transferred buffer (null: the blob is gone, or `error`). */
+  | { kind: 'bytes'; stream: number; data: ArrayBuffer | null; error?: string }
   | { kind: 'ack' }
   | { kind: 'cancel' };
 
 export type FromWorker =
   | { kind: 'open'; stream: number; blobId: string; range?: ByteRange }
   | { kind: 'pull'; stream: number }
+  /** A byte range of a file in one message (a Parquet read's footer, a row group's column chunks). */
+  | { kind: 'range'; stream: number; blobId: string; start: number; end: number }
   | { kind: 'close'; stream: number }
   | { kind: 'out'; data: Uint8Array }
   | { kind: 'fitted'; key: string }
