@@ -45,6 +45,8 @@ export function arrowColumns(columns: readonly Column[]): StretchReader<ColumnBa
   let found: ReturnType<typeof layoutOf>;
   return {
     stretchBytes: STRETCH_BYTES,
+    // Each batch's arrays are its own (STRING bytes copied, ranges only kept in the slots).
+    copiesOut: true,
     header(start) {
       found = layoutOf(start, columns);
       return found !== undefined;

@@ -58,6 +58,8 @@ export function headerFits(start: Buffer, columns: readonly Pick<Column, 'name'>
 export interface StretchReader<T> {
   /** The bytes it reads at once, at least (default PIECE_BYTES); a record longer than LONGEST_PIECE goes to the tokenizers. */
   stretchBytes?: number;
+  /** Its `out` keeps nothing of the bytes it read, so that one buffer may hold every stretch in turn. */
+  copiesOut?: boolean;
   /** The file's first bytes, up to past its first line feed: false hands the whole file to the tokenizers. */
   header(start: Buffer): boolean;
   /**
@@ -94,6 +96,7 @@ export async function* readStretches<T, R>(
     for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
   };
   const stretch = reader.stretchBytes ?? PIECE_BYTES;
+  let room: Buffer = EMPTY;
   /** `kept` and the pieces after it, at least a stretch of bytes when the file has them; undefined at its end. */
   const grow = async (kept: Buffer): Promise<Buffer | undefined> => {
     const parts = [kept];
@@ -105,7 +108,13 @@ export async function* readStretches<T, R>(
       size += next.value.length;
     }
     if (parts.length === 1) return undefined;
-    return parts.length === 2 && kept.length === 0 ? parts[1]! : Buffer.concat(parts, size);
+    if (!reader.copiesOut) return parts.length === 2 && kept.length === 0 ? parts[1]! : Buffer.concat(parts, size);
+    // One buffer for every stretch: a fresh 512 KiB per stretch was external memory that made V8 run full
+    // collections every 100 ms or so.
+    if (room.length < size) room = Buffer.allocUnsafeSlow(Math.max(size, 2 * room.length));
+    let at = 0;
+    for (const part of parts) at += part.copy(room, at);
+    return room.subarray(0, size);
   };
   try {
     let buf: Buffer = EMPTY;
