@@ -138,15 +138,25 @@ export function readCells(b: Buffer, from: number, limit: number, layout: CellLa
         }
         end = close + 1;
       } else {
+        const kind = slot ? slot.kind : OTHER;
         // A plain reader finds the cell's end as it reads; else (or if the cell goes on) the stop bytes do.
-        end = slot && slot.kind !== STRING && slot.kind !== OTHER ? plain(slot.kind, b, at) : -1;
-        const found = end;
-        if (end < 0 || !isEnd(b[end])) {
+        end = kind !== STRING && kind !== OTHER ? plain(kind, b, at) : -1;
+        if (end >= 0 && isEnd(b[end])) {
+          // The common case, written here rather than through put (a call per cell).
+          const value = VALUE[0]!;
+          if (kind === LONG) slot!.long(r, value);
+          else if (kind === TIMESTAMP) slot!.long(r, Math.round(value * 1000));
+          else if (value >= slot!.min && value <= slot!.max) slot!.numbers[r] = value;
+          else if (!put(slot!, r, b, at, end, false, -2)) return { records: r, end: start, stop: 'unproven' };
+        } else {
           end = at;
           while (STOPS[b[end]!] === 0) end++;
           if (b[end] === QUOTE) return { records: r, end: start, stop: 'unproven' };
+          if (kind === STRING) {
+            slot!.starts[r] = at;
+            slot!.ends[r] = end;
+          } else if (slot && !put(slot, r, b, at, end, false, -2)) return { records: r, end: start, stop: 'unproven' };
         }
-        if (slot && !put(slot, r, b, at, end, false, found)) return { records: r, end: start, stop: 'unproven' };
       }
       const delimiter = b[end];
       if (i < last) {
