@@ -236,6 +236,16 @@ describe('CSV -> ARROW from the bytes', () => {
     expect(values(cut)).toEqual(values(await limited.before(), 7000));
   });
 
+  it('reads stretches of short records (more than the room first given to them), nulls among them', async () => {
+    const r = random(7);
+    const lines = Array.from({ length: 300_000 }, () => (r.next() < 0.1 ? '' : String(r.int(200) - 100)));
+    const content = Buffer.from(`byte,string\n${lines.map((l) => `${l},${l}`).join('\n')}\n`);
+    const { fresh, before } = reads(content, piecesOf(content, r, 100_000), ['byte', 'string']);
+    const expected = await before();
+    expect(typeof expected === 'string' ? expected : expected.numRows).toBe(300_000);
+    expect(values(await fresh())).toEqual(values(expected));
+  });
+
   it('refuses a value that does not fit with the error the tokenizers gave (file, line, column)', async () => {
     let refused = 0;
     for (let seed = 100; seed < 130; seed++) {

@@ -104,13 +104,20 @@ function put(slot: Slot, r: number, b: Buffer, s: number, e: number, doubled: bo
 export function readCells(b: Buffer, from: number, limit: number, layout: CellLayout): ScanResult {
   const { width, slotOf, crlf } = layout;
   const last = width - 1;
-  // The fewest bytes a record takes is one per cell (its delimiter): a bound on the records here.
-  const bound = Math.ceil((limit - from) / width) + 1;
-  for (const slot of slotOf) slot?.reserve(bound);
+  // Room for records of 32 bytes or more at first, grown when they are shorter (up to one byte per cell).
+  let room = Math.ceil((limit - from) / 32) + 16;
+  for (const slot of slotOf) {
+    slot?.begin();
+    slot?.reserve(room);
+  }
   let r = 0;
   let start = from;
   while (start < limit) {
     let at = start;
+    if (r === room) {
+      room *= 2;
+      for (const slot of slotOf) slot?.reserve(room);
+    }
     const first = b[at];
     if (first === LF && !crlf) {
       start = at + 1;

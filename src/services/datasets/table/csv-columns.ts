@@ -55,20 +55,29 @@ export class Slot {
     [this.min, this.max] = RANGES[column.schemaType] ?? [-Infinity, Infinity];
   }
 
-  /** Room for `records` records (grown only). */
-  reserve(records: number): void {
+  /** A new stretch: no nulls yet. */
+  begin(): void {
     this.nullCount = 0;
+  }
+
+  /** Room for `records` records, what is held kept (grown only). */
+  reserve(records: number): void {
     if (records <= this.capacity) return;
     const n = (this.capacity = Math.max(records, this.capacity * 2));
-    this.nulls = new Int32Array(n);
+    const grown = <A extends Int32Array | Float64Array | BigInt64Array>(old: A, make: new (n: number) => A): A => {
+      const out = new make(n);
+      out.set(old as never);
+      return out;
+    };
+    this.nulls = grown(this.nulls, Int32Array);
     if (this.kind === Kind.STRING) {
-      this.starts = new Int32Array(n);
-      this.ends = new Int32Array(n);
+      this.starts = grown(this.starts, Int32Array);
+      this.ends = grown(this.ends, Int32Array);
     } else if (this.kind === Kind.LONG || this.kind === Kind.TIMESTAMP) {
-      this.longs = new BigInt64Array(n);
+      this.longs = grown(this.longs, BigInt64Array);
       this.words = new Uint32Array(this.longs.buffer);
-    } else if (this.kind === Kind.OTHER) this.cells = new Array<Cell>(n);
-    else this.numbers = new Float64Array(n);
+    } else if (this.kind === Kind.OTHER) this.cells.length = n;
+    else this.numbers = grown(this.numbers, Float64Array);
   }
 
   /** Record r is null: zero where its value would be (the arrays are reused). */
