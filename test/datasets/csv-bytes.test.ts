@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
 import type { DatasetSchema, FileRecord } from '../../src/services/datasets/model.js';
 import { PIECE_BYTES } from '../../src/services/datasets/table/csv-records.js';
+
+/** Where the scan's first stretch ends: the header row's 64 KiB piece and the four after it (256 KiB or more). */
+const FIRST_STRETCH = 5 * PIECE_BYTES;
 import { fitKey, planColumns, tableBytes, TableReadError, type FitMemory, type TableFormat } from '../../src/services/datasets/table/read-table.js';
 
 const SCHEMA: DatasetSchema = {
@@ -65,14 +68,14 @@ describe('the byte scan of a first CSV read', () => {
     expect((await r.read(file, 'CSV', ['count', 'sensor'])).toString()).toBe('count,sensor\n1,"a,b"\n3,"say ""hi"""\n,"line\nbreak"\n');
   });
 
-  it('keeps a multi-byte character and a quoted line break that straddle a 64 KiB piece', async () => {
+  it('keeps a multi-byte character and a quoted line break that straddle two stretches', async () => {
     const r = reader();
-    // "€" is three bytes: its second byte is the first of the second piece.
-    const euro = fillTo(PIECE_BYTES, 1);
+    // "€" is three bytes: its second byte is the first of the second stretch.
+    const euro = fillTo(FIRST_STRETCH, 1);
     const split = await r.store(`${HEADER}${euro}€uro,2,2,2026-01-02T00:00:00Z\n${GOOD}`);
     expect((await r.read(split)).toString()).toBe(`${HEADER}${euro}€uro,2,2,2026-01-02T00:00:00Z\n${GOOD}`);
-    // A quoted cell whose line break is the last byte of the first piece, then a bad value two records later.
-    const quoted = fillTo(PIECE_BYTES, 3);
+    // A quoted cell whose line break is the last byte of the first stretch, then a bad value two records later.
+    const quoted = fillTo(FIRST_STRETCH, 3);
     const text = `${HEADER}${quoted}"x\ny",2,2,2026-01-02T00:00:00Z\n${GOOD}`;
     const q = await r.store(text);
     expect((await r.read(q)).toString()).toBe(text);

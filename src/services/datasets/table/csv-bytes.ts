@@ -71,6 +71,9 @@ export interface StretchReader<T> {
 
 /** A passthrough read's reader: records proven against `columns` (csv-scan.ts) and sent as their own bytes. */
 export const provenBytes = (columns: readonly Column[]): StretchReader<Buffer> => ({
+  // 256 KiB at a time: 1.3-2x the rate of 64 KiB per CPU second (fewer turns, sends and joins per byte), and
+  // about 2 ms of the event loop per stretch.
+  stretchBytes: 4 * PIECE_BYTES,
   header: (start) => headerFits(start, columns),
   read(buf, limit) {
     const scan = scanRecords(buf, 0, limit, columns);
