@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
 import type { DatasetSchema, FileRecord } from '../../src/services/datasets/model.js';
 import { PIECE_BYTES } from '../../src/services/datasets/table/csv-records.js';
+
+/** Where the scan's first stretch ends: the header row's 64 KiB piece and the four after it (256 KiB or more). */
+const FIRST_STRETCH = 5 * PIECE_BYTES;
 import { fitKey, planColumns, tableBytes, TableReadError, type FitMemory, type TableFormat } from '../../src/services/datasets/table/read-table.js';
 
 const SCHEMA: DatasetSchema = {
@@ -65,14 +68,14 @@ describe('the byte scan of a first CSV read', () => {
     expect((await r.read(file, 'CSV', ['count', 'sensor'])).toString()).toBe('count,sensor\n1,"a,b"\n3,"say ""hi"""\n,"line\nbreak"\n');
   });
 
-  it('keeps a multi-byte character and a quoted line break that straddle a 64 KiB piece', async () => {
+  it('keeps a multi-byte character and a quoted line break that straddle two stretches', async () => {
     const r = reader();
-    // "€" is three bytes: its second byte is the first of the second piece.
-    const euro = fillTo(PIECE_BYTES, 1);
+    // "€" is three bytes: its second byte is the first of the second stretch.
+    const euro = fillTo(FIRST_STRETCH, 1);
     const split = await r.store(`${HEADER}${euro}€uro,2,2,2026-01-02T00:00:00Z\n${GOOD}`);
     expect((await r.read(split)).toString()).toBe(`${HEADER}${euro}€uro,2,2,2026-01-02T00:00:00Z\n${GOOD}`);
-    // A quoted cell whose line break is the last byte of the first piece, then a bad value two records later.
-    const quoted = fillTo(PIECE_BYTES, 3);
+    // A quoted cell whose line break is the last byte of the first stretch, then a bad value two records later.
+    const quoted = fillTo(FIRST_STRETCH, 3);
     const text = `${HEADER}${quoted}"x\ny",2,2,2026-01-02T00:00:00Z\n${GOOD}`;
     const q = await r.store(text);
     expect((await r.read(q)).toString()).toBe(text);
@@ -90,9 +93,11 @@ describe('the byte scan of a first CSV read', () => {
     // Valid but not plain (left to the check), then a ragged line far into the file.
     const odd = `${many}b, 2 ,NaN,2026-01-31T00:00:00Z\n`;
     expect(await r.error(await r.store(`${HEADER}${odd}c,1,1\n${GOOD}`))).toBe(`f.csv line ${lines + 3}: the record has 3 fields, the header row 4`);
-    // A lone carriage return is left to the tokenizers, which take it as a line end and name the ragged line after it.
+    // A lone carriage return is left to the tokenizers, handed the header row and that record together: as in a
+    // read of the whole file by them, the first line end they meet is a line feed, so the carriage return is a
+    // cell's and the line is ragged.
     expect(await r.error(await r.store(`${HEADER}${many}a,1,1,2026-01-01T00:00:00Z\rb,2\n`))).toBe(
-      `f.csv line ${lines + 3}: the record has 2 fields, the header row 4`,
+      `f.csv line ${lines + 2}: the record has 5 fields, the header row 4`,
     );
     // An unclosed quote at the end of the file.
     expect(await r.error(await r.store(`${HEADER}${many}"a,1,1,2026-01-01T00:00:00Z\n`))).toMatch(new RegExp(`^f\\.csv line \\d+: .*[Qq]uote`));

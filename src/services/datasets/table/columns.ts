@@ -9,6 +9,8 @@ export type Cell = string | number | bigint | boolean | null | Cell[];
 
 export interface Column {
   name: string;
+  /** The schema's type name (STRING, LONG, ARRAY, ...): a DECIMAL is Utf8 too, but read otherwise. */
+  schemaType: string;
   type: DataType;
   /** From a CSV cell; throws a plain-words message when the text is not of the type. */
   fromText(text: string): Cell;
@@ -150,6 +152,7 @@ export function columnOf(field: FieldSchema, name: string): Column {
   const kind = kindOf(field);
   return {
     name,
+    schemaType: field.type,
     type: kind.arrow(field),
     // An empty CSV cell is null for every type but STRING (docs/datasets.md).
     fromText: (t) => (t === '' && field.type !== 'STRING' ? null : kind.parse(t)),

@@ -5,28 +5,33 @@
 // the scan cannot prove, and every other read, go through the tokenizers, whose values are converted and
 // re-encoded (or, for a passthrough read's quote-free stretch, checked and sent as the file's text).
 import type { Readable } from 'node:stream';
+import type { ColumnBatch } from './arrow-vectors.js';
 import type { Cell, Column } from './columns.js';
-import { scannedRecords } from './csv-bytes.js';
+import { arrowColumns } from './csv-arrow.js';
+import { provenBytes, readStretches, type StretchReader } from './csv-bytes.js';
 import { csvRecords } from './csv-records.js';
 import { TableReadError } from './table-error.js';
 
-/** Converted rows, or (passthrough) the file's own record text, already checked, ending in a line break. */
-type CsvBatch = Cell[][] | Buffer;
+/** Converted rows, Arrow data (an ARROW read), or (passthrough) the file's own record text, already checked, ending in a line break. */
+type CsvBatch = Cell[][] | ColumnBatch | Buffer;
 
 export interface CsvReadOptions {
   /** The caller may take the file's own text. */
   passthrough: boolean;
+  /** The caller writes Arrow: the records are read from the bytes into column data (csv-arrow.ts). */
+  columnar?: boolean;
   /** Called when the whole file was read, checked and passed through (so a later read may skip the checks). */
   fitted?: () => void;
 }
 
 export async function* csvRows(path: string, bytes: Readable, columns: readonly Column[], options: CsvReadOptions): AsyncGenerator<CsvBatch> {
-  if (!options.passthrough) return yield* tokenizedRows(path, bytes, columns, options, 0);
+  if (!options.passthrough && !options.columnar) return yield* tokenizedRows(path, bytes, columns, options, 0);
+  const reader: StretchReader<Buffer | ColumnBatch> = options.passthrough ? provenBytes(columns) : arrowColumns(columns);
   try {
-    yield* scannedRecords(
+    yield* readStretches(
       bytes as AsyncIterable<Buffer>,
-      columns,
-      () => options.fitted?.(),
+      reader,
+      () => (options.passthrough ? options.fitted?.() : undefined),
       (rest, recordsBefore) => tokenizedRows(path, rest, columns, options, recordsBefore),
     );
   } finally {

@@ -113,6 +113,7 @@ async function* rowsOf(
   passthrough: boolean,
   fits: FitMemory,
   ipc: boolean,
+  arrow: boolean,
 ): AsyncGenerator<TableBatch> {
   let left = rowLimit ?? Infinity;
   for (const file of files) {
@@ -126,7 +127,7 @@ async function* rowsOf(
       ? parquetColumns(file.path, file.size, (start, end) => readRange(file.path, blobs, blobId, start, end), columns, ipc)
       : passthrough && fits.has(key)
         ? fittedText(bytes, PIECE_BYTES)
-        : csvRows(file.path, bytes, columns, { passthrough, fitted: () => fits.remember(key) });
+        : csvRows(file.path, bytes, columns, { passthrough, columnar: arrow, fitted: () => fits.remember(key) });
     try {
       for await (const batch of source) {
         if (Buffer.isBuffer(batch)) yield batch;
@@ -162,7 +163,7 @@ export function tableBytes(
 ): AsyncGenerator<Buffer> {
   const passthrough = isPassthrough(format, columns, schema, rowLimit);
   // An ARROW answer of every row may take a Parquet file's record batches as parquet-wasm wrote them.
-  const rows = rowsOf(files, blobs, columns, rowLimit, passthrough, fits, format === 'ARROW' && rowLimit === undefined);
+  const rows = rowsOf(files, blobs, columns, rowLimit, passthrough, fits, format === 'ARROW' && rowLimit === undefined, format === 'ARROW');
   // Only a CSV read is given the files' own text (passthrough is false for ARROW).
   return format === 'ARROW'
     ? arrowStream(columns, rows as AsyncIterable<Cell[][] | ColumnBatch | IpcBatch>)
