@@ -39,11 +39,15 @@ function writeCivilDate(day: number, out: Uint8Array, at: number): void {
   out[at + 2] = 0x30 + (Math.floor(year / 10) % 10);
   out[at + 3] = 0x30 + (year % 10);
   out[at + 4] = 0x2d;
-  out[at + 5] = 0x30 + Math.floor(month / 10);
-  out[at + 6] = 0x30 + (month % 10);
+  writeTwoDigits(out, at + 5, month);
   out[at + 7] = 0x2d;
-  out[at + 8] = 0x30 + Math.floor(dayOfMonth / 10);
-  out[at + 9] = 0x30 + (dayOfMonth % 10);
+  writeTwoDigits(out, at + 8, dayOfMonth);
+}
+
+/** 0-99 as two ASCII digits at `at`. */
+function writeTwoDigits(out: Uint8Array, at: number, value: number): void {
+  out[at] = 0x30 + Math.floor(value / 10);
+  out[at + 1] = 0x30 + (value % 10);
 }
 
 /**
@@ -78,14 +82,11 @@ export function instantWriter(millis: Float64Array, bitmap: Uint8Array | undefin
       const seconds = Math.floor(time / 1000) % 60;
       const milli = time % 1000;
       out[at + 10] = 0x54; // T
-      out[at + 11] = 0x30 + Math.floor(hours / 10);
-      out[at + 12] = 0x30 + (hours % 10);
+      writeTwoDigits(out, at + 11, hours);
       out[at + 13] = 0x3a;
-      out[at + 14] = 0x30 + Math.floor(minutes / 10);
-      out[at + 15] = 0x30 + (minutes % 10);
+      writeTwoDigits(out, at + 14, minutes);
       out[at + 16] = 0x3a;
-      out[at + 17] = 0x30 + Math.floor(seconds / 10);
-      out[at + 18] = 0x30 + (seconds % 10);
+      writeTwoDigits(out, at + 17, seconds);
       out[at + 19] = 0x2e;
       out[at + 20] = 0x30 + Math.floor(milli / 100);
       out[at + 21] = 0x30 + (Math.floor(milli / 10) % 10);

@@ -2,11 +2,8 @@
 // threads runs the conversion (CSV checks, Parquet decoding, Arrow and CSV encoding) while the main thread only
 // moves bytes: file chunks in on request, answer chunks out as the socket takes them. Where no worker script
 // can be found (an unusual bundle), the read runs in this thread as before.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import type { DatasetSchema, FileRecord } from '../model.js';
@@ -15,6 +12,7 @@ import { headerFits } from './csv-bytes.js';
 import { parquetModule } from './parquet-wasm.js';
 import { fitKey, isPassthrough, knownFits, storedRange, tableBytes, tabularFormat, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
 import { PIECE_BYTES, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
+import { workerSource } from './worker-source.js';
 
 /** Two threads at most: the machines this runs on have few cores, and the main thread needs one. */
 const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
@@ -25,23 +23,6 @@ const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
 const YOUNG_GENERATION_MB = 12;
 /** How long a cancelled read may take to stop before its worker is ended instead. */
 const CANCEL_WAIT_MS = 5_000;
-
-/** The worker's script: the built file beside the bundle, or the TypeScript source run through tsx. */
-function workerSource(): { script: string | URL; eval: boolean } | undefined {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const source = new URL('./table-worker.ts', here).href;
-    // require.resolve finds the CommonJS build of tsx's API; its ES module build sits beside it.
-    const tsx = pathToFileURL(
-      createRequire(here)
-        .resolve('tsx/esm/api')
-        .replace(/\.cjs$/, '.mjs'),
-    ).href;
-    return { script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); });`, eval: true };
-  }
-  const built = new URL('./table-worker.js', here);
-  return existsSync(fileURLToPath(built)) ? { script: built, eval: false } : undefined;
-}
 
 let source: ReturnType<typeof workerSource> | null = null;
 const idle: Worker[] = [];
