@@ -14,7 +14,6 @@ import { describeStoreUrl } from './store/postgres/url.js';
 import { banner } from './banner.js';
 import { announceReady } from './cli-ready.js';
 import { caCertificatePath, persistentCa } from './tls/ca-store.js';
-import { DEFAULT_EMULATOR_URL, RunModuleError, runModule } from './run-module.js';
 
 const HELP = `platform-emulator: a local stand-in for the data platform's OAuth, admin, connectivity,
 ontology and compute-module APIs.
@@ -184,6 +183,8 @@ async function runModuleCommand(args: string[]): Promise<number> {
   if (command.length === 0) throw new UsageError("run-module: give the module's command after --, e.g. -- node my-module.js");
   if (values.url && values.config) throw new UsageError('run-module: give --url or --config, not both');
   if (values.branch && !values['deployed-app']) throw new UsageError('run-module: --branch goes with --deployed-app');
+  // Loaded for this command only: a start never runs it, and its modules stay out of a start's evaluation.
+  const { DEFAULT_EMULATOR_URL, RunModuleError, runModule } = await import('./run-module.js');
   let url = values.url ?? (process.env.PLATFORM_EMULATOR_URL || DEFAULT_EMULATOR_URL);
   let controlToken: string | undefined;
   if (values.config) {
