@@ -3,6 +3,7 @@
 // fitting, and the errors that still name the file and line. Over the byte store directly, no HTTP.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { tableFromIPC } from 'apache-arrow';
 import { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
 import type { DatasetSchema, FileRecord } from '../../src/services/datasets/model.js';
 import { planColumns, tableBytes, TableReadError, type TableFormat } from '../../src/services/datasets/table/read-table.js';
@@ -94,6 +95,22 @@ describe('CSV table reads', () => {
     expect(await read(fits, blobs, 'CSV')).toBe(`${HEADER}a,1,1,2026-01-01T00:00:00Z\n`);
     // The same bytes under a schema they do not fit: checked again, not passed through.
     expect(await readError(read(fits, blobs, 'CSV', schema('sensor:STRING,value:DOUBLE,count:LONG,at:DATE')))).toMatch(/^b\.csv line 2, column "at": /);
+  });
+
+  it('refuse a LONG outside 64 bits in every read, and keep the ends of its range exact', async () => {
+    const blobs = new MemoryBlobs();
+    const ends = await filesOf(blobs, { 'ends.csv': `${HEADER}a,1,9223372036854775807,2026-01-01T00:00:00Z\nb,2,-9223372036854775808,2026-01-01T00:00:00Z\n` });
+    expect(await read(ends, blobs, 'CSV')).toContain('\na,1,9223372036854775807,');
+    const columns = planColumns(SCHEMA, []);
+    if (!Array.isArray(columns)) throw new Error(columns.problem);
+    const arrow: Buffer[] = [];
+    for await (const chunk of tableBytes('ARROW', ends, blobs, columns, SCHEMA)) arrow.push(chunk);
+    const table = tableFromIPC(Buffer.concat(arrow));
+    expect(table.getChild('count')!.toArray()).toEqual(new BigInt64Array([9223372036854775807n, -9223372036854775808n]));
+    const over = await filesOf(blobs, { 'over.csv': `${HEADER}a,1,9223372036854775808,2026-01-01T00:00:00Z\n` });
+    // An Arrow Int64 would hold it as -9223372036854775808: refused instead, whatever the format.
+    for (const format of ['CSV', 'ARROW'] as const)
+      expect(await readError(read(over, blobs, format))).toBe('over.csv line 2, column "count": "9223372036854775808" is not a 64-bit integer');
   });
 
   it('read one-column files, quoted line breaks and an unclosed quote through csv-parse', async () => {

@@ -67,6 +67,11 @@ function floating(make: () => DataType): Kind {
   };
 }
 
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+/** A LONG outside 64 bits is refused: stored in an Arrow Int64 it would wrap to another number. */
+const inLongRange = (n: bigint, shown: string): bigint => (n >= LONG_MIN && n <= LONG_MAX ? n : fail(shown, 'a 64-bit integer'));
+
 const ms = (v: unknown): number => (v instanceof Date ? v.getTime() : typeof v === 'bigint' ? Number(v) : Number(v));
 
 const KINDS: Record<string, Kind> = {
@@ -83,10 +88,11 @@ const KINDS: Record<string, Kind> = {
   INTEGER: integer(32, () => new Int32()),
   LONG: {
     arrow: () => new Int64(),
-    parse: (t) => (/^[+-]?\d+$/.test(t.trim()) ? BigInt(t.trim()) : fail(t, 'a long integer')),
-    check: (t) => void (/^\s*[+-]?\d+\s*$/.test(t) || fail(t, 'a long integer')),
+    parse: (t) => (/^[+-]?\d+$/.test(t.trim()) ? inLongRange(BigInt(t.trim()), t) : fail(t, 'a long integer')),
+    // Up to 18 digits always fits; a longer one is range-checked as parse does (an Arrow Int64 would wrap it).
+    check: (t) => void (/^\s*[+-]?\d{1,18}\s*$/.test(t) || inLongRange(/^\s*[+-]?\d+\s*$/.test(t) ? BigInt(t.trim()) : fail(t, 'a long integer'), t)),
     scan: integerScan(18),
-    value: (v) => (typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v)))),
+    value: (v) => inLongRange(typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v))), String(v)),
     text: (c) => String(c),
   },
   DOUBLE: floating(() => new Float64()),
