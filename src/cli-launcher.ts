@@ -45,7 +45,7 @@ function writeCache(script: vm.Script): void {
 
 // The bundle is CommonJS (esbuild writes it so) run as Node runs a CommonJS file; `import()` inside it (the
 // PostgreSQL store, parquet-wasm) goes through Node's own loader. Everything but Node's built-ins is inside it.
-const source = readFileSync(bundleFile, 'latin1'); // esbuild writes ASCII only
+const source = readFileSync(bundleFile, 'utf8'); // not ASCII only: a few strings keep their characters (a · on the sign-in page)
 const cachedData = readCache();
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source.replace(/^#!.*/, '')}\n})`, {
   filename: bundleFile,

@@ -32,6 +32,18 @@ describe('bundled build', () => {
     expect(lines.find((l) => l.msg === 'platform error')).toMatchObject({ level: 30, errorInstanceId, errorName: 'InvalidArgument' });
   });
 
+  it('the CLI keeps the characters of its bundle that are not ASCII (read as UTF-8 by its front door)', async () => {
+    const child = spawnCli(['--port', '0', '--log-level', 'silent']);
+    const done = collect(child);
+    const url = (await waitForLine(child, /listening on/)).match(/(http:\/\/localhost:\d+)/)![1]!;
+    // Open mode (no client seeded): the sign-in page lists the default admin as `username · email`.
+    const page = await fetch(`${url}/idp/api/oauth2/authorize?client_id=x&response_type=code&redirect_uri=http://localhost:3000/cb`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('admin · admin@localhost');
+    child.kill('SIGTERM');
+    expect((await done).code).toBe(0);
+  });
+
   it('the programmatic API (index.js) starts, serves and closes an emulator', async () => {
     const api = (await import(pathToFileURL(join(BUNDLE_DIR, 'index.js')).href)) as typeof Api;
     const emulator = await api.startEmulator({ seed: { platform: { users: [{ username: 'alice' }] } } });
