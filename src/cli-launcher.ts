@@ -43,14 +43,16 @@ function writeCache(script: vm.Script): void {
   }
 }
 
-// The bundle is CommonJS (esbuild writes it so) run as Node runs a CommonJS file; `import()` inside it (the
-// PostgreSQL store, parquet-wasm) goes through Node's own loader. Everything but Node's built-ins is inside it.
+// The bundle is CommonJS (esbuild writes it so) run as Node runs a CommonJS file. Everything but Node's built-ins
+// is inside it, its lazy parts (the PostgreSQL store, parquet-wasm) included, so it holds no `import()` of its own;
+// should one be added, it goes through Node's own loader where this Node offers that (20.12 and later).
+const DEFAULT_LOADER = (vm.constants as Partial<typeof vm.constants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
 const source = readFileSync(bundleFile, 'utf8'); // not ASCII only: a few strings keep their characters (a · on the sign-in page)
 const cachedData = readCache();
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source.replace(/^#!.*/, '')}\n})`, {
   filename: bundleFile,
   cachedData,
-  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  ...(DEFAULT_LOADER === undefined ? {} : { importModuleDynamically: DEFAULT_LOADER }),
 });
 if (useCache && (!cachedData || script.cachedDataRejected)) {
   // Once listening, V8 has compiled what a start needs: those functions go into the cache with the top level.
