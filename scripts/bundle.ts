@@ -6,7 +6,7 @@
 // `npm run build` runs it; the tests bundle into a temporary folder with the same function.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,11 +70,15 @@ async function bundleCli(entry: string, outdir: string, options: { sourcemap?: b
     format: 'cjs',
     target: 'node20',
     define: { 'import.meta.url': '__importMetaUrl' },
-    banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // Written already wrapped as Node wraps a CommonJS module: the front door hands V8 the file's text as read,
+    // with no copy of 5 MB to add the wrapper. Required as a module, the file is an uncalled function: nothing runs.
+    banner: { js: `${CJS_WRAPPER_OPEN}const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
+    footer: { js: '})' },
     sourcemap: options.sourcemap ? 'linked' : false,
     sourcesContent: false,
     logLevel: 'warning',
   });
+  writeFileSync(outfile, asciiOnly(readFileSync(outfile, 'utf8')));
   const key = createHash('sha256').update(readFileSync(outfile)).digest('hex').slice(0, 16);
   await build({
     absWorkingDir: ROOT,
@@ -87,6 +91,18 @@ async function bundleCli(entry: string, outdir: string, options: { sourcemap?: b
     define: { CLI_BUNDLE_KEY: JSON.stringify(key) },
     logLevel: 'warning',
   });
+}
+
+const CJS_WRAPPER_OPEN = '(function (exports, require, module, __filename, __dirname) {';
+
+/**
+ * Every character outside ASCII written as a \u escape. esbuild escapes them in strings but leaves comments,
+ * regular expressions and template literals as they are; a file of ASCII only becomes a one-byte string in V8
+ * (half the memory, and the front door decodes it as Latin-1, much faster than UTF-8). The escapes mean the same
+ * in all of those places (template literals' cooked text; no code here reads a template's raw text).
+ */
+function asciiOnly(text: string): string {
+  return text.replace(/[^\x00-\x7f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Earlier builds' scripts (tsc's per-file output, chunks under old hashes); the .d.ts files stay. */

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The built CLI's front door (dist/cli.js). It runs the bundled CLI (dist/cli-main.cjs) through V8's code cache:
-// compiling that 5 MB bundle and the functions start-up calls was about a third of a start's CPU
+// compiling that 5 MB bundle and the functions start-up calls was about a quarter of a start's CPU
 // (docs/performance.md, "Start-up"), and Node 20 caches compiled code only for scripts it is handed, not for ES
 // modules. The first start after a build compiles as usual and, once listening, saves what V8 compiled beside the
 // bundle (dist/.cache/); later starts read it back. The cache is a speed-up only: a missing, unwritable or stale
 // cache (another Node, other V8 flags: V8 refuses it) means an ordinary compile, and
 // PLATFORM_EMULATOR_CODE_CACHE=off skips it. From the sources (tsx src/cli.ts) none of this runs.
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -43,13 +44,22 @@ function writeCache(script: vm.Script): void {
   }
 }
 
+/**
+ * The bundle's text. The build writes it wrapped as Node wraps a CommonJS module (so V8 gets the text as read) and
+ * in ASCII only (scripts/bundle.ts), which Latin-1 decodes to the same string several times faster than UTF-8 and
+ * into a one-byte string; a bundle with other characters (built some other way) is decoded as UTF-8.
+ */
+function readSource(): string {
+  const bytes = readFileSync(bundleFile);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 // The bundle is CommonJS (esbuild writes it so) run as Node runs a CommonJS file. Everything but Node's built-ins
 // is inside it, its lazy parts (the PostgreSQL store, parquet-wasm) included, so it holds no `import()` of its own;
 // should one be added, it goes through Node's own loader where this Node offers that (20.12 and later).
 const DEFAULT_LOADER = (vm.constants as Partial<typeof vm.constants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-const source = readFileSync(bundleFile, 'utf8'); // not ASCII only: a few strings keep their characters (a · on the sign-in page)
 const cachedData = readCache();
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source.replace(/^#!.*/, '')}\n})`, {
+const script = new vm.Script(readSource(), {
   filename: bundleFile,
   cachedData,
   ...(DEFAULT_LOADER === undefined ? {} : { importModuleDynamically: DEFAULT_LOADER }),

@@ -1,6 +1,8 @@
 // The bundles (scripts/bundle.ts) hold Fastify, pino and ajv inside one file: the parts a bundler can break at
 // run time are the logger's output, validation and the programmatic API. The other CLI tests run this bundle too.
 import { describe, expect, it } from 'vitest';
+import { isAscii } from 'node:buffer';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE_DIR, collect, spawnCli, waitForLine } from '../helpers/cli.js';
@@ -32,7 +34,13 @@ describe('bundled build', () => {
     expect(lines.find((l) => l.msg === 'platform error')).toMatchObject({ level: 30, errorInstanceId, errorName: 'InvalidArgument' });
   });
 
-  it('the CLI keeps the characters of its bundle that are not ASCII (read as UTF-8 by its front door)', async () => {
+  it('writes the CLI bundle in ASCII only, already wrapped as a CommonJS module (its front door reads it as is)', () => {
+    const bytes = readFileSync(join(BUNDLE_DIR, 'cli-main.cjs'));
+    expect(isAscii(bytes)).toBe(true);
+    expect(bytes.toString('latin1')).toMatch(/^#!.*\n\(function \(exports, require, module, __filename, __dirname\) \{/);
+  });
+
+  it('the CLI keeps the characters outside ASCII that its bundle holds as escapes', async () => {
     const child = spawnCli(['--port', '0', '--log-level', 'silent']);
     const done = collect(child);
     const url = (await waitForLine(child, /listening on/)).match(/(http:\/\/localhost:\d+)/)![1]!;

@@ -1,8 +1,9 @@
 // The built CLI starts through V8's code cache (src/cli-launcher.ts): the first start after a build writes it
-// once listening, later starts read it and leave it alone, a cache V8 refuses is replaced, and `off` skips it.
+// once listening, later starts read it and leave it alone, a cache V8 refuses is replaced, and `off` skips it;
+// a bundle that is not ASCII only is still read right.
 // Each case runs a copy of the test bundle, so that the other CLI tests' starts never touch its cache.
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -59,5 +60,24 @@ describe('the CLI code cache', () => {
     writeFileSync(path, Buffer.alloc(4096, 7)); // not V8's: refused, and the start compiles as without it
     await startAndStop(dir);
     expect(statSync(path).size).toBeGreaterThan(100_000);
+  });
+
+  it('reads a bundle that holds characters outside ASCII as UTF-8 (one built some other way)', async () => {
+    const dir = bundleCopy();
+    const bundle = join(dir, 'cli-main.cjs');
+    const text = readFileSync(bundle, 'latin1');
+    expect(text).toContain('\\u00b7'); // the sign-in page's separator, escaped by the build
+    writeFileSync(bundle, text.replace('\\u00b7', '·'), 'utf8');
+    const child = spawn(process.execPath, [join(dir, 'cli.js'), '--port', '0', '--log-level', 'silent'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '', PLATFORM_EMULATOR_CONFIG: '', PLATFORM_EMULATOR_CODE_CACHE: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const done = collect(child);
+    const url = (await waitForLine(child, /listening on/)).match(/(http:\/\/localhost:\d+)/)![1]!;
+    const page = await fetch(`${url}/idp/api/oauth2/authorize?client_id=x&response_type=code&redirect_uri=http://localhost:3000/cb`);
+    expect(await page.text()).toContain('admin · admin@localhost'); // read as Latin-1, it would be `Â·`
+    child.kill('SIGTERM');
+    expect((await done).code).toBe(0);
   });
 });
