@@ -23,6 +23,8 @@ import { rejectOtherMediaTypes, useJsonBodies } from './http/body-parsers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 import { deferredValidation } from './http/deferred-validation.js';
 import { pathAliasRewriter } from './http/path-aliases.js';
+import { headAndAliasRewriter } from './head-requests.js';
+import { refuseHeadWhereOptedOut } from './http/head-opt-out.js';
 import { SERVICES, seedCodecsOf } from './services/index.js';
 import type { ServiceDeps, ServiceModule } from './services/service-module.js';
 
@@ -77,7 +79,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Body limit, the HTTP layer's refusals, connection limits, strict validation: as the pod listener's.
     ...sharedServerOptions(deps.settings),
     forceCloseConnections: 'idle',
-    rewriteUrl: pathAliasRewriter(deps.settings.pathAliases, pathPolicies.roots()),
+    // HEAD is routed as GET (src/head-requests.ts): no HEAD twin of each GET route.
+    exposeHeadRoutes: false,
+    rewriteUrl: headAndAliasRewriter(pathAliasRewriter(deps.settings.pathAliases, pathPolicies.roots())),
     schemaController: { compilersFactory: { buildValidator: validation.buildValidator } },
   });
 
@@ -131,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installServerLimits(app, deps.settings.limits, installFastLanes(app, deps));
   installAuth(app, deps);
   installCors(app, deps.settings.corsOrigins);
+  refuseHeadWhereOptedOut(app);
   useJsonBodies(app);
   rejectOtherMediaTypes(app);
 

@@ -1,6 +1,7 @@
 // Logger options: pino through Fastify, with every place a credential could appear redacted.
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import { redactUrl } from './redact.js';
+import { sentMethod } from './head-requests.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -43,7 +44,7 @@ export function loggerOptions(level: LogLevel, destination: LogDestination): Fas
     // The per-request lines (debug) show the URL with credentials' query values redacted, as the journal does.
     serializers: {
       req: (req: FastifyRequest) => ({
-        method: req.method,
+        method: sentMethod(req.raw),
         url: redactUrl(req.url),
         host: req.host,
         remoteAddress: req.ip,

@@ -11,6 +11,7 @@ import { EXPIRED_TOKEN, NO_TOKEN, NO_USER, UNKNOWN_TOKEN } from './bearer-refusa
 import type { RouteAuth } from './route-config.js';
 import { renderBearer, routeNotFound } from './render-error.js';
 import { laneLookup } from './fast-lane.js';
+import { sentMethod } from '../head-requests.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -89,5 +90,5 @@ function checkControl(request: FastifyRequest, settings: Readonly<Settings>): vo
   const presented = bearerToken(request);
   if (settings.controlToken && presented && safeEqual(presented, settings.controlToken)) return;
   // The 404 an unknown route would get, in the URL's envelope (the compute-module runtime routes use OAuth's).
-  throw routeNotFound(request.server.pathPolicies, request.method, request.url);
+  throw routeNotFound(request.server.pathPolicies, sentMethod(request.raw), request.url);
 }

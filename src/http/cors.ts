@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { routeNotFound } from './render-error.js';
 import { overlongSegment } from './edge-refusals.js';
+import { sentMethod } from '../head-requests.js';
 
 /** The platform API's root: its unknown paths answer CORS too (a page sees the 404, not a network error). */
 const API_PREFIX = '/api/v2/';
@@ -95,7 +96,7 @@ export function installCors(app: FastifyInstance, patterns: readonly string[]): 
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: `${API_PREFIX}*`,
     onRequest: async (request) => {
-      throw overlongSegment(request.server.pathPolicies, request.url) ?? routeNotFound(request.server.pathPolicies, request.method, request.url);
+      throw overlongSegment(request.server.pathPolicies, request.url) ?? routeNotFound(request.server.pathPolicies, sentMethod(request.raw), request.url);
     },
     handler: async () => undefined,
   });

@@ -7,6 +7,7 @@ import { InjectedFault, platformStatus } from '../errors.js';
 import { randomUuid } from '../ids.js';
 import { errorFamily } from './route-config.js';
 import type { PathPolicies } from './path-policy.js';
+import { sentMethod } from '../head-requests.js';
 
 export interface FaultSpec {
   /** An HTTP method, or `*` for any. */
@@ -87,7 +88,7 @@ export function installFaults(app: FastifyInstance): Faults {
     if (url.startsWith('/_emulate/')) return undefined;
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const fault = armed.find((f) => (f.method === '*' || f.method === request.method) && f.regex.test(path));
+    const fault = armed.find((f) => (f.method === '*' || f.method === sentMethod(request.raw)) && f.regex.test(path));
     if (!fault) return undefined;
     if (--fault.remaining <= 0) armed = armed.filter((f) => f !== fault);
     return fault;

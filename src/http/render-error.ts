@@ -25,6 +25,7 @@ import { keepAliveAfterReadBody } from './keep-alive.js';
 import { answeredSockets } from './answered-sockets.js';
 import { jsonString, type ErrorLineWriter } from './error-log.js';
 import { fieldPath, pointerSegments } from '../field-path.js';
+import { sentMethod } from '../head-requests.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -280,7 +281,7 @@ export function installErrorRendering(app: FastifyInstance, logPlatformError: Er
   // Callback style: an async hook here cost every request a promise and a microtask turn (docs/architecture.md, Hot paths).
   app.addHook('onRequest', (_request, _reply, done) => (closing ? done(new ShuttingDown()) : done()));
   // Unknown routes and wrong methods: 404 in the family's envelope, never the framework's default page.
-  app.setNotFoundHandler((request, reply) => render(reply, routeNotFound(request.server.pathPolicies, request.method, request.url)));
+  app.setNotFoundHandler((request, reply) => render(reply, routeNotFound(request.server.pathPolicies, sentMethod(request.raw), request.url)));
 }
 
 /** The longest path a platform 404 names in its parameters. */

@@ -9,6 +9,7 @@ import type { JournalEntry, JournalFilter } from './entry.js';
 import { JournalRing, type JournalRecord } from './ring.js';
 import { looksLikeFieldValue, redactUrl } from '../../redact.js';
 import { errorCodeOf, reasonOf } from './reason.js';
+import { sentMethod } from '../../head-requests.js';
 
 export type JournalListener = (entry: JournalEntry) => void;
 
@@ -79,7 +80,8 @@ interface JournalDeps {
  * else out of the ring.
  */
 function journaled(request: FastifyRequest, status: number): boolean {
-  const { method, url } = request;
+  const { url } = request;
+  const method = sentMethod(request.raw);
   if (method === 'OPTIONS') return false;
   if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith('/_emulate/')) return true;
   return status !== 204 && request.routeOptions.config?.changes !== undefined;
@@ -165,7 +167,8 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
   const listenerFailed = (err: unknown) => app.log.warn({ err }, 'a journal listener failed');
 
   function record(request: FastifyRequest, reply: FastifyReply): void {
-    const { method, url } = request;
+    const { url } = request;
+    const method = sentMethod(request.raw);
     const status = reply.statusCode;
     const keep = deps.size > 0 && journaled(request, status);
     const refused = status >= 400;
