@@ -7,7 +7,7 @@
 // cache (another Node, other V8 flags: V8 refuses it) means an ordinary compile, and
 // PLATFORM_EMULATOR_CODE_CACHE=off skips it. From the sources (tsx src/cli.ts) none of this runs.
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,21 @@ declare const CLI_BUNDLE_KEY: string;
 const here = dirname(fileURLToPath(import.meta.url));
 const bundleFile = join(here, 'cli-main.cjs');
 const cacheDir = join(here, '.cache');
-const cacheFile = join(cacheDir, `cli-${CLI_BUNDLE_KEY}-${process.version}-${process.arch}.v8`);
+const cacheFile = join(cacheDir, `cli-${CLI_BUNDLE_KEY}-${process.version}-${process.arch}${flagsKey()}.v8`);
 const useCache = process.env.PLATFORM_EMULATOR_CODE_CACHE !== 'off';
+
+/**
+ * V8 refuses a cache made under other flags; starts with flags (`node --inspect dist/cli.js`, NODE_OPTIONS) get a
+ * cache of their own, so that starts with and without them do not overwrite each other's. A short FNV-1a hash:
+ * loading node:crypto for it would cost more than it saves.
+ */
+function flagsKey(): string {
+  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
+  if (flags === '') return '';
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) hash = Math.imul(hash ^ flags.charCodeAt(i), 0x01000193);
+  return `-f${(hash >>> 0).toString(16).padStart(8, '0')}`;
+}
 
 function readCache(): Buffer | undefined {
   if (!useCache) return undefined;
@@ -34,13 +47,18 @@ function readCache(): Buffer | undefined {
 
 /** Written whole under another name, then renamed: starts running side by side never read half a file. */
 function writeCache(script: vm.Script): void {
+  const partial = `${cacheFile}.${process.pid}`;
   try {
     mkdirSync(cacheDir, { recursive: true });
-    const partial = `${cacheFile}.${process.pid}`;
     writeFileSync(partial, script.createCachedData());
     renameSync(partial, cacheFile);
   } catch {
-    // a read-only install: every start compiles, as without the cache
+    // a read-only install (every start compiles, as without the cache), or a full disk: no partial file stays
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // nothing more to do
+    }
   }
 }
 

@@ -21,10 +21,10 @@ function bundleCopy(): string {
 }
 
 /** Starts the copy's CLI, waits until it listens and has handled the ready event, then stops it. */
-async function startAndStop(dir: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
-  const child = spawn(process.execPath, [join(dir, 'cli.js'), '--port', '0'], {
+async function startAndStop(dir: string, env: NodeJS.ProcessEnv = {}, nodeFlags: string[] = []): Promise<void> {
+  const child = spawn(process.execPath, [...nodeFlags, join(dir, 'cli.js'), '--port', '0'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '', PLATFORM_EMULATOR_CONFIG: '', ...env },
+    env: { ...process.env, PORT: '', PLATFORM_EMULATOR_CONFIG: '', NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const done = collect(child);
@@ -60,6 +60,21 @@ describe('the CLI code cache', () => {
     writeFileSync(path, Buffer.alloc(4096, 7)); // not V8's: refused, and the start compiles as without it
     await startAndStop(dir);
     expect(statSync(path).size).toBeGreaterThan(100_000);
+  });
+
+  it('keeps a cache of its own for starts with Node flags, leaving the plain one alone', async () => {
+    const dir = bundleCopy();
+    await startAndStop(dir);
+    const [plain] = cacheFiles(dir);
+    const plainPath = join(dir, '.cache', plain!);
+    const written = statSync(plainPath).mtimeMs;
+    await startAndStop(dir, {}, ['--max-old-space-size=512']);
+    const flagged = cacheFiles(dir).filter((f) => f !== plain);
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0]).toMatch(new RegExp(`^cli-[0-9a-f]{16}-${process.version}-${process.arch}-f[0-9a-f]{8}\\.v8$`));
+    await startAndStop(dir);
+    expect(statSync(plainPath).mtimeMs).toBe(written); // not rewritten by the flagged start
+    expect(cacheFiles(dir).filter((f) => !f.endsWith('.v8'))).toEqual([]); // no partial file left behind
   });
 
   it('reads a bundle that holds characters outside ASCII as UTF-8 (one built some other way)', async () => {
