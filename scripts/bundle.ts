@@ -102,7 +102,7 @@ const CJS_WRAPPER_OPEN = '(function (exports, require, module, __filename, __dir
  * in all of those places (template literals' cooked text; no code here reads a template's raw text).
  */
 function asciiOnly(text: string): string {
-  return text.replace(/[^\x00-\x7f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Earlier builds' scripts (tsc's per-file output, chunks under old hashes); the .d.ts files stay. */
