@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import { planColumns, tableBytes, TableReadError, type FitMemory } from './read-table.js';
 import { transferable } from './handover.js';
-import { useParquetModule } from './parquet-wasm.js';
+import { parquetWasm, useParquetModule } from './parquet-wasm.js';
 import { OUT_WINDOW, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
 class Cancelled extends Error {}
@@ -151,5 +151,12 @@ port.on('message', (message: ToWorker) => {
     void run.execute().finally(() => {
       if (current === run) current = undefined;
     });
+  } else if (message.kind === 'warm') {
+    // Sent only to an idle worker (parquet-warmup.ts): the instance is made now so the first Parquet read finds it.
+    useParquetModule(message.module);
+    parquetWasm().then(
+      () => post({ kind: 'warmed' }),
+      (err: unknown) => post({ kind: 'warmed', error: (err as Error).message ?? String(err) }),
+    );
   } else current?.onMessage(message);
 });
