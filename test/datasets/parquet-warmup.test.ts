@@ -8,6 +8,7 @@ import type { TestApp } from '../helpers/app.js';
 import { ParquetWarmup } from '../../src/services/datasets/parquet-warmup.js';
 import { warmParquet, warmupStats } from '../../src/services/datasets/table/parquet-warmup.js';
 import { workerStats } from '../../src/services/datasets/table/worker-pool.js';
+import { warmRead } from '../../src/services/datasets/table/warm-read.js';
 import { datasetsApp, parquetBytes, uploadFile } from './helpers.js';
 
 const RID = 'ri.foundry.main.dataset.warm';
@@ -79,5 +80,12 @@ describe('the Parquet warm-up', () => {
     expect((await uploadFile(t, RID, 'q.parquet', await parquetFile(), '?transactionType=SNAPSHOT')).status).toBe(200);
     await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=ARROW`, headers: t.auth });
     expect(warmupStats.started).toBe(before.started + 1);
+  });
+
+  it("runs a worker's warm read over its tiny files (both formats) without an error, and stops when told", async () => {
+    await expect(warmRead()).resolves.toBeUndefined();
+    let asked = 0;
+    await warmRead(() => ++asked > 1);
+    expect(asked).toBe(2);
   });
 });
