@@ -18,7 +18,11 @@ const ROWS = 1_000_000;
 /** PAUSE_MS: a pause between the Parquet commit and its read (a client that does other work in between). */
 const PAUSE_MS = Number(process.env.PAUSE_MS ?? 0);
 const SCHEMA = {
-  fieldSchemaList: ['STRING:sensor', 'DOUBLE:value', 'LONG:count', 'BOOLEAN:ok', 'TIMESTAMP:at'].map((s) => ({ type: s.split(':')[0], name: s.split(':')[1], nullable: true })),
+  fieldSchemaList: ['STRING:sensor', 'DOUBLE:value', 'LONG:count', 'BOOLEAN:ok', 'TIMESTAMP:at'].map((s) => ({
+    type: s.split(':')[0],
+    name: s.split(':')[1],
+    nullable: true,
+  })),
 };
 
 /** The datasets bench's Parquet file, written once into the temporary folder (bench/parquet-read.ts keeps the same one). */
@@ -33,7 +37,12 @@ async function benchFile(): Promise<Buffer> {
   return readFileSync(file);
 }
 
-function call(url: string, method: string, headers: Record<string, string>, body?: Buffer | string): Promise<{ status: number; firstMs: number; ms: number; bytes: number }> {
+function call(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: Buffer | string,
+): Promise<{ status: number; firstMs: number; ms: number; bytes: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(url, { agent: false, method, headers }, (res) => {
@@ -59,9 +68,20 @@ for (let run = 1; run <= RUNS; run++) {
       const [token] = await mintTokens(server, 1, ['api:datasets-read', 'api:datasets-write']);
       const auth = { authorization: `Bearer ${token!}` };
       const dataset = async (name: string, file: string, bytes: Buffer | string) => {
-        const rid = (await postJson(`${server.url}/api/v2/datasets`, { name, parentFolderRid: 'ri.compass.main.folder.bench' }, auth)).json<{ rid: string }>().rid;
-        const up = await call(`${server.url}/api/v2/datasets/${rid}/files/${file}/upload?transactionType=SNAPSHOT`, 'POST', { ...auth, 'content-type': 'application/octet-stream' }, bytes);
-        const put = await call(`${server.url}/api/v2/datasets/${rid}/putSchema`, 'PUT', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ schema: SCHEMA }));
+        const rid = (await postJson(`${server.url}/api/v2/datasets`, { name, parentFolderRid: 'ri.compass.main.folder.bench' }, auth)).json<{ rid: string }>()
+          .rid;
+        const up = await call(
+          `${server.url}/api/v2/datasets/${rid}/files/${file}/upload?transactionType=SNAPSHOT`,
+          'POST',
+          { ...auth, 'content-type': 'application/octet-stream' },
+          bytes,
+        );
+        const put = await call(
+          `${server.url}/api/v2/datasets/${rid}/putSchema`,
+          'PUT',
+          { ...auth, 'content-type': 'application/json' },
+          JSON.stringify({ schema: SCHEMA }),
+        );
         if (up.status !== 200 || put.status !== 200) throw new Error(`upload ${up.status}, putSchema ${put.status}`);
         return rid;
       };

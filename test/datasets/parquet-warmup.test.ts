@@ -28,10 +28,7 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 const parquetFile = () =>
-  parquetBytes(
-    [{ sensor: 'a', value: 1.5, count: 7n, ok: true, day: new Date('2026-01-02'), at: new Date('2026-01-01T00:00:01Z') }],
-    'TIMESTAMP_MICROS',
-  );
+  parquetBytes([{ sensor: 'a', value: 1.5, count: 7n, ok: true, day: new Date('2026-01-02'), at: new Date('2026-01-01T00:00:01Z') }], 'TIMESTAMP_MICROS');
 
 // In this order: the module state is the process's (one warm-up per process), as it is in a server.
 describe('the Parquet warm-up', () => {
@@ -56,7 +53,9 @@ describe('the Parquet warm-up', () => {
   it('is not started by a commit without a Parquet file', async () => {
     t = await datasetsApp(seed);
     const started = warmupStats.started;
-    expect((await uploadFile(t, RID, 'a.csv', 'sensor,value,count,ok,day,at\na,1,1,true,2026-01-01,2026-01-01T00:00:00Z\n', '?transactionType=SNAPSHOT')).status).toBe(200);
+    expect(
+      (await uploadFile(t, RID, 'a.csv', 'sensor,value,count,ok,day,at\na,1,1,true,2026-01-01,2026-01-01T00:00:00Z\n', '?transactionType=SNAPSHOT')).status,
+    ).toBe(200);
     const csv = await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=CSV`, headers: t.auth });
     expect(csv.statusCode).toBe(200);
     expect(warmupStats.started).toBe(started);
@@ -72,7 +71,11 @@ describe('the Parquet warm-up', () => {
 
     const res = await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=ARROW`, headers: t.auth });
     expect(res.statusCode).toBe(200);
-    expect(tableFromIPC(res.rawPayload).toArray().map((r) => r.toJSON().sensor)).toEqual(['a']);
+    expect(
+      tableFromIPC(res.rawPayload)
+        .toArray()
+        .map((r) => r.toJSON().sensor),
+    ).toEqual(['a']);
     // The read found a worker holding the instance: it handed no module.
     expect(workerStats.moduleHanded).toBe(handed);
 

@@ -115,7 +115,10 @@ export class Datasets {
     else if (this.warmup?.wanted()) {
       // Not awaited: the commit answers now; a file list that fails to load only means no warm-up.
       const warmup = this.warmup;
-      this.repo.files([rid]).then((files) => warmup.committed(files), () => undefined);
+      this.repo.files([rid]).then(
+        (files) => warmup.committed(files),
+        () => undefined,
+      );
     }
     return closed;
   }

@@ -25,11 +25,26 @@ async function tinyFiles(): Promise<Uint8Array[]> {
   const pw = await parquetWasm();
   const rows = 64;
   const table = new Table({
-    sensor: vectorFromArray(Array.from({ length: rows }, (_, i) => `s${i % 7}`), new Utf8()),
-    value: vectorFromArray(Array.from({ length: rows }, (_, i) => (i % 5 === 0 ? null : i / 3)), new Float64()),
-    count: vectorFromArray(Array.from({ length: rows }, (_, i) => BigInt(i)), new Int64()),
-    ok: vectorFromArray(Array.from({ length: rows }, (_, i) => i % 2 === 0), new Bool()),
-    at: vectorFromArray(Array.from({ length: rows }, (_, i) => 1_767_225_600_000 + i * 1000), new TimestampMillisecond()),
+    sensor: vectorFromArray(
+      Array.from({ length: rows }, (_, i) => `s${i % 7}`),
+      new Utf8(),
+    ),
+    value: vectorFromArray(
+      Array.from({ length: rows }, (_, i) => (i % 5 === 0 ? null : i / 3)),
+      new Float64(),
+    ),
+    count: vectorFromArray(
+      Array.from({ length: rows }, (_, i) => BigInt(i)),
+      new Int64(),
+    ),
+    ok: vectorFromArray(
+      Array.from({ length: rows }, (_, i) => i % 2 === 0),
+      new Bool(),
+    ),
+    at: vectorFromArray(
+      Array.from({ length: rows }, (_, i) => 1_767_225_600_000 + i * 1000),
+      new TimestampMillisecond(),
+    ),
   });
   const ipc = tableToIPC(table, 'stream');
   return [pw.Compression.UNCOMPRESSED, pw.Compression.SNAPPY].map((compression) =>

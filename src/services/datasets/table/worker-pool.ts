@@ -3,7 +3,6 @@
 // moves bytes: file chunks in on request, answer chunks out as the socket takes them. Where no worker script
 // can be found (an unusual bundle), the read runs in this thread as before.
 import type { Readable } from 'node:stream';
-import type { Worker } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import type { Column } from './columns.js';
