@@ -8,6 +8,7 @@ import type { BranchRecord, DatasetRecord, FileRecord, TransactionRecord, Transa
 import { viewOf, type ViewRange } from './views.js';
 import * as E from './errors.js';
 import { tableSourceFor } from './table/sources.js';
+import type { ParquetWarmup } from './parquet-warmup.js';
 
 export const DEFAULT_BRANCH = 'master';
 const RID_LIKE = /^ri\.|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,6 +17,8 @@ export class Datasets {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** The routes' instance warms Parquet reads after commits; the seed's and other services' do not. */
+    private readonly warmup?: ParquetWarmup,
   ) {}
 
   get repo() {
@@ -109,6 +112,14 @@ export class Datasets {
     if (!closed) throw E.transactionNotOpen(datasetRid, rid, (await this.transaction(datasetRid, rid)).status);
     // An aborted transaction leaves no trace in any view: its bytes go too.
     if (status === 'ABORTED') for (const blobId of await this.repo.dropFiles(rid)) await this.blobs.delete(blobId);
+    else if (this.warmup?.wanted()) {
+      // Not awaited: the commit answers now; a file list that fails to load only means no warm-up.
+      const warmup = this.warmup;
+      this.repo.files([rid]).then(
+        (files) => warmup.committed(files),
+        () => undefined,
+      );
+    }
     return closed;
   }
 

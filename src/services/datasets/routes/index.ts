@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceDeps } from '../../service-module.js';
 import { Datasets } from '../operations.js';
+import { ParquetWarmup } from '../parquet-warmup.js';
 import { datasetRoutes } from './datasets.js';
 import { branchRoutes } from './branches.js';
 import { transactionRoutes } from './transactions.js';
@@ -13,7 +14,11 @@ import type { Query } from './query.js';
 import { useJsonBodies } from '../../../http/body-parsers.js';
 
 export async function datasetsRoutes(parent: FastifyInstance, deps: ServiceDeps): Promise<void> {
-  const datasets = new Datasets(deps.store, deps.clock);
+  const warmup = new ParquetWarmup();
+  const datasets = new Datasets(deps.store, deps.clock, warmup);
+  // A Parquet warm-up under way stops when the app closes or resets (docs/datasets.md, "Parquet warm-up").
+  parent.addHook('onClose', async () => warmup.cancel());
+  parent.onReset(() => warmup.cancel());
   // The TypeScript SDK sends `Content-Type: application/json` with no body on commit, abort and deletes.
   await parent.register(async (app) => {
     useJsonBodies(app, { emptyIsNoBody: true });

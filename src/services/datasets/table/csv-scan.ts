@@ -26,17 +26,6 @@ const QUOTE = 34;
 const ZERO = 48;
 const isDigit = (c: number | undefined): boolean => c !== undefined && c >= ZERO && c <= ZERO + 9;
 
-/** `count` digits at `at` as a number, -1 if one is not a digit. */
-const digitsAt = (b: Uint8Array, at: number, count: number): number => {
-  let value = 0;
-  for (let i = at; i < at + count; i++) {
-    const c = b[i]!;
-    if (!isDigit(c)) return -1;
-    value = value * 10 + c - ZERO;
-  }
-  return value;
-};
-
 /** An optional sign, then 1 to maxDigits digits. */
 export const integerScan =
   (maxDigits: number): CellScan =>
@@ -75,11 +64,18 @@ export const booleanScan: CellScan = (b, at) => {
   return b[at] === 102 && b[at + 1] === 97 && b[at + 2] === 108 && b[at + 3] === 115 && b[at + 4] === 101 ? at + 5 : -1;
 };
 
+/** Two digits at `at` as a number, -1 if either is not a digit (or lies past the end: NaN fails both tests). */
+const twoDigits = (b: Uint8Array, at: number): number => {
+  const high = b[at]! - ZERO;
+  const low = b[at + 1]! - ZERO;
+  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -1;
+};
+
 /** YYYY-MM-DD with a month 01-12 and a day 01-28 (any year has those). */
 const dateAt = (b: Uint8Array, at: number): boolean => {
-  if (b[at + 4] !== 45 || b[at + 7] !== 45 || digitsAt(b, at, 4) < 0) return false;
-  const month = digitsAt(b, at + 5, 2);
-  const day = digitsAt(b, at + 8, 2);
+  if (b[at + 4] !== 45 || b[at + 7] !== 45 || twoDigits(b, at) < 0 || twoDigits(b, at + 2) < 0) return false;
+  const month = twoDigits(b, at + 5);
+  const day = twoDigits(b, at + 8);
   return month >= 1 && month <= 12 && day >= 1 && day <= 28;
 };
 
@@ -88,12 +84,12 @@ export const dateScan: CellScan = (b, at) => (dateAt(b, at) ? at + 10 : -1);
 /** YYYY-MM-DDTHH:MM[:SS[.fff]] then Z, ±HH:MM or nothing, every field in range. */
 export const timestampScan: CellScan = (b, at) => {
   if (!dateAt(b, at) || b[at + 10] !== 84 || b[at + 13] !== 58) return -1;
-  const hour = digitsAt(b, at + 11, 2);
-  const minute = digitsAt(b, at + 14, 2);
+  const hour = twoDigits(b, at + 11);
+  const minute = twoDigits(b, at + 14);
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return -1;
   let i = at + 16;
   if (b[i] === 58) {
-    const second = digitsAt(b, i + 1, 2);
+    const second = twoDigits(b, i + 1);
     if (second < 0 || second > 59) return -1;
     i += 3;
     if (b[i] === 46) {
@@ -106,8 +102,8 @@ export const timestampScan: CellScan = (b, at) => {
   if (c === 90) return i + 1; // Z
   if (c !== 43 && c !== 45) return i;
   if (b[i + 3] !== 58) return -1;
-  const zoneHour = digitsAt(b, i + 1, 2);
-  const zoneMinute = digitsAt(b, i + 4, 2);
+  const zoneHour = twoDigits(b, i + 1);
+  const zoneMinute = twoDigits(b, i + 4);
   return zoneHour >= 0 && zoneHour <= 23 && zoneMinute >= 0 && zoneMinute <= 59 ? i + 6 : -1;
 };
 

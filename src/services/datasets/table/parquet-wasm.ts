@@ -1,9 +1,10 @@
 // parquet-wasm (Rust's parquet and arrow crates compiled to WebAssembly; chosen by bench: docs/datasets.md,
-// "Parquet"), loaded at the first Parquet read only: compiling its 6.5 MB module costs time and memory that a
-// process reading no Parquet should not pay. Its ES module build is bundled; the .wasm file is read from beside
+// "Parquet"), loaded at the first Parquet read, or ahead of it when a commit adds a Parquet file (parquet-warmup.ts):
+// compiling its 6.5 MB module costs time and memory that a process reading no Parquet should not pay. Its ES module build is bundled; the .wasm file is read from beside
 // the running script (the bundle: scripts/bundle.ts copies it into dist/) or from the installed package (tsx
 // source runs, and any bundle without the copy).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -28,7 +29,10 @@ let compiling: Promise<WebAssembly.Module> | undefined;
  * worker only instantiates it (docs/datasets.md, "Table reads off the event loop").
  */
 export function parquetModule(): Promise<WebAssembly.Module> {
-  compiling ??= WebAssembly.compile(readFileSync(wasmPath()));
+  // Read without blocking the event loop (6.5 MB), then compiled off it.
+  compiling ??= Promise.resolve()
+    .then(() => readFile(wasmPath()))
+    .then((bytes) => WebAssembly.compile(bytes));
   compiling.catch(() => (compiling = undefined));
   return compiling;
 }

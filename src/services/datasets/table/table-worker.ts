@@ -8,7 +8,8 @@ import { parentPort } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import { planColumns, tableBytes, TableReadError, type FitMemory } from './read-table.js';
 import { transferable } from './handover.js';
-import { useParquetModule } from './parquet-wasm.js';
+import { parquetWasm, useParquetModule } from './parquet-wasm.js';
+import { warmRead } from './warm-read.js';
 import { OUT_WINDOW, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
 class Cancelled extends Error {}
@@ -151,5 +152,17 @@ port.on('message', (message: ToWorker) => {
     void run.execute().finally(() => {
       if (current === run) current = undefined;
     });
+  } else if (message.kind === 'warm') {
+    // Sent only to an idle worker (parquet-warmup.ts): the instance is made now; then, the worker already back in
+    // the pool, its read path is run once over tiny files (warm-read.ts), given up as soon as a read arrives (that
+    // read compiles the same code itself). A failure there is left to the real read, which names it.
+    useParquetModule(message.module);
+    parquetWasm().then(
+      () => {
+        post({ kind: 'warmed' });
+        return warmRead(() => current !== undefined).catch(() => undefined);
+      },
+      (err: unknown) => post({ kind: 'warmed', error: (err as Error).message ?? String(err) }),
+    );
   } else current?.onMessage(message);
 });

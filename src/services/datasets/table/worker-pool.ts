@@ -2,71 +2,18 @@
 // threads runs the conversion (CSV checks, Parquet decoding, Arrow and CSV encoding) while the main thread only
 // moves bytes: file chunks in on request, answer chunks out as the socket takes them. Where no worker script
 // can be found (an unusual bundle), the read runs in this thread as before.
-import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import type { Column } from './columns.js';
 import { headerFits } from './csv-bytes.js';
 import { parquetModule } from './parquet-wasm.js';
+import { parquetReadStarted } from './parquet-warmup.js';
 import { fitKey, isPassthrough, knownFits, storedRange, tableBytes, tabularFormat, TableReadError, type ByteSource, type TableFormat } from './read-table.js';
 import { PIECE_BYTES, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
-import { workerSource } from './worker-source.js';
+import { acquire, CANCEL_WAIT_MS, discard, hasParquet, release, tableWorkers, workerStats } from './worker-threads.js';
 
-/** Two threads at most: the machines this runs on have few cores, and the main thread needs one. */
-const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
-/**
- * The worker's young generation, smaller than V8's default: a read makes short-lived garbage fast, and a large
- * nursery was tens of MB of resident memory for no gain in speed (docs/datasets.md, "Bench").
- */
-const YOUNG_GENERATION_MB = 12;
-/** How long a cancelled read may take to stop before its worker is ended instead. */
-const CANCEL_WAIT_MS = 5_000;
-
-let source: ReturnType<typeof workerSource> | null = null;
-const idle: Worker[] = [];
-/** Workers already handed the compiled parquet-wasm module. */
-const hasParquet = new WeakSet<Worker>();
-let live = 0;
-const waiting: Array<(worker: Worker) => void> = [];
-/** Reads running in a worker now, and file streams they hold open: what the tests check for leaks. */
-export const workerStats = { running: 0, openStreams: 0, chunksSent: 0 };
-
-function spawn(): Worker {
-  const worker = new Worker(source!.script, { eval: source!.eval, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-  live += 1;
-  // An idle worker must not keep the process alive; a read in progress has its socket for that.
-  worker.unref();
-  worker.once('exit', () => {
-    live -= 1;
-    const at = idle.indexOf(worker);
-    if (at >= 0) idle.splice(at, 1);
-  });
-  // An error is also reported to the read using the worker (below); this keeps an idle one's from throwing.
-  worker.on('error', () => undefined);
-  return worker;
-}
-
-async function acquire(): Promise<Worker> {
-  const ready = idle.pop();
-  if (ready) return ready;
-  if (live < MAX_WORKERS) return spawn();
-  return new Promise((resolve) => waiting.push(resolve));
-}
-
-function release(worker: Worker): void {
-  const next = waiting.shift();
-  if (next) next(worker);
-  else idle.push(worker);
-}
-
-/** A worker ended or broken: the next waiting read gets a new one. */
-function discard(worker: Worker): void {
-  void worker.terminate();
-  const next = waiting.shift();
-  if (next) next(spawn());
-}
+export { workerStats };
 
 /** The answer's bytes, converted in a worker thread; the same bytes an in-thread tableBytes gives. */
 export function readTableBytes(
@@ -78,13 +25,12 @@ export function readTableBytes(
   rowLimit?: number,
   fault?: ReadJob['fault'],
 ): AsyncGenerator<Buffer> {
-  if (source === null) source = workerSource();
   const fitted = files.flatMap((f) => (f.blobId && knownFits.has(fitKey(f.blobId, columns)) ? [fitKey(f.blobId, columns)] : []));
   // Every file known to fit and sent as it is: nothing to convert, so no thread to hand the bytes through.
   const tabular = files.filter((f) => tabularFormat(f.path) && f.blobId);
   const passthroughCsv = isPassthrough(format, columns, schema, rowLimit) && tabular.every((f) => tabularFormat(f.path) === 'csv');
   const copyOnly = passthroughCsv && tabular.every((f) => fitted.includes(fitKey(f.blobId!, columns)));
-  if (!source || (copyOnly && !fault)) return tableBytes(format, files, blobs, columns, schema, rowLimit);
+  if (!tableWorkers() || (copyOnly && !fault)) return tableBytes(format, files, blobs, columns, schema, rowLimit);
   const job: ReadJob = {
     format,
     files: files.map((f) => ({ path: f.path, size: f.size, ...(f.blobId ? { blobId: f.blobId } : {}) })),
@@ -141,6 +87,8 @@ async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer
   if (module && !hasParquet.has(worker)) {
     job.parquetModule = module;
     hasParquet.add(worker);
+    workerStats.moduleHanded += 1;
+    parquetReadStarted();
   }
   workerStats.running += 1;
   const streams = new Map<number, { bytes: Readable; chunks: AsyncIterator<Buffer> }>();

@@ -39,7 +39,9 @@ export type ToWorker =
   /** The answer to `range`: its bytes in one transferred buffer (null: the blob is gone, or `error`). */
   | { kind: 'bytes'; stream: number; data: ArrayBuffer | null; error?: string }
   | { kind: 'ack' }
-  | { kind: 'cancel' };
+  | { kind: 'cancel' }
+  /** Between reads: instantiate parquet-wasm from this compiled module before any Parquet read (parquet-warmup.ts). */
+  | { kind: 'warm'; module: WebAssembly.Module };
 
 export type FromWorker =
   | { kind: 'open'; stream: number; blobId: string; range?: ByteRange }
@@ -51,4 +53,6 @@ export type FromWorker =
   | { kind: 'fitted'; key: string }
   | { kind: 'end' }
   | { kind: 'fail'; message: string; table: boolean }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  /** The answer to `warm`: parquet-wasm is ready in this worker (or `error` says why not). */
+  | { kind: 'warmed'; error?: string };

@@ -1,0 +1,75 @@
+// The table workers themselves (docs/datasets.md, "Table reads off the event loop"): started on demand, at most
+// MAX_WORKERS, kept idle between reads, never holding the process open. Reads (worker-pool.ts) and the Parquet
+// warm-up (parquet-warmup.ts) take one and give it back.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { workerSource } from './worker-source.js';
+
+/** Two threads at most: the machines this runs on have few cores, and the main thread needs one. */
+const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
+/**
+ * The worker's young generation, smaller than V8's default: a read makes short-lived garbage fast, and a large
+ * nursery was tens of MB of resident memory for no gain in speed (docs/datasets.md, "Bench").
+ */
+const YOUNG_GENERATION_MB = 12;
+/** How long a cancelled read may take to stop before its worker is ended instead. */
+export const CANCEL_WAIT_MS = 5_000;
+
+let source: ReturnType<typeof workerSource> | null = null;
+const idle: Worker[] = [];
+/** Workers already handed the compiled parquet-wasm module. */
+export const hasParquet = new WeakSet<Worker>();
+let live = 0;
+const waiting: Array<(worker: Worker) => void> = [];
+/**
+ * Reads running in a worker now, and file streams they hold open: what the tests check for leaks. `moduleHanded`
+ * counts reads that had to hand a worker parquet-wasm (none after a warm-up: parquet-warmup.ts).
+ */
+export const workerStats = { running: 0, openStreams: 0, chunksSent: 0, moduleHanded: 0 };
+
+/** Whether workers can be started here (false: no worker script, an unusual bundle; reads stay in this thread). */
+export function tableWorkers(): boolean {
+  if (source === null) source = workerSource();
+  return source !== undefined;
+}
+
+function spawn(): Worker {
+  const worker = new Worker(source!.script, { eval: source!.eval, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  live += 1;
+  // An idle worker must not keep the process alive; a read in progress has its socket for that.
+  worker.unref();
+  worker.once('exit', () => {
+    live -= 1;
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+  });
+  // An error is also reported to the read using the worker (below); this keeps an idle one's from throwing.
+  worker.on('error', () => undefined);
+  return worker;
+}
+
+export async function acquire(): Promise<Worker> {
+  const ready = idle.pop();
+  if (ready) return ready;
+  if (live < MAX_WORKERS) return spawn();
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+/** An idle worker, or a new one while there is room; undefined when every worker is busy (no waiting). */
+export function acquireNow(): Worker | undefined {
+  if (!tableWorkers()) return undefined;
+  return idle.pop() ?? (live < MAX_WORKERS ? spawn() : undefined);
+}
+
+export function release(worker: Worker): void {
+  const next = waiting.shift();
+  if (next) next(worker);
+  else idle.push(worker);
+}
+
+/** A worker ended or broken: the next waiting read gets a new one. */
+export function discard(worker: Worker): void {
+  void worker.terminate();
+  const next = waiting.shift();
+  if (next) next(spawn());
+}
