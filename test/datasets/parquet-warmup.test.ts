@@ -1,6 +1,6 @@
-// The Parquet warm-up (docs/datasets.md, "Parquet warm-up"): the upload or commit of a Parquet file gets
-// parquet-wasm compiled and instantiated in a table worker before the first read, which then hands no module to a
-// worker; a CSV upload and commit start nothing; a close or reset stops a warm-up under way, and a later commit may start it again.
+// The Parquet warm-up (docs/datasets.md, "Parquet warm-up"): a commit that adds a Parquet file gets parquet-wasm
+// compiled and instantiated in a table worker before the first read, which then hands no module to a worker; a
+// CSV commit starts nothing; a close or reset stops a warm-up under way, and a later commit may start it again.
 // No timing is asserted: the waits below only give the background work its turn, bounded.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tableFromIPC } from 'apache-arrow';
@@ -9,7 +9,7 @@ import { ParquetWarmup } from '../../src/services/datasets/parquet-warmup.js';
 import { warmParquet, warmupStats } from '../../src/services/datasets/table/parquet-warmup.js';
 import { workerStats } from '../../src/services/datasets/table/worker-pool.js';
 import { warmRead } from '../../src/services/datasets/table/warm-read.js';
-import { datasetsApp, json, parquetBytes, uploadFile } from './helpers.js';
+import { datasetsApp, parquetBytes, uploadFile } from './helpers.js';
 
 const RID = 'ri.foundry.main.dataset.warm';
 const seed = {
@@ -61,27 +61,13 @@ describe('the Parquet warm-up', () => {
     expect(warmupStats.started).toBe(started);
   });
 
-  it('is started by the upload of a Parquet file, before its commit, and only for a Parquet path', () => {
-    const warmup = new ParquetWarmup();
-    warmup.uploading('data/part-0.csv');
-    expect(warmup.last).toBeUndefined();
-    warmup.uploading('data/part-0.PARQUET');
-    expect(warmup.last).toBeDefined();
-    warmup.cancel();
-    return expect(warmup.last).resolves.toBe('cancelled');
-  });
-
-  it('makes the first Parquet read find parquet-wasm ready in a worker, warmed during the upload', async () => {
+  it('makes the first Parquet read find parquet-wasm ready in a worker', async () => {
     t = await datasetsApp(seed);
     const before = { ...warmupStats };
     const handed = workerStats.moduleHanded;
-    // The upload goes into an open transaction and the warm-up ends before anything is committed.
-    const open = await json(t, 'POST', `/api/v2/datasets/${RID}/transactions`, { transactionType: 'SNAPSHOT' });
-    expect(open.status).toBe(200);
-    expect((await uploadFile(t, RID, 'p.parquet', await parquetFile(), `?transactionRid=${String(open.body.rid)}`)).status).toBe(200);
+    expect((await uploadFile(t, RID, 'p.parquet', await parquetFile(), '?transactionType=SNAPSHOT')).status).toBe(200);
     await until(() => warmupStats.warmed > before.warmed || warmupStats.failed > before.failed);
     expect(warmupStats).toMatchObject({ started: before.started + 1, warmed: before.warmed + 1, failed: before.failed });
-    expect((await json(t, 'POST', `/api/v2/datasets/${RID}/transactions/${String(open.body.rid)}/commit`)).status).toBe(200);
 
     const res = await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=ARROW`, headers: t.auth });
     expect(res.statusCode).toBe(200);

@@ -17,7 +17,7 @@ export class Datasets {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    /** The routes' instance warms Parquet reads on uploads and commits; the seed's and other services' do not. */
+    /** The routes' instance warms Parquet reads after commits; the seed's and other services' do not. */
     private readonly warmup?: ParquetWarmup,
   ) {}
 
@@ -196,7 +196,6 @@ export class Datasets {
       const before = await this.view({ datasetRid: t.datasetRid, ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) });
       if (t.parent !== undefined && before.some((f) => f.path === path)) throw E.fileAlreadyExists(t.datasetRid, t.rid, path);
     }
-    this.warmup?.uploading(path);
     let info;
     try {
       info = await this.blobs.put(body, { maxBytes: q.maxBytes, ...(q.contentType === undefined ? {} : { contentType: q.contentType }) });

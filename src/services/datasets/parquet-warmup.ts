@@ -1,4 +1,4 @@
-// When a Parquet file is uploaded or committed, the table workers get parquet-wasm ready before the first read
+// When a commit puts a Parquet file in a view, the table workers get parquet-wasm ready before the first read
 // (docs/datasets.md, "Parquet warm-up"; the work is in table/parquet-warmup.ts). This side is loaded at start-up,
 // so it holds no table module: those load when a Parquet file is first committed.
 import type { FileRecord } from './model.js';
@@ -6,7 +6,7 @@ import type { FileRecord } from './model.js';
 /** The same rule as the table reads' (table/read-table.ts tabularFormat). */
 const PARQUET = /\.parquet$/i;
 
-/** One app's warm-ups: started by a Parquet file's upload or commit, stopped by the app's close or reset. */
+/** One app's warm-ups: started after its commits, stopped by its close or reset. */
 export class ParquetWarmup {
   private controller = new AbortController();
   /** Nothing left to warm in this process: a commit then costs no look at its files. */
@@ -19,22 +19,9 @@ export class ParquetWarmup {
     return !this.settled;
   }
 
-  /**
-   * A Parquet file's upload begins: the read usually follows its commit within milliseconds, so the warm-up runs
-   * during the upload. An upload aborted afterwards has only warmed the process early. Never throws.
-   */
-  uploading(path: string): void {
-    if (!this.settled && PARQUET.test(path)) this.start();
-  }
-
   /** After a commit: begins a warm-up when one of its files is Parquet. Never throws, never waited on. */
   committed(files: readonly FileRecord[]): void {
     if (this.settled || !files.some((f) => f.blobId !== undefined && PARQUET.test(f.path))) return;
-    this.start();
-  }
-
-  /** One warm-up at a time per process (table/parquet-warmup.ts joins a second start to the first). */
-  private start(): void {
     const signal = this.controller.signal;
     this.last = import('./table/parquet-warmup.js')
       .then((m) => m.warmParquet(signal))
