@@ -52,9 +52,21 @@ const DEFAULT_ADMIN: UserSeed = {
 /** Whether a seed's users leave room for the default admin. */
 export const wantsDefaultAdmin = (users: readonly UserSeed[] | undefined): boolean => !(users ?? []).some((u) => u.username === DEFAULT_ADMIN.username);
 
+/**
+ * A reset derives every seeded user again from the same seed objects: each one's id (a SHA-256) is taken once and
+ * kept with the object (with 10,000 users the hashes were about a third of a reset, and their garbage more).
+ */
+const seededIds = new WeakMap<UserSeed, string>();
+
+function seededUserId(u: UserSeed): string {
+  let id = seededIds.get(u);
+  if (id === undefined) seededIds.set(u, (id = stableUuid(`user:${u.username}`)));
+  return id;
+}
+
 export function userFromSeed(u: UserSeed): UserRecord {
   return {
-    id: stableUuid(`user:${u.username}`),
+    id: seededUserId(u),
     username: u.username,
     displayName: u.display_name ?? u.username,
     email: u.email,
