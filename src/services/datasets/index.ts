@@ -8,7 +8,6 @@
 // - A file that fails to parse after the first batch was sent cuts the stream instead of answering an error.
 // - A whole-table CSV read answers a fitting file's quote-free text as written (`1.50`, `...00Z`), other reads
 //   as the service writes values (`1.5`, `...00.000Z`); the same values either way.
-// - Parquet files are read whole from the byte store before decoding (their footer comes last).
 // - No views, jobs, builds, schedules, health checks or schema deletion; no folder checks on parentFolderRid.
 // - The state export inlines files up to 64 KiB; larger ones go beside an export file, and over HTTP are dropped.
 import type { ServiceModule } from '../service-module.js';
