@@ -5,10 +5,9 @@
 // answer), after PAUSE_MS (default 0) of other work. Each run starts a new process from each named build folder in turn (default `dist`), so two builds
 // (copies of dist/ made before and after a change) are compared alternated in the same sitting.
 import http from 'node:http';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { writeBenchParquet } from './lib/parquet-file.js';
+import { BENCH_PARQUET_SCHEMA as SCHEMA, cachedBenchParquet } from './lib/parquet-file.js';
 import { postJson } from './lib/http.js';
 import { mintTokens, startEmulator, stopAll } from './lib/servers.js';
 
@@ -17,25 +16,6 @@ const BUILDS = process.argv.length > 3 ? process.argv.slice(3) : ['dist'];
 const ROWS = 1_000_000;
 /** PAUSE_MS: a pause between the Parquet commit and its read (a client that does other work in between). */
 const PAUSE_MS = Number(process.env.PAUSE_MS ?? 0);
-const SCHEMA = {
-  fieldSchemaList: ['STRING:sensor', 'DOUBLE:value', 'LONG:count', 'BOOLEAN:ok', 'TIMESTAMP:at'].map((s) => ({
-    type: s.split(':')[0],
-    name: s.split(':')[1],
-    nullable: true,
-  })),
-};
-
-/** The datasets bench's Parquet file, written once into the temporary folder (bench/parquet-read.ts keeps the same one). */
-async function benchFile(): Promise<Buffer> {
-  const dir = join(tmpdir(), 'parquet-read-bench');
-  const file = join(dir, `bench-${ROWS}.parquet`);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    await writeBenchParquet(`${file}.part`, ROWS);
-    renameSync(`${file}.part`, file);
-  }
-  return readFileSync(file);
-}
 
 function call(
   url: string,
@@ -59,7 +39,7 @@ function call(
   });
 }
 
-const parquet = await benchFile();
+const parquet = await cachedBenchParquet(ROWS);
 const csv = `sensor,value,count,ok,at\n${Array.from({ length: 2000 }, (_, i) => `s${i % 9},${i / 4},${i},${i % 2 === 0},2026-01-01T00:00:0${i % 10}Z`).join('\n')}\n`;
 for (let run = 1; run <= RUNS; run++) {
   for (const build of BUILDS) {

@@ -4,42 +4,19 @@
 // per second and MB of file per second (the bench's measure); the first run includes loading parquet-wasm. Run it
 // under `node --cpu-prof` (through tsx's loader) to see where a Parquet read's time goes (docs/datasets.md,
 // "Bench"). The file is written once to the system's temporary folder and kept there for the next runs.
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MemoryBlobs } from '../src/blobs/memory-blobs.js';
-import type { DatasetSchema, FileRecord } from '../src/services/datasets/model.js';
+import type { FileRecord } from '../src/services/datasets/model.js';
 import { planColumns, tableBytes, type TableFormat } from '../src/services/datasets/table/read-table.js';
 import { readTableBytes } from '../src/services/datasets/table/worker-pool.js';
-import { writeBenchParquet } from './lib/parquet-file.js';
+import { BENCH_PARQUET_SCHEMA as schema, cachedBenchParquet } from './lib/parquet-file.js';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const FORMAT = (process.argv[3] ?? 'ARROW') as TableFormat;
 const RUNS = Number(process.argv[4] ?? 3);
 const WORKER = process.argv[5] === 'worker';
 
-/** The bench's file, written once per row count (writing 1,000,000 rows takes @dsnp/parquetjs several seconds). */
-async function benchFile(): Promise<Buffer> {
-  const dir = join(tmpdir(), 'parquet-read-bench');
-  const file = join(dir, `bench-${ROWS}.parquet`);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    await writeBenchParquet(`${file}.part`, ROWS);
-    renameSync(`${file}.part`, file);
-  }
-  return readFileSync(file);
-}
-
-const schema: DatasetSchema = {
-  fieldSchemaList: ['STRING:sensor', 'DOUBLE:value', 'LONG:count', 'BOOLEAN:ok', 'TIMESTAMP:at'].map((s) => ({
-    type: s.split(':')[0]!,
-    name: s.split(':')[1]!,
-    nullable: true,
-  })),
-};
-
-const bytes = await benchFile();
+const bytes = await cachedBenchParquet(ROWS);
 const blobs = new MemoryBlobs();
 const info = await blobs.put(Readable.from([bytes]), { maxBytes: 1e10 });
 const file: FileRecord = { transactionRid: 't', path: 'large.parquet', blobId: info.blobId, size: info.size, updatedTime: '' };
