@@ -27,8 +27,8 @@ export interface BearerReadLane {
   kind: 'bearer-read';
   path: string;
   scope: string;
-  /** The route's answer for this principal (the function its handler calls). */
-  answer(principal: UserRecord): unknown;
+  /** The JSON text of the route's answer for this principal (what its handler sends, serialized). */
+  answerJson(principal: UserRecord): string;
 }
 
 /** A POST of a small `application/x-www-form-urlencoded` body (exactly that type, with a Content-Length). */
@@ -147,7 +147,7 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
         (req as WithLookup)[LOOKED_UP] = { token: presented, found };
         return route();
       }
-      write(res, { status: 200, headers: [], body: JSON.stringify(lane.answer(principal)) });
+      write(res, { status: 200, headers: [], body: lane.answerJson(principal) });
       journal(req, 200, elapsedMs(started), { clientId: token.clientId ?? undefined, username: principal.username });
     };
     deps.store.tokens

@@ -49,6 +49,25 @@ describe('the getCurrent fast lane', () => {
     expect(JSON.parse(lane.body).username).toBe('admin');
   });
 
+  it("answers the user's record as it is now after the record changes (the answer text is kept per record)", async () => {
+    const token = await mintToken(app, 'admin', ['api:admin-read']);
+    const auth = { authorization: `Bearer ${token}` };
+    const before = await get(PATH, auth);
+    const record = (await lanes.store.users.byUsername('admin'))!;
+    await lanes.store.users.upsert({ ...record, givenName: 'Renamed' });
+    try {
+      const after = await get(PATH, auth);
+      const route = await get(`${PATH}?preview=false`, auth);
+      expect([before.routed, after.routed]).toEqual([false, false]);
+      expect(JSON.parse(after.body).givenName).toBe('Renamed');
+      expect(after.body).toBe(route.body);
+      expect(after.body).not.toBe(before.body);
+    } finally {
+      await lanes.store.users.upsert(record);
+    }
+    expect((await get(PATH, auth)).body).toBe(before.body);
+  });
+
   it('journals the request as the route hook does', async () => {
     const token = await mintToken(app, 'admin', ['api:admin-read']);
     await get(PATH, { authorization: `Bearer ${token}` });

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildTestApp } from '../helpers/app.js';
 import type { ManualClock } from '../../src/clock.js';
+import type { Store } from '../../src/store/store.js';
 
 export interface LaneAnswer {
   status: number;
@@ -18,12 +19,13 @@ export interface LaneAnswer {
 export interface LaneHarness {
   app: FastifyInstance;
   clock: ManualClock;
+  store: Store;
   base: string;
   send(path: string, init: RequestInit): Promise<LaneAnswer>;
 }
 
 export async function laneHarness(seed: string | Record<string, unknown>): Promise<LaneHarness> {
-  const { app, clock } = await buildTestApp({ seed });
+  const { app, clock, store } = await buildTestApp({ seed });
   let laned = 0;
   const record = app.journal.recordAnswered.bind(app.journal);
   app.journal.recordAnswered = (answered) => {
@@ -35,6 +37,7 @@ export async function laneHarness(seed: string | Record<string, unknown>): Promi
   return {
     app,
     clock,
+    store,
     base,
     async send(path, init) {
       const before = laned;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
 import type { Seed } from '../../seed/schema.js';
-import { enrollmentWire, meWire, userWire } from './shapes.js';
+import { enrollmentWire, meWire, userWire, userWireJson } from './shapes.js';
 import { PreviewQuery } from '../../http/preview.js';
 import { useJsonBodies } from '../../http/body-parsers.js';
 import { DIRECTORY } from './directory/part.js';
@@ -18,7 +18,7 @@ const GET_CURRENT_PATH = '/api/v2/admin/users/getCurrent';
 export function adminRoutes(app: FastifyInstance, deps: { store: Store; clock: Clock; seed: Pick<Seed, 'limits'> }): void {
   // What every client calls first and most: its plain success is answered in front of the framework
   // (src/http/fast-lane.ts); this route answers everything else.
-  app.addFastLane({ kind: 'bearer-read', path: GET_CURRENT_PATH, scope: 'api:admin-read', answer: userWire });
+  app.addFastLane({ kind: 'bearer-read', path: GET_CURRENT_PATH, scope: 'api:admin-read', answerJson: userWireJson });
   app.get(GET_CURRENT_PATH, {
     config: { auth: { kind: 'bearer', scope: 'api:admin-read', denied: { errorName: 'GetCurrentUserPermissionDenied', parameters: () => ({}) } } },
     schema: { querystring: PreviewQuery },
