@@ -30,7 +30,10 @@ export class MemoryBlobs implements BlobStore {
   async open(blobId: string, range?: ByteRange): Promise<Readable | undefined> {
     const blob = this.blobs.get(blobId);
     if (!blob) return undefined;
-    return Readable.from(range ? slices(blob.chunks, clampRange(range, blob.info.size)) : blob.chunks, { objectMode: false });
+    // Object mode: each chunk (or view) is handed over as it is. A byte-mode stream read by `for await` joins what
+    // it holds: two 1 MiB chunks copied into a new 2 MiB buffer per read, garbage that started a full collection
+    // every 30-60 ms of a table read (docs/datasets.md, "Event-loop stalls during uploads and reads").
+    return Readable.from(range ? slices(blob.chunks, clampRange(range, blob.info.size)) : blob.chunks, { objectMode: true });
   }
 
   async delete(blobId: string): Promise<void> {
