@@ -69,8 +69,9 @@ export const CHUNK_BYTES = 1024 * 1024;
  * Bytes taken before other requests get a turn. A fast sender's socket has data at every read, and libuv reads
  * up to 32 times (2 MiB) per turn of the event loop while each piece is taken at once; waiting a turn here leaves
  * the piece after it unread, which stops the socket, so a turn holds about this many bytes' work, not 2 MiB's.
+ * 256 KiB cost a 30 MB upload about 9% of its time, 512 KiB none measurable, for the same latency of the others.
  */
-const TURN_BYTES = 256 * 1024;
+const TURN_BYTES = 512 * 1024;
 
 /**
  * Cuts a byte stream into CHUNK_BYTES pieces (the last one shorter), counting and hashing as it goes, and
