@@ -30,7 +30,11 @@ export class MemoryBlobs implements BlobStore {
   async open(blobId: string, range?: ByteRange): Promise<Readable | undefined> {
     const blob = this.blobs.get(blobId);
     if (!blob) return undefined;
-    return Readable.from(range ? slices(blob.chunks, clampRange(range, blob.info.size)) : blob.chunks, { objectMode: false });
+    // No read-ahead (highWaterMark 0): each chunk (or view) is handed over as it is. With one chunk held, a read
+    // by `for await` took the next one too and joined both into a new 2 MiB buffer, garbage that started a full
+    // collection every 30-60 ms of a table read. Object mode also kept them apart, but its read-ahead of 16 chunks
+    // raised a CSV -> ARROW read's RSS by 15-20 MB (docs/datasets.md, "Event-loop stalls during uploads and reads").
+    return Readable.from(range ? slices(blob.chunks, clampRange(range, blob.info.size)) : blob.chunks, { objectMode: false, highWaterMark: 0 });
   }
 
   async delete(blobId: string): Promise<void> {
