@@ -9,6 +9,8 @@ export const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug'
 /** What pino and the platform-error line write to: one serialized line per call, newline included. */
 export interface LogDestination {
   write(line: string): unknown;
+  /** The line `head`, `time` in decimal, `middle`, `tail` (bytes, newline included): no whole line made as a string. */
+  writeTimed?(head: Uint8Array, time: number, middle: string, tail: Uint8Array): void;
 }
 
 const REDACTED_PATHS = [

@@ -9,6 +9,7 @@ import type { Settings } from './settings.js';
 import type { JobService } from './services/compute-modules/jobs.js';
 import type { ComputeModuleSettings } from './services/compute-modules/settings.js';
 import { installErrorRendering } from './http/render-error.js';
+import { plainErrorLineWriter } from './http/error-log.js';
 import { PathPolicies } from './http/path-policy.js';
 import { COMPUTE_MODULES_POLICY, RUNTIMES_PREFIX } from './services/compute-modules/policy.js';
 import { rejectOtherMediaTypes, useJsonBodies } from './http/body-parsers.js';
@@ -60,7 +61,10 @@ export async function startPodListener(deps: PodListenerDeps): Promise<PodListen
     rewriteUrl: (request) => fromRuntimePrefix(request.url ?? '/'),
   });
   app.decorate('pathPolicies', new PathPolicies(COMPUTE_MODULES_POLICY));
-  installErrorRendering(app, (level, line) => deps.log[level](line, 'platform error'));
+  installErrorRendering(
+    app,
+    plainErrorLineWriter((level, line) => deps.log[level](line, 'platform error')),
+  );
   deps.journal?.attach(app);
   // The connection cap (counted for this listener on its own) and the raw refusals' listeners.
   installServerLimits(app, deps.settings.limits);

@@ -25,6 +25,17 @@ describe('stdoutLines', () => {
     expect(writes[1]).toBe('y\n');
   });
 
+  it('writes a timed line as its head, the time in decimal and its tail, in order with the other lines', async () => {
+    const writes: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (writes.push(String(chunk)), true));
+    stdoutLines.write('one\n');
+    stdoutLines.writeTimed(Buffer.from('{"time":'), 0, '', Buffer.from('}\n'));
+    stdoutLines.writeTimed(Buffer.from('{"time":'), 1796623863966, ',"m":"ü"', Buffer.from(',"x":"é"}\n'));
+    stdoutLines.write('two\n');
+    stdoutLines.flush();
+    expect(writes.join('')).toBe('one\n{"time":0}\n{"time":1796623863966,"m":"ü","x":"é"}\ntwo\n');
+  });
+
   it('loses no pending line when the process exits at once', () => {
     const script = "import { stdoutLines } from './src/log-sink.ts'; for (let i = 0; i < 3; i++) stdoutLines.write(`line ${i}\\n`); process.exit(0);";
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });

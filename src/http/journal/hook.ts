@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { PlatformError, type EmulatorError } from '../../errors.js';
-import type { ErrorLineWriter } from '../error-log.js';
+import type { ErrorLine, ErrorLineWriter } from '../error-log.js';
 import type { JournalEntry, JournalFilter } from './entry.js';
 import { JournalRing, type JournalRecord } from './ring.js';
 import { looksLikeFieldValue, redactUrl } from '../../redact.js';
@@ -124,6 +124,41 @@ function materialize(r: JournalRecord): JournalEntry {
   };
 }
 
+const levelOf = (status: number) => (status >= 500 ? 'error' : 'info');
+
+function refusalLine(
+  reqId: string,
+  refusal: EmulatorError,
+  errorInstanceId: string | undefined,
+  status: number,
+  method: string,
+  url: string,
+  errorCode: string,
+  reason: string,
+): ErrorLine {
+  const platform = refusal instanceof PlatformError;
+  return {
+    reqId,
+    errorInstanceId,
+    errorCode: platform ? refusal.errorCode : errorCode,
+    errorName: platform ? refusal.errorName : undefined,
+    status,
+    method,
+    path: redactUrl(url),
+    reason,
+  };
+}
+
+/** A refusal's journal words; a shared, frozen refusal's are worked out once. */
+const wordsKept = new WeakMap<EmulatorError, { errorCode: string; reason: string }>();
+function wordsOf(refusal: EmulatorError): { errorCode: string; reason: string } {
+  const kept = wordsKept.get(refusal);
+  if (kept !== undefined) return kept;
+  const words = { errorCode: errorCodeOf(refusal), reason: reasonOf(refusal) };
+  if (Object.isFrozen(refusal)) wordsKept.set(refusal, words);
+  return words;
+}
+
 export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal {
   const ring = new JournalRing(deps.size, materialize);
   const listeners = new Set<JournalListener>();
@@ -140,9 +175,18 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     attach: (listener) => hook(listener),
     recordAnswered(answered) {
       const refusal = answered.refusal;
-      const errorCode = refusal === undefined ? undefined : errorCodeOf(refusal);
-      const reason = refusal === undefined ? undefined : reasonOf(refusal);
-      if (refusal !== undefined) logRefusal(LANE_REQUEST_ID, refusal, undefined, answered.status, answered.method, answered.url, errorCode!, reason!);
+      let errorCode: string | undefined;
+      let reason: string | undefined;
+      if (refusal !== undefined) {
+        const words = wordsOf(refusal);
+        errorCode = words.errorCode;
+        reason = words.reason;
+        const { status, method, url } = answered;
+        const line = () => refusalLine(LANE_REQUEST_ID, refusal, undefined, status, method, url, words.errorCode, words.reason);
+        // A shared refusal on a lane's path: its line repeats but for the time (src/http/error-log.ts).
+        if (Object.isFrozen(refusal)) deps.logLine.repeated(levelOf(status), refusal, url, status, method, line);
+        else deps.logLine(levelOf(status), line());
+      }
       if (deps.size === 0) return;
       // Field by field, in the order record() writes them: one shape for every slot of the ring.
       const record: JournalRecord = {
@@ -217,17 +261,7 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     errorCode: string,
     reason: string,
   ): void {
-    const platform = refusal instanceof PlatformError;
-    deps.logLine(status >= 500 ? 'error' : 'info', {
-      reqId,
-      errorInstanceId,
-      errorCode: platform ? refusal.errorCode : errorCode,
-      errorName: platform ? refusal.errorName : undefined,
-      status,
-      method,
-      path: redactUrl(url),
-      reason,
-    });
+    deps.logLine(levelOf(status), refusalLine(reqId, refusal, errorInstanceId, status, method, url, errorCode, reason));
   }
 
   function push(record: JournalRecord, listenerFailed: (err: unknown) => void): void {
