@@ -86,18 +86,29 @@ export function laneLookup(req: IncomingMessage, presented: string): { found: Be
 
 const elapsedMs = (started: number) => Math.round((performance.now() - started) * 1000) / 1000;
 
+// The CORS hook's Vary comes first on the route's answer too.
+const headersOf = (answer: PlainAnswer) => [
+  'vary',
+  'Origin',
+  ...answer.headers,
+  'content-type',
+  'application/json; charset=utf-8',
+  'content-length',
+  String(Buffer.byteLength(answer.body)),
+];
+
 function write(res: ServerResponse, answer: PlainAnswer): void {
-  // The CORS hook's Vary comes first on the route's answer too.
-  res.writeHead(answer.status, [
-    'vary',
-    'Origin',
-    ...answer.headers,
-    'content-type',
-    'application/json; charset=utf-8',
-    'content-length',
-    String(Buffer.byteLength(answer.body)),
-  ]);
+  res.writeHead(answer.status, headersOf(answer));
   res.end(answer.body);
+}
+
+/** An answer made once and shared (a common 401): its header list and body bytes are made once too. */
+const sharedParts = new WeakMap<PlainAnswer, { headers: string[]; body: Buffer }>();
+function writeShared(res: ServerResponse, answer: PlainAnswer): void {
+  let parts = sharedParts.get(answer);
+  if (parts === undefined) sharedParts.set(answer, (parts = { headers: headersOf(answer), body: Buffer.from(answer.body) }));
+  res.writeHead(answer.status, parts.headers);
+  res.end(parts.body);
 }
 
 /** Decorates `addFastLane`; returns what the server's request listener asks first (src/http/server-limits.ts). */
@@ -130,7 +141,7 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
   function bearerRead(lane: BearerReadLane, req: IncomingMessage, res: ServerResponse, route: () => void): boolean {
     const started = performance.now();
     const refuse = (refusal: Unauthenticated) => {
-      write(res, bearerAnswer(refusal));
+      writeShared(res, bearerAnswer(refusal));
       journal(req, 401, elapsedMs(started), { refusal });
     };
     const presented = req.headers.authorization === undefined ? undefined : BEARER.exec(req.headers.authorization)?.[1];
