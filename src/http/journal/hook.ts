@@ -225,7 +225,7 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
       if (refusal) {
         errorCode = errorCodeOf(refusal);
         reason = reasonOf(refusal);
-        logRefusal(request.id, refusal, request.errorInstanceId ?? undefined, status, method, url, errorCode, reason);
+        deps.logLine(levelOf(status), refusalLine(request.id, refusal, request.errorInstanceId ?? undefined, status, method, url, errorCode, reason));
       } else {
         // Only an unexpected exception answers without a refusal; its renderer has logged it at error.
         reason = 'An unexpected error; the log has its errorInstanceId and stack.';
@@ -249,19 +249,6 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
       reason: reason ?? request.journalNote ?? undefined,
     };
     push(record, (err) => request.log.warn({ err }, 'a journal listener failed'));
-  }
-
-  function logRefusal(
-    reqId: string,
-    refusal: EmulatorError,
-    errorInstanceId: string | undefined,
-    status: number,
-    method: string,
-    url: string,
-    errorCode: string,
-    reason: string,
-  ): void {
-    deps.logLine(levelOf(status), refusalLine(reqId, refusal, errorInstanceId, status, method, url, errorCode, reason));
   }
 
   function push(record: JournalRecord, listenerFailed: (err: unknown) => void): void {
