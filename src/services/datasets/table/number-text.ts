@@ -72,6 +72,20 @@ export function writeSafeInteger(out: Uint8Array, at: number, value: number): nu
   return writeDigits(out, at, value, digitCount(value));
 }
 
+const bitsOf = new Float64Array(1);
+const highWord = new Uint32Array(bitsOf.buffer);
+/** log10(2), a little more, so that the estimate below is floor(log10(a)) or one less. */
+const LOG10_2 = 0.30103;
+
+/**
+ * floor(log10(a)) for 1e-6 <= a < 1e15, give or take one (the caller corrects it): from the binary exponent, which
+ * costs less than Math.log10.
+ */
+function decimalExponent(a: number): number {
+  bitsOf[0] = a;
+  return Math.floor(((highWord[1]! >>> 20) - 1023) * LOG10_2);
+}
+
 /** Where writeDouble puts a value's digits before laying them out: at most 17. */
 const digitsOf = new Uint8Array(20);
 
@@ -94,7 +108,7 @@ export function writeDouble(out: Uint8Array, at: number, value: number): number 
   if (Number.isInteger(a)) return a <= TWO_53 ? writeDigits(out, at, a, digitCount(a)) : -1;
   if (!(a >= 1e-6 && a < 1e15)) return -1;
   // k makes a * 10^k a 15-digit integer part: 10^14 <= a * 10^k < 10^15.
-  let k = 14 - Math.floor(Math.log10(a));
+  let k = 14 - decimalExponent(a);
   let scaled = a * POW10[k]!;
   if (scaled >= 1e15) scaled = a * POW10[--k]!;
   else if (scaled < 1e14) scaled = a * POW10[++k]!;
