@@ -9,7 +9,7 @@ import { Data, DataType, DateUnit, Precision, TimeUnit, type DateDay, type Float
 import type { Cell, Column } from './columns.js';
 import { cellsOf, type ColumnBatch } from './arrow-vectors.js';
 import { bitmapOf, dayWriter, instantWriter, microsToMillis, SAFE_HIGH, TWO_32, validAt, wholeMillis, type ColumnWriter } from './instant-text.js';
-import { digitCount, writeDouble, writeSafeInteger } from './number-text.js';
+import { decompose, digitCount, parts, partsLength, writeParts, writeSafeInteger } from './number-text.js';
 
 /** A CSV field as csv-stringify writes it: quoted (quotes doubled) only when it holds a comma, quote or line break. */
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -146,43 +146,49 @@ function longWriter(data: Data): ColumnWriter {
   };
 }
 
-/** The longest text String gives a double in the fixed notation writeDouble writes ("-0.00000" and 17 digits). */
-const DOUBLE_TEXT_MAX = 25;
-
 /**
- * Doubles as String writes them: the digits proven by writeDouble, else String's own text (number-text.ts). Each
- * field is written once into a scratch buffer of its own while measuring, then copied into place.
+ * Doubles as String writes them: the digits proven by decompose, else String's own text (number-text.ts). Each
+ * value's digits are found once while measuring, kept as numbers, and written into place.
  */
 function doubleWriter(values: Float64Array, bitmap: Uint8Array | undefined, length: number): ColumnWriter {
-  const text = new Uint8Array(length * DOUBLE_TEXT_MAX);
-  const ends = new Int32Array(length);
+  const high = new Int32Array(length);
+  const low = new Int32Array(length);
+  // Per row: the digits' count (0: a null; -1: String's text, in `texts`), the point's place, the sign.
+  const counts = new Int8Array(length);
+  const points = new Int8Array(length);
+  const negative = new Uint8Array(length);
+  let texts: Map<number, string> | undefined;
   return {
     measure(lengths) {
-      let end = 0;
       for (let i = 0; i < length; i++) {
-        if (validAt(bitmap, i)) {
-          const start = end;
-          end = writeDouble(text, start, values[i]!);
-          if (end < 0) end = writeAscii(text, start, String(values[i]));
-          lengths[i]! += end - start;
+        if (!validAt(bitmap, i)) continue;
+        const value = values[i]!;
+        if (decompose(value)) {
+          high[i] = parts.high;
+          low[i] = parts.low;
+          counts[i] = parts.count;
+          points[i] = parts.point;
+          negative[i] = parts.negative ? 1 : 0;
+          lengths[i]! += partsLength(parts.count, parts.point, parts.negative);
+        } else {
+          const text = String(value);
+          (texts ??= new Map()).set(i, text);
+          counts[i] = -1;
+          lengths[i]! += text.length;
         }
-        ends[i] = end;
       }
     },
     write(out, at) {
-      let from = 0;
       for (let row = 0; row < length; row++) {
-        const end = ends[row]!;
-        let to = at[row]!;
-        for (let k = from; k < end; k++) out[to++] = text[k]!;
-        at[row] = to;
-        from = end;
+        const count = counts[row]!;
+        if (count > 0) at[row] = writeParts(out, at[row]!, high[row]!, low[row]!, count, points[row]!, negative[row] === 1);
+        else if (count < 0) at[row] = writeAscii(out, at[row]!, texts!.get(row)!);
       }
     },
   };
 }
 
-/** An ASCII string's characters at `at` (a double's text: at most 25 of them); answers where they end. */
+/** An ASCII string's characters at `at` (a double's text from String); answers where it ends. */
 function writeAscii(out: Uint8Array, at: number, text: string): number {
   for (let k = 0; k < text.length; k++) out[at++] = text.charCodeAt(k);
   return at;
