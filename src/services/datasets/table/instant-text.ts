@@ -45,6 +45,9 @@ function writeCivilDate(day: number, out: Uint8Array, at: number): void {
   writeTwoDigits(out, at + 8, dayOfMonth);
 }
 
+/** "00" to "99" as 16-bit little-endian numbers: a pair written in one store. */
+const PAIRS_LE = Uint16Array.from({ length: 100 }, (_v, i) => (0x30 + Math.floor(i / 10)) | ((0x30 + (i % 10)) << 8));
+
 /** 0-99 as two ASCII digits at `at` (int32 arithmetic: a double's % is a call). */
 function writeTwoDigits(out: Uint8Array, at: number, value: number): void {
   const tens = ((value | 0) / 10) | 0;
@@ -64,8 +67,14 @@ export function instantWriter(millis: Float64Array, bitmap: Uint8Array | undefin
       for (let i = 0; i < length; i++) if (validAt(bitmap, i)) lengths[i]! += 24;
     },
     write(out, at) {
+      // Two and four bytes at a time (little-endian, as the pairs are made): the date kept as three numbers.
+      const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
       const date = new Uint8Array(10);
+      const dateView = new DataView(date.buffer);
       let lastDay = NaN;
+      let date0 = 0;
+      let date4 = 0;
+      let date8 = 0;
       for (let row = 0; row < length; row++) {
         if (!validAt(bitmap, row)) continue;
         const ms = millis[row]!;
@@ -76,9 +85,16 @@ export function instantWriter(millis: Float64Array, bitmap: Uint8Array | undefin
           day -= 1;
           time += DAY_MS;
         }
-        if (day !== lastDay) writeCivilDate((lastDay = day), date, 0);
+        if (day !== lastDay) {
+          writeCivilDate((lastDay = day), date, 0);
+          date0 = dateView.getUint32(0, true);
+          date4 = dateView.getUint32(4, true);
+          date8 = dateView.getUint16(8, true);
+        }
         const to = at[row]!;
-        for (let k = 0; k < 10; k++) out[to + k] = date[k]!;
+        view.setUint32(to, date0, true);
+        view.setUint32(to + 4, date4, true);
+        view.setUint16(to + 8, date8, true);
         const hours = (time / 3_600_000) | 0;
         const inHour = time - hours * 3_600_000;
         const minutes = (inHour / 60_000) | 0;
@@ -87,14 +103,14 @@ export function instantWriter(millis: Float64Array, bitmap: Uint8Array | undefin
         const milli = inMinute - seconds * 1000;
         const hundreds = (milli / 100) | 0;
         out[to + 10] = 0x54; // T
-        writeTwoDigits(out, to + 11, hours);
+        view.setUint16(to + 11, PAIRS_LE[hours]!, true);
         out[to + 13] = 0x3a;
-        writeTwoDigits(out, to + 14, minutes);
+        view.setUint16(to + 14, PAIRS_LE[minutes]!, true);
         out[to + 16] = 0x3a;
-        writeTwoDigits(out, to + 17, seconds);
+        view.setUint16(to + 17, PAIRS_LE[seconds]!, true);
         out[to + 19] = 0x2e;
         out[to + 20] = 0x30 + hundreds;
-        writeTwoDigits(out, to + 21, milli - hundreds * 100);
+        view.setUint16(to + 21, PAIRS_LE[milli - hundreds * 100]!, true);
         out[to + 23] = 0x5a; // Z
         at[row] = to + 24;
       }
