@@ -64,11 +64,11 @@ export type FromWorker =
   | { kind: 'out'; data: Uint8Array }
   /** The answer's next chunk is the helper's next (ReadJob.share). */
   | { kind: 'helper' }
+  /** The answer to `warm-text`. */
+  | { kind: 'text-warmed' }
   | { kind: 'fitted'; key: string }
   | { kind: 'end' }
   | { kind: 'fail'; message: string; table: boolean }
   | { kind: 'cancelled' }
   /** The answer to `warm`: parquet-wasm is ready in this worker (or `error` says why not). */
-  | { kind: 'warmed'; error?: string }
-  /** The answer to `warm-text`. */
-  | { kind: 'text-warmed' };
+  | { kind: 'warmed'; error?: string };
