@@ -9,6 +9,7 @@ import { Data, DataType, DateUnit, Precision, TimeUnit, type DateDay, type Float
 import type { Cell, Column } from './columns.js';
 import { cellsOf, type ColumnBatch } from './arrow-vectors.js';
 import { bitmapOf, dayWriter, instantWriter, microsToMillis, SAFE_HIGH, TWO_32, validAt, wholeMillis, type ColumnWriter } from './instant-text.js';
+import { decompose, digitCount, parts, partsLength, writeParts, writeSafeInteger } from './number-text.js';
 
 /** A CSV field as csv-stringify writes it: quoted (quotes doubled) only when it holds a comma, quote or line break. */
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -16,15 +17,19 @@ export const csvField = (text: string) => (NEEDS_QUOTES.test(text) ? `"${text.re
 
 /** Fields as strings: ASCII ones written a byte per character, others as UTF-8. */
 function stringWriter(fields: string[], ascii: boolean): ColumnWriter {
-  let size = 0;
-  for (const field of fields) size += ascii ? field.length : Buffer.byteLength(field);
   return {
-    size,
-    write(out, at, row) {
-      const field = fields[row]!;
-      if (!ascii) return at + out.write(field, at, 'utf8');
-      for (let k = 0; k < field.length; k++) out[at++] = field.charCodeAt(k);
-      return at;
+    measure(lengths) {
+      for (let r = 0; r < fields.length; r++) lengths[r]! += ascii ? fields[r]!.length : Buffer.byteLength(fields[r]!);
+    },
+    write(out, at) {
+      const bytes = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+      for (let r = 0; r < fields.length; r++) {
+        const field = fields[r]!;
+        let to = at[r]!;
+        if (!ascii) to += bytes.write(field, to, 'utf8');
+        else for (let k = 0; k < field.length; k++) out[to++] = field.charCodeAt(k);
+        at[r] = to;
+      }
     },
   };
 }
@@ -53,25 +58,29 @@ const decoder = new TextDecoder();
 function utf8Writer(data: Data): ColumnWriter {
   const offsets = data.valueOffsets as Int32Array;
   const values = data.values as Uint8Array;
+  const length = data.length;
   const bytes = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-  const used = bytes.subarray(offsets[0]!, offsets[data.length]!);
+  const used = bytes.subarray(offsets[0]!, offsets[length]!);
   const quoting = used.includes(0x22) || used.includes(0x2c) || used.includes(0x0a) || used.includes(0x0d);
   const bitmap = bitmapOf(data);
   if (!quoting && isAscii(used)) {
-    let size = 0;
-    for (let i = 0; i < data.length; i++) if (validAt(bitmap, i)) size += offsets[i + 1]! - offsets[i]!;
     return {
-      size,
-      write(out, at, row) {
-        if (!validAt(bitmap, row)) return at;
-        const end = offsets[row + 1]!;
-        for (let k = offsets[row]!; k < end; k++) out[at++] = values[k]!;
-        return at;
+      measure(lengths) {
+        for (let i = 0; i < length; i++) if (validAt(bitmap, i)) lengths[i]! += offsets[i + 1]! - offsets[i]!;
+      },
+      write(out, at) {
+        for (let row = 0; row < length; row++) {
+          if (!validAt(bitmap, row)) continue;
+          let to = at[row]!;
+          const end = offsets[row + 1]!;
+          for (let k = offsets[row]!; k < end; k++) out[to++] = values[k]!;
+          at[row] = to;
+        }
       },
     };
   }
-  const fields = new Array<string>(data.length);
-  for (let i = 0; i < data.length; i++) fields[i] = validAt(bitmap, i) ? csvField(decoder.decode(values.subarray(offsets[i]!, offsets[i + 1]!))) : '';
+  const fields = new Array<string>(length);
+  for (let i = 0; i < length; i++) fields[i] = validAt(bitmap, i) ? csvField(decoder.decode(values.subarray(offsets[i]!, offsets[i + 1]!))) : '';
   return stringWriter(fields, false);
 }
 
@@ -79,34 +88,32 @@ function utf8Writer(data: Data): ColumnWriter {
 function boolWriter(data: Data): ColumnWriter {
   const bits = data.values as Uint8Array;
   const bitmap = bitmapOf(data);
-  let size = 0;
-  for (let i = 0; i < data.length; i++) if (validAt(bitmap, i)) size += (bits[i >> 3]! & (1 << (i & 7))) !== 0 ? 4 : 5;
+  const length = data.length;
   return {
-    size,
-    write(out, at, row) {
-      if (!validAt(bitmap, row)) return at;
-      if ((bits[row >> 3]! & (1 << (row & 7))) !== 0) {
-        out[at] = 0x74; // true
-        out[at + 1] = 0x72;
-        out[at + 2] = 0x75;
-        out[at + 3] = 0x65;
-        return at + 4;
+    measure(lengths) {
+      for (let i = 0; i < length; i++) if (validAt(bitmap, i)) lengths[i]! += (bits[i >> 3]! & (1 << (i & 7))) !== 0 ? 4 : 5;
+    },
+    write(out, at) {
+      for (let row = 0; row < length; row++) {
+        if (!validAt(bitmap, row)) continue;
+        const to = at[row]!;
+        if ((bits[row >> 3]! & (1 << (row & 7))) !== 0) {
+          out[to] = 0x74; // true
+          out[to + 1] = 0x72;
+          out[to + 2] = 0x75;
+          out[to + 3] = 0x65;
+          at[row] = to + 4;
+        } else {
+          out[to] = 0x66; // false
+          out[to + 1] = 0x61;
+          out[to + 2] = 0x6c;
+          out[to + 3] = 0x73;
+          out[to + 4] = 0x65;
+          at[row] = to + 5;
+        }
       }
-      out[at] = 0x66; // false
-      out[at + 1] = 0x61;
-      out[at + 2] = 0x6c;
-      out[at + 3] = 0x73;
-      out[at + 4] = 0x65;
-      return at + 5;
     },
   };
-}
-
-/** Decimal digits of a safe integer's magnitude (at most 16). */
-function digitCount(value: number): number {
-  let digits = 1;
-  for (let bound = 10; digits < 16 && value >= bound; bound *= 10) digits++;
-  return digits;
 }
 
 /**
@@ -115,40 +122,76 @@ function digitCount(value: number): number {
  */
 function longWriter(data: Data): ColumnWriter {
   const values = data.values as BigInt64Array;
-  const words = new Int32Array(values.buffer, values.byteOffset, data.length * 2);
+  const length = data.length;
+  const words = new Int32Array(values.buffer, values.byteOffset, length * 2);
   const bitmap = bitmapOf(data);
-  const numbers = new Float64Array(data.length);
-  let size = 0;
-  for (let i = 0; i < data.length; i++) {
+  const numbers = new Float64Array(length);
+  for (let i = 0; i < length; i++) {
     if (!validAt(bitmap, i)) continue;
     const high = words[2 * i + 1]!;
     if (high >= SAFE_HIGH || high < -SAFE_HIGH)
       return stringWriter(
-        Array.from({ length: data.length }, (_v, r) => (validAt(bitmap, r) ? String(values[r]) : '')),
+        Array.from({ length }, (_v, r) => (validAt(bitmap, r) ? String(values[r]) : '')),
         true,
       );
-    const value = high * TWO_32 + (words[2 * i]! >>> 0);
-    numbers[i] = value;
-    size += digitCount(Math.abs(value)) + (value < 0 ? 1 : 0);
+    numbers[i] = high * TWO_32 + (words[2 * i]! >>> 0);
   }
   return {
-    size,
-    write(out, at, row) {
-      if (!validAt(bitmap, row)) return at;
-      let value = numbers[row]!;
-      if (value < 0) {
-        out[at++] = 0x2d;
-        value = -value;
-      }
-      const end = at + digitCount(value);
-      for (let k = end - 1; k >= at; k--) {
-        const next = Math.floor(value / 10);
-        out[k] = 0x30 + (value - next * 10);
-        value = next;
-      }
-      return end;
+    measure(lengths) {
+      for (let i = 0; i < length; i++) if (validAt(bitmap, i)) lengths[i]! += numbers[i]! < 0 ? 1 + digitCount(-numbers[i]!) : digitCount(numbers[i]!);
+    },
+    write(out, at) {
+      for (let row = 0; row < length; row++) if (validAt(bitmap, row)) at[row] = writeSafeInteger(out, at[row]!, numbers[row]!);
     },
   };
+}
+
+/**
+ * Doubles as String writes them: the digits proven by decompose, else String's own text (number-text.ts). Each
+ * value's digits are found once while measuring, kept as numbers, and written into place.
+ */
+function doubleWriter(values: Float64Array, bitmap: Uint8Array | undefined, length: number): ColumnWriter {
+  const high = new Int32Array(length);
+  const low = new Int32Array(length);
+  // Per row: the digits' count (0: a null; -1: String's text, in `texts`), the point's place, the sign.
+  const counts = new Int8Array(length);
+  const points = new Int8Array(length);
+  const negative = new Uint8Array(length);
+  let texts: Map<number, string> | undefined;
+  return {
+    measure(lengths) {
+      for (let i = 0; i < length; i++) {
+        if (!validAt(bitmap, i)) continue;
+        const value = values[i]!;
+        if (decompose(value)) {
+          high[i] = parts.high;
+          low[i] = parts.low;
+          counts[i] = parts.count;
+          points[i] = parts.point;
+          negative[i] = parts.negative ? 1 : 0;
+          lengths[i]! += partsLength(parts.count, parts.point, parts.negative);
+        } else {
+          const text = String(value);
+          (texts ??= new Map()).set(i, text);
+          counts[i] = -1;
+          lengths[i]! += text.length;
+        }
+      }
+    },
+    write(out, at) {
+      for (let row = 0; row < length; row++) {
+        const count = counts[row]!;
+        if (count > 0) at[row] = writeParts(out, at[row]!, high[row]!, low[row]!, count, points[row]!, negative[row] === 1);
+        else if (count < 0) at[row] = writeAscii(out, at[row]!, texts!.get(row)!);
+      }
+    },
+  };
+}
+
+/** An ASCII string's characters at `at` (a double's text from String); answers where it ends. */
+function writeAscii(out: Uint8Array, at: number, text: string): number {
+  for (let k = 0; k < text.length; k++) out[at++] = text.charCodeAt(k);
+  return at;
 }
 
 /** Arrow data of the column's own type (a Parquet column taken as it is), or undefined for the slow way. */
@@ -157,7 +200,10 @@ function dataWriter(type: DataType, data: Data): ColumnWriter | undefined {
   if (data.offset !== 0 || data.children?.length) return undefined;
   if (DataType.isUtf8(type)) return utf8Writer(data);
   if (DataType.isBool(type)) return boolWriter(data);
-  const numeric = (DataType.isFloat(type) && (type as Float).precision !== Precision.HALF) || (DataType.isInt(type) && (type as Int).bitWidth <= 32);
+  if (DataType.isFloat(type) && (type as Float).precision === Precision.DOUBLE && data.stride === 1) {
+    return doubleWriter(data.values as Float64Array, bitmapOf(data), data.length);
+  }
+  const numeric = (DataType.isFloat(type) && (type as Float).precision === Precision.SINGLE) || (DataType.isInt(type) && (type as Int).bitWidth <= 32);
   if (numeric && data.stride === 1) {
     const values = data.values as Float64Array;
     return eachValue(data, (i) => String(values[i]));
@@ -188,31 +234,39 @@ function columnWriter(column: Column, cells: ColumnBatch['columns'][number], len
   // Milliseconds a timestamp column was read into (parquet-source.ts), or a DOUBLE column's own values.
   if (cells instanceof Float64Array && cells.length >= length) {
     if (DataType.isTimestamp(type)) return instantWriter(wholeMillis(cells, length), undefined);
-    if (DataType.isFloat(type) && (type as Float).precision === Precision.DOUBLE) return stringWriter(Array.from(cells.subarray(0, length), String), true);
+    if (DataType.isFloat(type) && (type as Float).precision === Precision.DOUBLE) return doubleWriter(cells, undefined, length);
   }
   return undefined;
 }
 
 /**
  * A batch's rows as CSV bytes, one line each ending in a line break, in one buffer of its exact size (which a
- * worker hands over without a copy). Byte for byte what each cell's `toText`, quoted where needed, gives.
+ * worker hands over without a copy). Byte for byte what each cell's `toText`, quoted where needed, gives. Each
+ * column is measured and then written in a loop of its own, rows placed by their starts, counted first.
  */
 export function csvBatch(columns: readonly Column[], cells: ColumnBatch['columns'], length: number): Buffer {
   const writers = columns.map((c, i) => columnWriter(c, cells[i]!, length) ?? stringWriter(cellFields(c, cells[i]!, length), false));
-  let size = length * columns.length;
-  for (const writer of writers) size += writer.size;
-  const out = Buffer.allocUnsafeSlow(size);
-  const last = writers.length - 1;
-  let at = 0;
+  // Each row's length (a comma or line break after each field), then where it starts.
+  const at = new Int32Array(length).fill(columns.length);
+  for (const writer of writers) writer.measure(at);
+  let size = 0;
   for (let r = 0; r < length; r++) {
-    for (let i = 0; i < last; i++) {
-      at = writers[i]!.write(out, at, r);
-      out[at++] = 0x2c;
-    }
-    at = writers[last]!.write(out, at, r);
-    out[at++] = 0x0a;
+    const row = at[r]!;
+    at[r] = size;
+    size += row;
   }
-  // The sizes were counted before writing; a difference would send bytes never written.
-  if (at !== size) throw new Error(`CSV batch of ${size} bytes written as ${at}`);
+  const out = Buffer.allocUnsafeSlow(size);
+  const starts = at.slice();
+  const last = writers.length - 1;
+  for (let i = 0; i <= last; i++) {
+    writers[i]!.write(out, at);
+    const separator = i === last ? 0x0a : 0x2c;
+    for (let r = 0; r < length; r++) out[at[r]!++] = separator;
+  }
+  // The lengths were counted before writing; a difference would send bytes never written, or overwritten.
+  for (let r = 0; r < length; r++) {
+    const end = r + 1 < length ? starts[r + 1]! : size;
+    if (at[r] !== end) throw new Error(`CSV batch row ${r} of ${end - starts[r]!} bytes written as ${at[r]! - starts[r]!}`);
+  }
   return out;
 }

@@ -3,11 +3,13 @@
 // years (0000-9999) are written here, a column with a value beyond is left to the per-value way.
 import type { Data } from 'apache-arrow';
 
-/** Writes one column's field of a row into a batch's bytes; answers where the field ends. */
+/**
+ * One column's fields of a batch, written a column at a time (each writer's loop sees one kind of value): first
+ * each row's field length is added to `lengths[row]`, then each field is written at `at[row]`, which moves past it.
+ */
 export interface ColumnWriter {
-  /** The bytes all of the column's fields take. */
-  size: number;
-  write(out: Buffer, at: number, row: number): number;
+  measure(lengths: Int32Array): void;
+  write(out: Uint8Array, at: Int32Array): void;
 }
 
 /** Whether row `i` is valid (the bitmap of a batch not sliced: its offset is 0). */
@@ -33,21 +35,24 @@ function writeCivilDate(day: number, out: Uint8Array, at: number): void {
   const shifted = Math.floor((5 * dayOfYear + 2) / 153);
   const dayOfMonth = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
   const month = shifted < 10 ? shifted + 3 : shifted - 9;
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  out[at] = 0x30 + Math.floor(year / 1000);
-  out[at + 1] = 0x30 + (Math.floor(year / 100) % 10);
-  out[at + 2] = 0x30 + (Math.floor(year / 10) % 10);
-  out[at + 3] = 0x30 + (year % 10);
+  const year = (yearOfEra + era * 400 + (month <= 2 ? 1 : 0)) | 0;
+  const century = (year / 100) | 0;
+  writeTwoDigits(out, at, century);
+  writeTwoDigits(out, at + 2, year - century * 100);
   out[at + 4] = 0x2d;
   writeTwoDigits(out, at + 5, month);
   out[at + 7] = 0x2d;
   writeTwoDigits(out, at + 8, dayOfMonth);
 }
 
-/** 0-99 as two ASCII digits at `at`. */
+/** "00" to "99" as 16-bit little-endian numbers: a pair written in one store. */
+const PAIRS_LE = Uint16Array.from({ length: 100 }, (_v, i) => (0x30 + Math.floor(i / 10)) | ((0x30 + (i % 10)) << 8));
+
+/** 0-99 as two ASCII digits at `at` (int32 arithmetic: a double's % is a call). */
 function writeTwoDigits(out: Uint8Array, at: number, value: number): void {
-  out[at] = 0x30 + Math.floor(value / 10);
-  out[at + 1] = 0x30 + (value % 10);
+  const tens = ((value | 0) / 10) | 0;
+  out[at] = 0x30 + tens;
+  out[at + 1] = 0x30 + (value | 0) - tens * 10;
 }
 
 /**
@@ -55,63 +60,81 @@ function writeTwoDigits(out: Uint8Array, at: number, value: number): void {
  * date's bytes kept from the row before when the day is the same. Undefined when one is out of the fast range.
  */
 export function instantWriter(millis: Float64Array, bitmap: Uint8Array | undefined): ColumnWriter | undefined {
-  let size = 0;
-  for (let i = 0; i < millis.length; i++) {
-    if (!validAt(bitmap, i)) continue;
-    if (!(millis[i]! >= FIRST_MS && millis[i]! <= LAST_MS)) return undefined;
-    size += 24;
-  }
-  const date = new Uint8Array(10);
-  let lastDay = NaN;
+  const length = millis.length;
+  for (let i = 0; i < length; i++) if (validAt(bitmap, i) && !(millis[i]! >= FIRST_MS && millis[i]! <= LAST_MS)) return undefined;
   return {
-    size,
-    write(out, at, row) {
-      if (!validAt(bitmap, row)) return at;
-      const ms = millis[row]!;
-      let day = Math.floor(ms / DAY_MS);
-      let time = ms - day * DAY_MS;
-      // A quotient rounded up at a day's last millisecond.
-      if (time < 0) {
-        day -= 1;
-        time += DAY_MS;
+    measure(lengths) {
+      for (let i = 0; i < length; i++) if (validAt(bitmap, i)) lengths[i]! += 24;
+    },
+    write(out, at) {
+      // Two and four bytes at a time (little-endian, as the pairs are made): the date kept as three numbers.
+      const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+      const date = new Uint8Array(10);
+      const dateView = new DataView(date.buffer);
+      let lastDay = NaN;
+      let date0 = 0;
+      let date4 = 0;
+      let date8 = 0;
+      for (let row = 0; row < length; row++) {
+        if (!validAt(bitmap, row)) continue;
+        const ms = millis[row]!;
+        let day = Math.floor(ms / DAY_MS);
+        // Below a day: an int32. A quotient rounded up at a day's last millisecond leaves it negative.
+        let time = (ms - day * DAY_MS) | 0;
+        if (time < 0) {
+          day -= 1;
+          time += DAY_MS;
+        }
+        if (day !== lastDay) {
+          writeCivilDate((lastDay = day), date, 0);
+          date0 = dateView.getUint32(0, true);
+          date4 = dateView.getUint32(4, true);
+          date8 = dateView.getUint16(8, true);
+        }
+        const to = at[row]!;
+        view.setUint32(to, date0, true);
+        view.setUint32(to + 4, date4, true);
+        view.setUint16(to + 8, date8, true);
+        const hours = (time / 3_600_000) | 0;
+        const inHour = time - hours * 3_600_000;
+        const minutes = (inHour / 60_000) | 0;
+        const inMinute = inHour - minutes * 60_000;
+        const seconds = (inMinute / 1000) | 0;
+        const milli = inMinute - seconds * 1000;
+        const hundreds = (milli / 100) | 0;
+        out[to + 10] = 0x54; // T
+        view.setUint16(to + 11, PAIRS_LE[hours]!, true);
+        out[to + 13] = 0x3a;
+        view.setUint16(to + 14, PAIRS_LE[minutes]!, true);
+        out[to + 16] = 0x3a;
+        view.setUint16(to + 17, PAIRS_LE[seconds]!, true);
+        out[to + 19] = 0x2e;
+        out[to + 20] = 0x30 + hundreds;
+        view.setUint16(to + 21, PAIRS_LE[milli - hundreds * 100]!, true);
+        out[to + 23] = 0x5a; // Z
+        at[row] = to + 24;
       }
-      if (day !== lastDay) writeCivilDate((lastDay = day), date, 0);
-      for (let k = 0; k < 10; k++) out[at + k] = date[k]!;
-      const hours = Math.floor(time / 3_600_000);
-      const minutes = Math.floor(time / 60_000) % 60;
-      const seconds = Math.floor(time / 1000) % 60;
-      const milli = time % 1000;
-      out[at + 10] = 0x54; // T
-      writeTwoDigits(out, at + 11, hours);
-      out[at + 13] = 0x3a;
-      writeTwoDigits(out, at + 14, minutes);
-      out[at + 16] = 0x3a;
-      writeTwoDigits(out, at + 17, seconds);
-      out[at + 19] = 0x2e;
-      out[at + 20] = 0x30 + Math.floor(milli / 100);
-      out[at + 21] = 0x30 + (Math.floor(milli / 10) % 10);
-      out[at + 22] = 0x30 + (milli % 10);
-      out[at + 23] = 0x5a; // Z
-      return at + 24;
     },
   };
 }
 
 /** Days as `new Date(days * 86400000).toISOString().slice(0, 10)` writes them; undefined out of the fast range. */
 export function dayWriter(days: Int32Array, bitmap: Uint8Array | undefined, length: number): ColumnWriter | undefined {
-  let size = 0;
   for (let i = 0; i < length; i++) {
     if (!validAt(bitmap, i)) continue;
     const ms = days[i]! * DAY_MS;
     if (!(ms >= FIRST_MS && ms <= LAST_MS)) return undefined;
-    size += 10;
   }
   return {
-    size,
-    write(out, at, row) {
-      if (!validAt(bitmap, row)) return at;
-      writeCivilDate(days[row]!, out, at);
-      return at + 10;
+    measure(lengths) {
+      for (let i = 0; i < length; i++) if (validAt(bitmap, i)) lengths[i]! += 10;
+    },
+    write(out, at) {
+      for (let row = 0; row < length; row++) {
+        if (!validAt(bitmap, row)) continue;
+        writeCivilDate(days[row]!, out, at[row]!);
+        at[row]! += 10;
+      }
     },
   };
 }

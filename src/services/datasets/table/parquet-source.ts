@@ -106,6 +106,45 @@ export async function* parquetColumns(
   columns: readonly Column[],
   ipc = false,
 ): AsyncGenerator<ColumnBatch | IpcBatch> {
+  for await (const { batch, seen } of wasmBatches(path, size, read, columns, ipc ? IPC_ROWS : OUT_ROWS)) {
+    const stream = batch.intoIPCStream();
+    const passed = ipc ? passthroughBatch(stream, columns) : undefined;
+    if (passed) yield passed;
+    else yield* ipcColumns(path, stream, columns, seen);
+  }
+}
+
+/** A record batch as parquet-wasm wrote it (an Arrow IPC stream in a buffer of its own), for ipcColumns later. */
+export interface RawBatch {
+  ipc: Uint8Array;
+  /** The file's rows before this batch's (error messages count rows from the file's start). */
+  seen: number;
+}
+
+/** The file's rows as parquet-wasm's record batches, not yet read (a CSV read hands some to another worker). */
+export async function* parquetRawBatches(path: string, size: number, read: RangeReader, columns: readonly Column[]): AsyncGenerator<RawBatch> {
+  for await (const { batch, seen } of wasmBatches(path, size, read, columns, OUT_ROWS)) yield { ipc: batch.intoIPCStream(), seen };
+}
+
+/** One record batch's IPC stream (parquet-wasm's) as column batches of the schema's columns. */
+export function ipcColumns(path: string, stream: Uint8Array, columns: readonly Column[], seen: number): ColumnBatch[] {
+  const out: ColumnBatch[] = [];
+  for (const batch of RecordBatchReader.from(stream) as Iterable<RecordBatch>) {
+    const children = new Map(batch.schema.fields.map((f, i) => [f.name, batch.data.children[i]!]));
+    out.push({ length: batch.numRows, columns: columns.map((c) => columnOf(path, c, children.get(c.name)!, seen)) });
+    seen += batch.numRows;
+  }
+  return out;
+}
+
+/** The file's record batches of `batchSize` rows, as parquet-wasm decodes them, each with the rows before it. */
+async function* wasmBatches(
+  path: string,
+  size: number,
+  read: RangeReader,
+  columns: readonly Column[],
+  batchSize: number,
+): AsyncGenerator<{ batch: WasmRecordBatch; seen: number }> {
   const file = rangedFile(size, read);
   const wasm = await parquetWasm();
   let parquet;
@@ -120,7 +159,7 @@ export async function* parquetColumns(
     for (const c of columns) if (!names.has(c.name)) throw new TableReadError(`${path}: the schema's column "${c.name}" is not in the Parquet file`);
     const wanted = [...new Set(columns.map((c) => c.name))];
     // One request at a time: a row group's column chunks are fetched (copied into WebAssembly memory) as it is read.
-    const batches = (await parquet.stream({ columns: wanted, batchSize: ipc ? IPC_ROWS : OUT_ROWS, concurrency: 1 })) as ReadableStream<WasmRecordBatch>;
+    const batches = (await parquet.stream({ columns: wanted, batchSize, concurrency: 1 })) as ReadableStream<WasmRecordBatch>;
     reader = batches.getReader();
     let seen = 0;
     for (;;) {
@@ -131,18 +170,9 @@ export async function* parquetColumns(
         throw new TableReadError(`${path} after row ${seen}: not a readable Parquet file (${messageOf(err)})`);
       }
       if (next.done) break;
-      const stream = next.value.intoIPCStream();
-      const passed = ipc ? passthroughBatch(stream, columns) : undefined;
-      if (passed) {
-        seen += passed.length;
-        yield passed;
-        continue;
-      }
-      for (const batch of RecordBatchReader.from(stream) as Iterable<RecordBatch>) {
-        const children = new Map(batch.schema.fields.map((f, i) => [f.name, batch.data.children[i]!]));
-        yield { length: batch.numRows, columns: columns.map((c) => columnOf(path, c, children.get(c.name)!, seen)) };
-        seen += batch.numRows;
-      }
+      const rows = next.value.numRows;
+      yield { batch: next.value, seen };
+      seen += rows;
     }
   } catch (err) {
     if (err instanceof TableReadError) throw err;

@@ -73,7 +73,7 @@ export async function storedRange(blobs: ByteSource, blobId: string, start: numb
 }
 
 /** `start..end` of a stored file in one buffer (what the Parquet reader asks for). */
-async function readRange(path: string, blobs: ByteSource, blobId: string, start: number, end: number): Promise<ArrayBuffer> {
+export async function readRange(path: string, blobs: ByteSource, blobId: string, start: number, end: number): Promise<ArrayBuffer> {
   let bytes: ArrayBuffer | undefined;
   try {
     bytes = await (blobs.range ? blobs.range(blobId, start, end) : storedRange(blobs, blobId, start, end));

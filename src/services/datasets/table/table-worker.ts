@@ -6,10 +6,12 @@ import { setPriority } from 'node:os';
 import { Readable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
-import { planColumns, tableBytes, TableReadError, type FitMemory } from './read-table.js';
+import { planColumns, tableBytes, TableReadError, type ByteSource, type FitMemory } from './read-table.js';
+import { csvHelper, csvLead, HELPER_TURN } from './csv-share.js';
 import { transferable } from './handover.js';
 import { parquetWasm, useParquetModule } from './parquet-wasm.js';
 import { warmRead } from './warm-read.js';
+import { warmText } from './text-warmup.js';
 import { OUT_WINDOW, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
 
 class Cancelled extends Error {}
@@ -34,12 +36,14 @@ const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage
 /** One read: its open byte streams' pending replies, its credits, whether it was cancelled. */
 class Run {
   cancelled = false;
-  private credits = OUT_WINDOW;
+  private credits: number;
   private creditWaiter: (() => void) | undefined;
   private replies = new Map<number, { resolve: (m: ToWorker) => void; reject: (e: Error) => void }>();
   private nextStream = 1;
 
-  constructor(private readonly job: ReadJob) {}
+  constructor(private readonly job: ReadJob) {
+    this.credits = job.window ?? OUT_WINDOW;
+  }
 
   onMessage(message: ToWorker): void {
     if (message.kind === 'ack') {
@@ -116,18 +120,22 @@ class Run {
       if (!Array.isArray(columns)) throw new TableReadError(columns.problem);
       const known = new Set(job.fitted);
       const fits: FitMemory = { has: (key) => known.has(key), remember: (key) => post({ kind: 'fitted', key }) };
-      const bytes = tableBytes(
-        job.format,
-        job.files,
-        { open: (blobId, range) => this.open(blobId, range), range: (blobId, start, end) => this.range(blobId, start, end) },
-        columns,
-        job.schema,
-        job.rowLimit,
-        fits,
-      );
+      const source: ByteSource = { open: (blobId, range) => this.open(blobId, range), range: (blobId, start, end) => this.range(blobId, start, end) };
+      // A split CSV read's lead or helper (csv-share.ts), or a read of its own.
+      const bytes =
+        job.share === 'lead' && job.port
+          ? csvLead(job.files, source, columns, job.port)
+          : job.share === 'helper' && job.port
+            ? csvHelper(columns, job.port)
+            : tableBytes(job.format, job.files, source, columns, job.schema, job.rowLimit, fits);
       for await (const buffer of bytes) {
         if (this.cancelled) throw new Cancelled();
-        if (buffer.length === 0) continue;
+        if (buffer === HELPER_TURN) {
+          post({ kind: 'helper' });
+          continue;
+        }
+        // A helper sends one chunk per batch handed to it, even an empty one: the main thread counts them.
+        if (buffer.length === 0 && job.share !== 'helper') continue;
         // Sent by transfer: a buffer that owns its whole memory (or was given away: handover.ts) goes as it is,
         // others (pooled, views) are copied.
         const data = transferable(buffer) ? buffer : new Uint8Array(buffer);
@@ -164,5 +172,13 @@ port.on('message', (message: ToWorker) => {
       },
       (err: unknown) => post({ kind: 'warmed', error: (err as Error).message ?? String(err) }),
     );
+  } else if (message.kind === 'warm-text') {
+    // A failure here is left to the first split read, which meets the same code.
+    try {
+      warmText();
+    } catch {
+      // Nothing to report.
+    }
+    post({ kind: 'text-warmed' });
   } else current?.onMessage(message);
 });

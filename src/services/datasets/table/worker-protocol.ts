@@ -4,6 +4,7 @@
 import type { DatasetSchema } from '../model.js';
 import type { TableFormat } from './read-table.js';
 import type { ByteRange } from '../../../blobs/index.js';
+import type { MessagePort } from 'node:worker_threads';
 
 /**
  * A stored chunk (1 MiB) goes to the worker as pieces of this size, each in its own transferred buffer. A
@@ -27,6 +28,15 @@ export interface ReadJob {
   fitted: string[];
   /** parquet-wasm compiled by the main thread (parquet-wasm.ts), sent with a worker's first Parquet read. */
   parquetModule?: WebAssembly.Module;
+  /**
+   * A CSV read of Parquet files in two workers (split-read.ts): the lead decodes and hands some batches over
+   * `port` to the helper, which writes their text; neither writes the header row. The lead sends `helper` where
+   * the helper's next chunk goes in the answer.
+   */
+  share?: 'lead' | 'helper';
+  port?: MessagePort;
+  /** Answer chunks this read may send ahead of the acknowledgements (OUT_WINDOW when not given). */
+  window?: number;
   /** Tests only (honoured under Vitest): make the worker fail as a bug would, or die. */
   fault?: 'throw' | 'exit';
 }
@@ -41,7 +51,9 @@ export type ToWorker =
   | { kind: 'ack' }
   | { kind: 'cancel' }
   /** Between reads: instantiate parquet-wasm from this compiled module before any Parquet read (parquet-warmup.ts). */
-  | { kind: 'warm'; module: WebAssembly.Module };
+  | { kind: 'warm'; module: WebAssembly.Module }
+  /** Between reads, to a new helper of split reads: run the CSV writers over batches of its own (text-warmup.ts). */
+  | { kind: 'warm-text' };
 
 export type FromWorker =
   | { kind: 'open'; stream: number; blobId: string; range?: ByteRange }
@@ -50,6 +62,10 @@ export type FromWorker =
   | { kind: 'range'; stream: number; blobId: string; start: number; end: number }
   | { kind: 'close'; stream: number }
   | { kind: 'out'; data: Uint8Array }
+  /** The answer's next chunk is the helper's next (ReadJob.share). */
+  | { kind: 'helper' }
+  /** The answer to `warm-text`. */
+  | { kind: 'text-warmed' }
   | { kind: 'fitted'; key: string }
   | { kind: 'end' }
   | { kind: 'fail'; message: string; table: boolean }

@@ -8,6 +8,11 @@ import { workerSource } from './worker-source.js';
 /** Two threads at most: the machines this runs on have few cores, and the main thread needs one. */
 const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
 /**
+ * A CSV read of Parquet files may take one worker more (split-read.ts), even on two cores, where the main thread
+ * only moves bytes and the workers run at a lower priority (table-worker.ts); other reads stay at MAX_WORKERS.
+ */
+const MAX_WITH_HELPER = 2;
+/**
  * The worker's young generation, smaller than V8's default: a read makes short-lived garbage fast, and a large
  * nursery was tens of MB of resident memory for no gain in speed (docs/datasets.md, "Bench").
  */
@@ -59,6 +64,17 @@ export async function acquire(): Promise<Worker> {
 export function acquireNow(): Worker | undefined {
   if (!tableWorkers()) return undefined;
   return idle.pop() ?? (live < MAX_WORKERS ? spawn() : undefined);
+}
+
+/** An idle worker (no new one, no waiting): a split read's helper. */
+export function idleWorker(): Worker | undefined {
+  return idle.pop();
+}
+
+/** A new worker while there is room for a split read's helper (MAX_WITH_HELPER); undefined otherwise. */
+export function spawnHelper(): Worker | undefined {
+  if (!tableWorkers()) return undefined;
+  return live < Math.max(MAX_WORKERS, MAX_WITH_HELPER) ? spawn() : undefined;
 }
 
 export function release(worker: Worker): void {
