@@ -42,7 +42,9 @@ export class ParquetWarmup {
       .then((m) => m.warmParquet(signal))
       .then(
         (outcome) => {
-          if (outcome !== 'cancelled') this.settled = true;
+          // Cancelled (here, or the run this start joined was): the next use may start it again.
+          if (outcome === 'cancelled') this.begun = false;
+          else this.settled = true;
           return outcome;
         },
         () => 'failed',
