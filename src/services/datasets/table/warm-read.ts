@@ -96,7 +96,7 @@ async function readOnce(bytes: Uint8Array, format: TableFormat, stop: () => bool
   };
   const file = { path: 'warm-up.parquet', blobId: 'warm-up', size: bytes.length };
   // Leaving the loop early ends the generator, which frees parquet-wasm's file (parquet-source.ts).
-  for await (const chunk of tableBytes(format, [file], source, columns, SCHEMA, undefined, NO_FITS)) if (chunk && stop()) return false;
+  for await (const _chunk of tableBytes(format, [file], source, columns, SCHEMA, undefined, NO_FITS)) if (stop()) return false;
   return true;
 }
 
