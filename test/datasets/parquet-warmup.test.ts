@@ -1,15 +1,21 @@
-// The Parquet warm-up (docs/datasets.md, "Parquet warm-up"): a commit that adds a Parquet file gets parquet-wasm
-// compiled and instantiated in a table worker before the first read, which then hands no module to a worker; a
-// CSV commit starts nothing; a close or reset stops a warm-up under way, and a later commit may start it again.
+// The Parquet warm-up (docs/datasets.md, "Parquet warm-up"): the datasets API's first use in a process (a dataset
+// created, an upload begun) or a Parquet commit gets parquet-wasm compiled and instantiated in a table worker, which
+// then runs its read path over files of its own (the decode functions compiled, the hot ones optimized); the first
+// read then hands no module to a worker. The seed and a process that never uses the API start nothing; a close or
+// reset stops a warm-up under way, and a later use may start it again.
 // No timing is asserted: the waits below only give the background work its turn, bounded.
 import { afterEach, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import { tableFromIPC } from 'apache-arrow';
 import type { TestApp } from '../helpers/app.js';
+import { systemClock } from '../../src/clock.js';
+import { Datasets } from '../../src/services/datasets/operations.js';
 import { ParquetWarmup } from '../../src/services/datasets/parquet-warmup.js';
 import { warmParquet, warmupStats } from '../../src/services/datasets/table/parquet-warmup.js';
 import { workerStats } from '../../src/services/datasets/table/worker-pool.js';
-import { warmRead } from '../../src/services/datasets/table/warm-read.js';
-import { datasetsApp, parquetBytes, uploadFile } from './helpers.js';
+import { resetWarmRead, warmRead } from '../../src/services/datasets/table/warm-read.js';
+import { openTestStore } from '../helpers/store.js';
+import { datasetsApp, json, parquetBytes, uploadFile } from './helpers.js';
 
 const RID = 'ri.foundry.main.dataset.warm';
 const seed = {
@@ -48,27 +54,39 @@ describe('the Parquet warm-up', () => {
     warmup.cancel();
     expect(await warmup.last).toBe('cancelled');
     expect(warmup.wanted()).toBe(true);
+    // So does one started by a first use; the next use starts it again.
+    warmup.used();
+    const first = warmup.last;
+    warmup.cancel();
+    expect(await first).toBe('cancelled');
+    warmup.used();
+    expect(warmup.last).not.toBe(first);
+    warmup.cancel();
+    expect(await warmup.last).toBe('cancelled');
   });
 
-  it('is not started by a commit without a Parquet file', async () => {
+  it('is not started by the seed, nor by a process that only reads', async () => {
     t = await datasetsApp(seed);
     const started = warmupStats.started;
-    expect(
-      (await uploadFile(t, RID, 'a.csv', 'sensor,value,count,ok,day,at\na,1,1,true,2026-01-01,2026-01-01T00:00:00Z\n', '?transactionType=SNAPSHOT')).status,
-    ).toBe(200);
-    const csv = await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=CSV`, headers: t.auth });
-    expect(csv.statusCode).toBe(200);
+    expect((await json(t, 'GET', `/api/v2/datasets/${RID}`)).status).toBe(200);
+    expect((await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=CSV`, headers: t.auth })).statusCode).toBeLessThan(500);
+    await new Promise((r) => setTimeout(r, 50));
     expect(warmupStats.started).toBe(started);
   });
 
-  it('makes the first Parquet read find parquet-wasm ready in a worker', async () => {
+  it('starts at the first upload (here a CSV file into a seeded dataset) and warms the decode path in a worker', async () => {
     t = await datasetsApp(seed);
     const before = { ...warmupStats };
     const handed = workerStats.moduleHanded;
-    expect((await uploadFile(t, RID, 'p.parquet', await parquetFile(), '?transactionType=SNAPSHOT')).status).toBe(200);
-    await until(() => warmupStats.warmed > before.warmed || warmupStats.failed > before.failed);
-    expect(warmupStats).toMatchObject({ started: before.started + 1, warmed: before.warmed + 1, failed: before.failed });
+    expect(
+      (await uploadFile(t, RID, 'a.csv', 'sensor,value,count,ok,day,at\na,1,1,true,2026-01-01,2026-01-01T00:00:00Z\n', '?transactionType=SNAPSHOT')).status,
+    ).toBe(200);
+    expect(warmupStats.started).toBe(before.started + 1);
+    // The worker's own reads (tiny files, then the larger one read several times) ran to their end.
+    await until(() => warmupStats.decoded > before.decoded || warmupStats.decodeFailed > before.decodeFailed || warmupStats.failed > before.failed);
+    expect(warmupStats).toMatchObject({ warmed: before.warmed + 1, failed: before.failed, decoded: before.decoded + 1, decodeFailed: before.decodeFailed });
 
+    expect((await uploadFile(t, RID, 'p.parquet', await parquetFile(), '?transactionType=SNAPSHOT')).status).toBe(200);
     const res = await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=ARROW`, headers: t.auth });
     expect(res.statusCode).toBe(200);
     expect(
@@ -79,16 +97,44 @@ describe('the Parquet warm-up', () => {
     // The read found a worker holding the instance: it handed no module.
     expect(workerStats.moduleHanded).toBe(handed);
 
-    // Once per process: another Parquet commit starts nothing.
+    // Once per process: another dataset, another Parquet commit start nothing.
+    expect((await json(t, 'POST', '/api/v2/datasets', { name: 'more', parentFolderRid: 'ri.compass.main.folder.x' })).status).toBe(200);
     expect((await uploadFile(t, RID, 'q.parquet', await parquetFile(), '?transactionType=SNAPSHOT')).status).toBe(200);
     await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=ARROW`, headers: t.auth });
     expect(warmupStats.started).toBe(before.started + 1);
   });
 
-  it("runs a worker's warm read over its tiny files (both formats) without an error, and stops when told", async () => {
-    await expect(warmRead()).resolves.toBeUndefined();
+  it("is told by the routes' operations (a dataset created, an upload begun), not by the seed's", async () => {
+    class Counted extends ParquetWarmup {
+      uses = 0;
+      override used(): void {
+        this.uses += 1;
+      }
+    }
+    const warmup = new Counted();
+    const store = await openTestStore();
+    try {
+      const datasets = new Datasets(store, systemClock, warmup);
+      const record = await datasets.create('d', 'ri.compass.main.folder.x');
+      expect(warmup.uses).toBe(1);
+      await datasets.upload(record.rid, 'a.csv', Readable.from([Buffer.from('x\n1\n')]), { maxBytes: 1024 });
+      expect(warmup.uses).toBe(2);
+      // Without one (the seed's, other services'): nothing to tell.
+      await new Datasets(store, systemClock).create('e', 'ri.compass.main.folder.x');
+      expect(warmup.uses).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("runs a worker's warm reads (both formats, then the larger file) without an error, and resumes where told to stop", async () => {
+    resetWarmRead();
+    await expect(warmRead()).resolves.toBe(true);
+    resetWarmRead();
     let asked = 0;
-    await warmRead(() => ++asked > 1);
+    expect(await warmRead(() => ++asked > 1)).toBe(false);
     expect(asked).toBe(2);
+    // The next call goes on from there, to the end.
+    await expect(warmRead()).resolves.toBe(true);
   });
 });

@@ -1,21 +1,24 @@
-// The first Parquet read's one-time costs paid ahead (docs/datasets.md, "Parquet warm-up"): when a commit puts
-// a Parquet file in a view of a process that has not read Parquet yet, parquet-wasm is compiled (on V8's
-// background threads) and an idle table worker instantiates it, so that the read, which usually follows, finds
-// both ready. Once per process; never waited on by the commit; stopped by the app's close or reset.
+// The first Parquet read's one-time costs paid ahead (docs/datasets.md, "Parquet warm-up"): when the datasets API
+// is first used in a process (../parquet-warmup.ts says when), parquet-wasm is compiled (on V8's background
+// threads) and an idle table worker instantiates it and runs its read path (warm-read.ts), so that a later read
+// finds it all compiled. Once per process; never waited on by a request; stopped by the app's close or reset.
 import type { Worker } from 'node:worker_threads';
 import { parquetModule } from './parquet-wasm.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
-import { acquireNow, discard, hasParquet, release } from './worker-threads.js';
+import { acquireNow, discard, hasParquet, release, tableWorkers, workerFreed } from './worker-threads.js';
 
 /**
- * How a warm-up ended: `warmed` (a worker holds the instance), `compiled` (every worker was busy reading, so only
- * the module was compiled: the next Parquet job takes it), `skipped` (done before, or a read did it), `cancelled`,
- * `failed` (the read that follows names the problem).
+ * How a warm-up ended: `warmed` (a worker holds the instance), `compiled` (no worker can be started here, an
+ * unusual bundle: only the module was compiled, for the reads in this thread), `skipped` (done before, or a read
+ * did it), `cancelled`, `failed` (the read that follows names the problem).
  */
 export type WarmupOutcome = 'warmed' | 'compiled' | 'skipped' | 'cancelled' | 'failed';
 
-/** What the tests look at: warm-ups begun, and how they ended. */
-export const warmupStats = { started: 0, warmed: 0, compiled: 0, cancelled: 0, failed: 0 };
+/**
+ * What the tests look at: warm-ups begun, and how they ended; `decoded` counts workers that then ran every warm-up
+ * read (warm-read.ts: the decode path compiled and optimized), `decodeFailed` those whose reads failed (a bug).
+ */
+export const warmupStats = { started: 0, warmed: 0, compiled: 0, cancelled: 0, failed: 0, decoded: 0, decodeFailed: 0 };
 
 /** Set once a warm-up finished or a Parquet read handed the module to a worker: nothing left to warm. */
 let done = false;
@@ -55,9 +58,15 @@ async function warm(signal: AbortSignal): Promise<WarmupOutcome> {
   // The compile cannot be stopped; what it made is kept for the first read.
   if (signal.aborted) return end('cancelled');
   if (done) return 'skipped';
-  // Never waits for a worker: a read holding each one would hand it the module itself.
-  const worker = acquireNow();
-  if (!worker) return end('compiled');
+  if (!tableWorkers()) return end('compiled');
+  // Takes a worker only when one is idle (or may be started): while every one is reading, it waits for one to be
+  // left idle, behind any read waiting. A Parquet read meanwhile hands its worker the module itself.
+  let worker = acquireNow();
+  while (!worker) {
+    if (!(await freedOrCancelled(signal))) return end('cancelled');
+    if (done) return 'skipped';
+    worker = acquireNow();
+  }
   if (hasParquet.has(worker)) {
     release(worker);
     return end('warmed');
@@ -68,6 +77,19 @@ async function warm(signal: AbortSignal): Promise<WarmupOutcome> {
     release(worker);
   } else discard(worker);
   return end(outcome);
+}
+
+/** True when a worker may be free, false when `signal` stopped the wait first. */
+function freedOrCancelled(signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void workerFreed().then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    });
+  });
 }
 
 /** Asks an idle worker to instantiate the module; a cancel ends the worker (an instantiation cannot be stopped). */
@@ -87,6 +109,23 @@ function instantiateIn(worker: Worker, module: WebAssembly.Module, signal: Abort
     worker.on('message', onMessage);
     worker.on('exit', onExit);
     signal.addEventListener('abort', onAbort, { once: true });
+    countWarmReads(worker);
     worker.postMessage({ kind: 'warm', module } satisfies ToWorker);
   });
+}
+
+/** The worker's reads after `warmed` end later, reads in between or not: counted when it says so. */
+function countWarmReads(worker: Worker): void {
+  const onMessage = (message: FromWorker) => {
+    if (message.kind !== 'warm-read') return;
+    if (message.error === undefined) warmupStats.decoded += 1;
+    else warmupStats.decodeFailed += 1;
+    off();
+  };
+  const off = () => {
+    worker.off('message', onMessage);
+    worker.off('exit', off);
+  };
+  worker.on('message', onMessage);
+  worker.on('exit', off);
 }

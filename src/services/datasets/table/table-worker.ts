@@ -152,6 +152,23 @@ class Run {
 }
 
 let current: Run | undefined;
+/** The warm-up's reads were stopped by a read: they go on when this thread is idle again. */
+let warmLeft = false;
+
+/** Runs the warm-up's reads left (warm-read.ts) until done or a read comes; a failure is reported, not thrown. */
+function warmOn(): void {
+  warmLeft = false;
+  warmRead(() => current !== undefined).then(
+    (done) => {
+      if (done) post({ kind: 'warm-read' });
+      // The read that stopped them may have ended already (its end did not see them stopped).
+      else if (current === undefined) warmOn();
+      else warmLeft = true;
+    },
+    (err: unknown) => post({ kind: 'warm-read', error: (err as Error).message ?? String(err) }),
+  );
+}
+
 port.on('message', (message: ToWorker) => {
   if (message.kind === 'job') {
     if (message.job.fault && !process.env.VITEST) delete message.job.fault;
@@ -159,16 +176,17 @@ port.on('message', (message: ToWorker) => {
     current = run;
     void run.execute().finally(() => {
       if (current === run) current = undefined;
+      if (warmLeft && current === undefined) warmOn();
     });
   } else if (message.kind === 'warm') {
     // Sent only to an idle worker (parquet-warmup.ts): the instance is made now; then, the worker already back in
-    // the pool, its read path is run once over tiny files (warm-read.ts), given up as soon as a read arrives (that
-    // read compiles the same code itself). A failure there is left to the real read, which names it.
+    // the pool, its read path is run over files of its own (warm-read.ts), stopped as soon as a read arrives and
+    // resumed after it. A failure there is left to the real read, which names it.
     useParquetModule(message.module);
     parquetWasm().then(
       () => {
         post({ kind: 'warmed' });
-        return warmRead(() => current !== undefined).catch(() => undefined);
+        warmOn();
       },
       (err: unknown) => post({ kind: 'warmed', error: (err as Error).message ?? String(err) }),
     );

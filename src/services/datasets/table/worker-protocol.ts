@@ -71,4 +71,6 @@ export type FromWorker =
   | { kind: 'fail'; message: string; table: boolean }
   | { kind: 'cancelled' }
   /** The answer to `warm`: parquet-wasm is ready in this worker (or `error` says why not). */
-  | { kind: 'warmed'; error?: string };
+  | { kind: 'warmed'; error?: string }
+  /** After `warmed`: the warm-up's reads (warm-read.ts) have all run, reads in between or not (or `error`: a bug). */
+  | { kind: 'warm-read'; error?: string };

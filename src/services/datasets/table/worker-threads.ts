@@ -26,6 +26,8 @@ const idle: Worker[] = [];
 export const hasParquet = new WeakSet<Worker>();
 let live = 0;
 const waiting: Array<(worker: Worker) => void> = [];
+/** Told when a worker is left idle or one ended (room for a new one): the warm-up waits so, behind any read. */
+let idleWatchers: Array<() => void> = [];
 /**
  * Reads running in a worker now, and file streams they hold open: what the tests check for leaks. `moduleHanded`
  * counts reads that had to hand a worker parquet-wasm (none after a warm-up: parquet-warmup.ts).
@@ -47,6 +49,7 @@ function spawn(): Worker {
     live -= 1;
     const at = idle.indexOf(worker);
     if (at >= 0) idle.splice(at, 1);
+    freed();
   });
   // An error is also reported to the read using the worker (below); this keeps an idle one's from throwing.
   worker.on('error', () => undefined);
@@ -80,7 +83,21 @@ export function spawnHelper(): Worker | undefined {
 export function release(worker: Worker): void {
   const next = waiting.shift();
   if (next) next(worker);
-  else idle.push(worker);
+  else {
+    idle.push(worker);
+    freed();
+  }
+}
+
+function freed(): void {
+  const watchers = idleWatchers;
+  idleWatchers = [];
+  for (const watcher of watchers) watcher();
+}
+
+/** Resolves when a worker may be free for acquireNow (reads waiting are served first); never holds one. */
+export function workerFreed(): Promise<void> {
+  return new Promise((resolve) => idleWatchers.push(resolve));
 }
 
 /** A worker ended or broken: the next waiting read gets a new one. */
