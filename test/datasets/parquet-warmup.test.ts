@@ -1,20 +1,16 @@
-// The Parquet warm-up (docs/datasets.md, "Parquet warm-up"): the datasets API's first use in a process (a dataset
-// created, an upload begun) or a Parquet commit gets parquet-wasm compiled and instantiated in a table worker, which
-// then runs its read path over files of its own (the decode functions compiled, the hot ones optimized); the first
-// read then hands no module to a worker. The seed and a process that never uses the API start nothing; a close or
-// reset stops a warm-up under way, and a later use may start it again.
+// The Parquet warm-up (docs/datasets.md, "Parquet warm-up"): a commit that adds a Parquet file gets parquet-wasm
+// compiled and instantiated in a table worker, which then runs its read path over files of its own (the decode
+// functions compiled, the hot ones optimized); the first read then hands no module to a worker. The seed, reads
+// and a commit without a Parquet file start nothing; a close or reset stops a warm-up under way, and a later
+// commit may start it again.
 // No timing is asserted: the waits below only give the background work its turn, bounded.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
 import { tableFromIPC } from 'apache-arrow';
 import type { TestApp } from '../helpers/app.js';
-import { systemClock } from '../../src/clock.js';
-import { Datasets } from '../../src/services/datasets/operations.js';
 import { ParquetWarmup } from '../../src/services/datasets/parquet-warmup.js';
 import { warmParquet, warmupStats } from '../../src/services/datasets/table/parquet-warmup.js';
 import { workerStats } from '../../src/services/datasets/table/worker-pool.js';
 import { resetWarmRead, warmRead } from '../../src/services/datasets/table/warm-read.js';
-import { openTestStore } from '../helpers/store.js';
 import { datasetsApp, json, parquetBytes, uploadFile } from './helpers.js';
 
 const RID = 'ri.foundry.main.dataset.warm';
@@ -54,39 +50,31 @@ describe('the Parquet warm-up', () => {
     warmup.cancel();
     expect(await warmup.last).toBe('cancelled');
     expect(warmup.wanted()).toBe(true);
-    // So does one started by a first use; the next use starts it again.
-    warmup.used();
-    const first = warmup.last;
-    warmup.cancel();
-    expect(await first).toBe('cancelled');
-    warmup.used();
-    expect(warmup.last).not.toBe(first);
-    warmup.cancel();
-    expect(await warmup.last).toBe('cancelled');
   });
 
-  it('is not started by the seed, nor by a process that only reads', async () => {
+  it('is not started by the seed, by reads, nor by a commit without a Parquet file', async () => {
     t = await datasetsApp(seed);
     const started = warmupStats.started;
     expect((await json(t, 'GET', `/api/v2/datasets/${RID}`)).status).toBe(200);
     expect((await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=CSV`, headers: t.auth })).statusCode).toBeLessThan(500);
+    expect((await json(t, 'POST', '/api/v2/datasets', { name: 'more', parentFolderRid: 'ri.compass.main.folder.x' })).status).toBe(200);
+    expect(
+      (await uploadFile(t, RID, 'a.csv', 'sensor,value,count,ok,day,at\na,1,1,true,2026-01-01,2026-01-01T00:00:00Z\n', '?transactionType=SNAPSHOT')).status,
+    ).toBe(200);
     await new Promise((r) => setTimeout(r, 50));
     expect(warmupStats.started).toBe(started);
   });
 
-  it('starts at the first upload (here a CSV file into a seeded dataset) and warms the decode path in a worker', async () => {
+  it('starts at a Parquet commit, warms the decode path in a worker, and the first read hands no module', async () => {
     t = await datasetsApp(seed);
     const before = { ...warmupStats };
     const handed = workerStats.moduleHanded;
-    expect(
-      (await uploadFile(t, RID, 'a.csv', 'sensor,value,count,ok,day,at\na,1,1,true,2026-01-01,2026-01-01T00:00:00Z\n', '?transactionType=SNAPSHOT')).status,
-    ).toBe(200);
+    expect((await uploadFile(t, RID, 'p.parquet', await parquetFile(), '?transactionType=SNAPSHOT')).status).toBe(200);
     expect(warmupStats.started).toBe(before.started + 1);
     // The worker's own reads (tiny files, then the larger one read several times) ran to their end.
     await until(() => warmupStats.decoded > before.decoded || warmupStats.decodeFailed > before.decodeFailed || warmupStats.failed > before.failed);
     expect(warmupStats).toMatchObject({ warmed: before.warmed + 1, failed: before.failed, decoded: before.decoded + 1, decodeFailed: before.decodeFailed });
 
-    expect((await uploadFile(t, RID, 'p.parquet', await parquetFile(), '?transactionType=SNAPSHOT')).status).toBe(200);
     const res = await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=ARROW`, headers: t.auth });
     expect(res.statusCode).toBe(200);
     expect(
@@ -102,29 +90,6 @@ describe('the Parquet warm-up', () => {
     expect((await uploadFile(t, RID, 'q.parquet', await parquetFile(), '?transactionType=SNAPSHOT')).status).toBe(200);
     await t.app.inject({ url: `/api/v2/datasets/${RID}/readTable?format=ARROW`, headers: t.auth });
     expect(warmupStats.started).toBe(before.started + 1);
-  });
-
-  it("is told by the routes' operations (a dataset created, an upload begun), not by the seed's", async () => {
-    class Counted extends ParquetWarmup {
-      uses = 0;
-      override used(): void {
-        this.uses += 1;
-      }
-    }
-    const warmup = new Counted();
-    const store = await openTestStore();
-    try {
-      const datasets = new Datasets(store, systemClock, warmup);
-      const record = await datasets.create('d', 'ri.compass.main.folder.x');
-      expect(warmup.uses).toBe(1);
-      await datasets.upload(record.rid, 'a.csv', Readable.from([Buffer.from('x\n1\n')]), { maxBytes: 1024 });
-      expect(warmup.uses).toBe(2);
-      // Without one (the seed's, other services'): nothing to tell.
-      await new Datasets(store, systemClock).create('e', 'ri.compass.main.folder.x');
-      expect(warmup.uses).toBe(2);
-    } finally {
-      await store.close();
-    }
   });
 
   it("runs a worker's warm reads (both formats, then the larger file) without an error, and resumes where told to stop", async () => {

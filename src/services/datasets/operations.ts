@@ -17,7 +17,7 @@ export class Datasets {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    /** The routes' instance warms Parquet reads (first use, Parquet commits); the seed's and other services' do not. */
+    /** The routes' instance warms Parquet reads after commits; the seed's and other services' do not. */
     private readonly warmup?: ParquetWarmup,
   ) {}
 
@@ -44,8 +44,6 @@ export class Datasets {
     const record = { rid, name, parentFolderRid };
     await this.repo.insertDataset(record);
     for (const branch of branches) await this.repo.insertBranch({ datasetRid: rid, name: branch });
-    // Files, and their reads, usually follow: the warm-up gets their time (docs/datasets.md, "Parquet warm-up").
-    this.warmup?.used();
     return record;
   }
 
@@ -164,8 +162,6 @@ export class Datasets {
     body: AsyncIterable<Uint8Array>,
     q: { transactionRid?: string; branchName?: string; transactionType?: TransactionType; maxBytes: number; contentType?: string },
   ): Promise<FileRecord> {
-    // The first use may be an upload into a seeded dataset.
-    this.warmup?.used();
     if (q.transactionRid !== undefined) {
       if (q.branchName !== undefined || q.transactionType !== undefined)
         throw E.invalidParameterCombination(
