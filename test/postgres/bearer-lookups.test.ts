@@ -50,4 +50,20 @@ describe('bearer lookups made together', () => {
     first!.token.scopes.push('changed');
     expect(second!.token.scopes).toEqual(['t3']);
   });
+
+  it('give back the same user object while its row is unchanged, and a new one once it is replaced or deactivated', async () => {
+    store = await openPostgresStore({ url: freshSchemaUrl(baseUrl()) });
+    await store.users.insert(human('u1', 'alice'));
+    await store.tokens.insertAccess(access('t1', 'u1'));
+    const find = (t: string) => store!.tokens.findAccessWithPrincipal(t);
+    const first = (await find('t1'))!.principal!;
+    expect((await find('t1'))!.principal).toBe(first);
+    await store.users.upsert({ ...human('u1', 'alice'), displayName: 'Alice Liddell' });
+    const replaced = (await find('t1'))!.principal!;
+    expect(replaced).not.toBe(first);
+    expect(replaced.displayName).toBe('Alice Liddell');
+    await store.users.setActive('alice', false);
+    const deactivated = (await find('t1'))!.principal!;
+    expect([deactivated === replaced, deactivated.active, deactivated.displayName]).toEqual([false, false, 'Alice Liddell']);
+  });
 });

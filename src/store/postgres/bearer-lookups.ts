@@ -20,6 +20,8 @@ const FIND_WITH_PRINCIPAL = `
     CROSS JOIN LATERAL (SELECT record FROM access_tokens WHERE token = q.token OFFSET 0) t
     LEFT JOIN LATERAL (SELECT id, record, active FROM users WHERE id = (t.record::json ->> 'principalId') OFFSET 0) u ON true`;
 
+const USERS_KEPT = 10_000;
+
 type Found = { token: AccessTokenRecord; principal: UserRecord | undefined };
 type Row = { token: string; record: string; id: string | null; user_record: string | null; active: boolean | null };
 
@@ -33,15 +35,32 @@ export class BearerLookups {
         return tokens.map((t) => {
           const row = rows.get(t);
           if (!row) return undefined;
-          // Each caller gets its own objects (a batch may ask for one token twice).
+          // Each caller gets its own token object (a batch may ask for one token twice); a user is shared (below).
           return {
             token: decode<AccessTokenRecord>(row.record),
-            principal: row.id === null ? undefined : user({ id: row.id, record: row.user_record!, active: row.active! }),
+            principal: row.id === null ? undefined : this.principal(row.id, row.user_record!, row.active!),
           };
         });
       },
       { failsQueued: (err) => err instanceof StoreUnavailable },
     );
+  }
+
+  /**
+   * Users read before, by id, with the row text they were decoded from. A user's record is never changed in place
+   * (both stores replace it), so a row whose text and `active` are unchanged gives back the same object: no decode,
+   * and what is kept per record (getCurrent's answer text, src/services/admin/shapes.ts) is found again. A changed
+   * row (this instance's write or another's) decodes afresh. Bounded: emptied when full.
+   */
+  private readonly users = new Map<string, { text: string; active: boolean; record: UserRecord }>();
+
+  private principal(id: string, text: string, active: boolean): UserRecord {
+    const kept = this.users.get(id);
+    if (kept !== undefined && kept.text === text && kept.active === active) return kept.record;
+    const record = user({ id, record: text, active })!;
+    if (this.users.size >= USERS_KEPT) this.users.clear();
+    this.users.set(id, { text, active, record });
+    return record;
   }
 
   /** `principal` is undefined when the user no longer exists. */
