@@ -7,8 +7,9 @@ import { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
 import type { DatasetSchema } from '../../src/services/datasets/model.js';
 import { planColumns, tableBytes, TableReadError } from '../../src/services/datasets/table/read-table.js';
 import { splitStats } from '../../src/services/datasets/table/split-read.js';
-import { readTableBytes, workerStats } from '../../src/services/datasets/table/worker-pool.js';
+import { readTableBytes } from '../../src/services/datasets/table/worker-pool.js';
 import { all, parquetBytes, stored } from './helpers.js';
+import { workersSettled } from './worker-settled.js';
 
 const schemaOf = (count: 'LONG' | 'INTEGER'): DatasetSchema => ({
   fieldSchemaList: ['sensor:STRING', 'value:DOUBLE', `count:${count}`, 'ok:BOOLEAN', 'day:DATE', 'at:TIMESTAMP'].map((s) => ({
@@ -60,11 +61,6 @@ async function splitReady(blobs: MemoryBlobs): Promise<void> {
   throw new Error('no read was split');
 }
 
-async function settled(): Promise<void> {
-  for (let i = 0; i < 200 && (workerStats.running > 0 || workerStats.openStreams > 0); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(workerStats).toMatchObject({ running: 0, openStreams: 0 });
-}
-
 describe('a CSV read of Parquet files in two workers', () => {
   it('gives the bytes of a read in one thread, in order, over several files and many batches', async () => {
     const blobs = new MemoryBlobs();
@@ -85,7 +81,7 @@ describe('a CSV read of Parquet files in two workers', () => {
     expect(splitStats.reads - before.reads).toBe(3);
     expect(splitStats.helperChunks - before.helperChunks).toBeGreaterThan(3);
     expect(here.toString().split('\n').length).toBe(39_005 + 2);
-    await settled();
+    await workersSettled();
   });
 
   it('is not used for ARROW, a row limit, or a view with CSV files', async () => {
@@ -103,7 +99,7 @@ describe('a CSV read of Parquet files in two workers', () => {
       expect((await all(readTableBytes(format, view, blobs, columnsOf(schema), schema, limit))).equals(here)).toBe(true);
     }
     expect(splitStats.reads).toBe(before);
-    await settled();
+    await workersSettled();
   });
 
   it('fails as a read in one thread does where a value does not fit, in a batch of either worker', async () => {
@@ -122,7 +118,7 @@ describe('a CSV read of Parquet files in two workers', () => {
       expect(await failure(all(readTableBytes('CSV', files, blobs, columnsOf(schema), schema)))).toBe(expected);
       expect(splitStats.reads - before).toBe(1);
     }
-    await settled();
+    await workersSettled();
   });
 
   it('frees both workers when the reader goes away', async () => {
@@ -135,11 +131,11 @@ describe('a CSV read of Parquet files in two workers', () => {
     expect((await bytes.next()).done).toBe(false);
     await bytes.return(undefined);
     expect(splitStats.reads - before).toBe(1);
-    await settled();
+    await workersSettled();
     // The next reads are served, split again once a helper is idle.
     const here = await all(tableBytes('CSV', files, blobs, columnsOf(schema), schema));
     await splitReady(blobs);
     expect((await all(readTableBytes('CSV', files, blobs, columnsOf(schema), schema))).equals(here)).toBe(true);
-    await settled();
+    await workersSettled();
   });
 });

@@ -14,6 +14,7 @@ import { readTableBytes, workerStats } from '../../src/services/datasets/table/w
 import type { ReadJob } from '../../src/services/datasets/table/worker-protocol.js';
 import { writeBenchParquet } from '../../bench/lib/parquet-file.js';
 import { all, datasetsApp, json, stored, uploadFile } from './helpers.js';
+import { workersSettled } from './worker-settled.js';
 
 const SCHEMA: DatasetSchema = {
   fieldSchemaList: ['sensor:STRING', 'value:DOUBLE', 'count:LONG', 'ok:BOOLEAN', 'at:TIMESTAMP'].map((s) => ({
@@ -44,12 +45,6 @@ const failure = (promise: Promise<unknown>) =>
     (err: unknown) => (err instanceof TableReadError ? err.message : `not a TableReadError: ${String(err)}`),
   );
 
-/** Waits (bounded) until the pool says no read runs and no file stream is open. */
-async function settled(): Promise<void> {
-  for (let i = 0; i < 200 && (workerStats.running > 0 || workerStats.openStreams > 0); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(workerStats).toMatchObject({ running: 0, openStreams: 0 });
-}
-
 describe('table reads in the worker thread', () => {
   it('give the same bytes as a read in this thread, for CSV and Parquet files, CSV and ARROW out, with a row limit', async () => {
     const blobs = new MemoryBlobs();
@@ -69,7 +64,7 @@ describe('table reads in the worker thread', () => {
     expect(table.numRows).toBe(3_000 + 12_345 + 10 + 2);
     expect((await all(readTableBytes('CSV', files, blobs, columns(), SCHEMA))).toString().endsWith(quoted.slice(quoted.indexOf('\n') + 1))).toBe(true);
     expect(table.get(3_001)?.toJSON()).toMatchObject({ sensor: 's1', count: 1n, ok: false, at: 1_767_225_601_000 });
-    await settled();
+    await workersSettled();
   });
 
   it('prove a passthrough CSV read in this thread when every header row fits, and send it to a worker when one does not', async () => {
@@ -84,14 +79,14 @@ describe('table reads in the worker thread', () => {
     const there = await all(readTableBytes('CSV', reordered, blobs, columns(), SCHEMA));
     expect(there.toString().endsWith('s,1,2,true,2026-01-01T00:00:00.000Z\n')).toBe(true);
     expect(workerStats.chunksSent).toBeGreaterThan(before);
-    await settled();
+    await workersSettled();
   });
 
   it('name the file and line of a bad value, as in this thread', async () => {
     const blobs = new MemoryBlobs();
     const files = await stored(blobs, { 'bad.csv': `${csvText(5)}s9,not-a-number,1,true,2026-01-01T00:00:00Z\n` });
     expect(await failure(all(readTableBytes('ARROW', files, blobs, columns(), SCHEMA)))).toBe('bad.csv line 7, column "value": "not-a-number" is not a number');
-    await settled();
+    await workersSettled();
   });
 
   it('answer a worker that throws or dies with a ReadTableError, and serve the next read', async () => {
@@ -101,7 +96,7 @@ describe('table reads in the worker thread', () => {
     expect(await failure(read('throw'))).toBe('the table could not be read: fault injected by a test');
     expect(await failure(read('exit'))).toBe('the table could not be read: its reader thread stopped (exit code 3)');
     expect((await read()).toString()).toBe(csvText(20));
-    await settled();
+    await workersSettled();
   });
 
   it('stop when the reader goes away: the file streams close and the rest of the file is not read', async () => {
@@ -113,7 +108,7 @@ describe('table reads in the worker thread', () => {
     const first = await bytes.next();
     expect(first.done).toBe(false);
     await bytes.return(undefined);
-    await settled();
+    await workersSettled();
     expect(workerStats.chunksSent - sentBefore).toBeLessThan(10);
   });
 
@@ -135,7 +130,7 @@ describe('table reads in the worker thread', () => {
         });
         req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
       });
-      await settled();
+      await workersSettled();
       expect(workerStats.chunksSent - sentBefore).toBeLessThan(15);
     } finally {
       await t.app.close();

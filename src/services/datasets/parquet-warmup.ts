@@ -24,10 +24,6 @@ export class ParquetWarmup {
   /** After a commit: begins a warm-up when one of its files is Parquet. Never throws, never waited on. */
   committed(files: readonly FileRecord[]): void {
     if (this.settled || !files.some((f) => f.blobId !== undefined && PARQUET.test(f.path))) return;
-    this.start();
-  }
-
-  private start(): void {
     const signal = this.controller.signal;
     // The table side keeps one warm-up per process: a start while one runs joins it.
     this.last = import('./table/parquet-warmup.js')

@@ -11,51 +11,21 @@
 // the worker resumes it when idle again, so a read waits at most for the step under way: the first read, where
 // the most is compiled, blocked this thread 100-150 ms here, the others under 60 ms.
 import { Readable } from 'node:stream';
-import { Bool, Float64, Int64, Table, TimestampMillisecond, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
-import type { DatasetSchema } from '../model.js';
+import { tableToIPC } from 'apache-arrow';
 import { hotParquet, HOT_READS } from './hot-file.js';
 import { parquetWasm } from './parquet-wasm.js';
 import { planColumns, tableBytes, type ByteSource, type FitMemory, type TableFormat } from './read-table.js';
+import type { DatasetSchema } from '../model.js';
+import { WARMUP_SCHEMA, warmupRows } from './warmup-rows.js';
 
-const SCHEMA: DatasetSchema = {
-  fieldSchemaList: [
-    { name: 'sensor', type: 'STRING', nullable: true },
-    { name: 'value', type: 'DOUBLE', nullable: true },
-    { name: 'count', type: 'LONG', nullable: true },
-    { name: 'ok', type: 'BOOLEAN', nullable: true },
-    { name: 'at', type: 'TIMESTAMP', nullable: true },
-  ],
-} as DatasetSchema;
+/** The warm-up rows' columns but the date: every read here shares one schema, and the hot file (hot-file.ts) has none. */
+const COLUMNS = ['sensor', 'value', 'count', 'ok', 'at'];
+const SCHEMA = { fieldSchemaList: WARMUP_SCHEMA.fieldSchemaList.filter((f) => COLUMNS.includes(f.name ?? '')) } as DatasetSchema;
 
 const NO_FITS: FitMemory = { has: () => false, remember: () => undefined };
 
 /** A few rows of the common column types, nulls among them, as an Arrow IPC stream for parquet-wasm's writer. */
-function tinyRows(): Uint8Array {
-  const rows = 64;
-  const table = new Table({
-    sensor: vectorFromArray(
-      Array.from({ length: rows }, (_, i) => `s${i % 7}`),
-      new Utf8(),
-    ),
-    value: vectorFromArray(
-      Array.from({ length: rows }, (_, i) => (i % 5 === 0 ? null : i / 3)),
-      new Float64(),
-    ),
-    count: vectorFromArray(
-      Array.from({ length: rows }, (_, i) => BigInt(i)),
-      new Int64(),
-    ),
-    ok: vectorFromArray(
-      Array.from({ length: rows }, (_, i) => i % 2 === 0),
-      new Bool(),
-    ),
-    at: vectorFromArray(
-      Array.from({ length: rows }, (_, i) => 1_767_225_600_000 + i * 1000),
-      new TimestampMillisecond(),
-    ),
-  });
-  return tableToIPC(table, 'stream');
-}
+const tinyRows = () => tableToIPC(warmupRows(64).select(COLUMNS), 'stream');
 
 /** Those rows as a Parquet file with parquet-wasm's default pages (dictionary), compressed as asked. */
 async function tinyFile(compression: 'UNCOMPRESSED' | 'SNAPPY', rows: Uint8Array): Promise<Uint8Array> {
