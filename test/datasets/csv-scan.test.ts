@@ -78,6 +78,22 @@ describe('the first-read CSV scan', () => {
       expect([cell, scans(type, cell), passes(type, cell)]).toEqual([cell, false, true]);
   });
 
+  it('proves a record, whatever scanner its columns dispatch to, exactly when every column check passes', () => {
+    // scanRecords picks each column's scanner by kind (integers with their own digit limits): a wrong pick
+    // would prove a cell the check refuses, or refuse one it passes.
+    const cells = randomCells(5_000);
+    for (const type of TYPES) {
+      const columns = [columnOf({ name: 'c', type, nullable: true }, 'c'), columnOf({ name: 'd', type: 'STRING', nullable: true }, 'd')];
+      for (const cell of cells) expect([type, cell, scan(`${cell},x\n`, columns).records === 1]).toEqual([type, cell, passes(type, cell)]);
+    }
+    const wide = ['9', '99', '9999', '999999999', '999999999999999999'];
+    for (const [type, digits] of [['BYTE', 2], ['SHORT', 4], ['INTEGER', 9], ['LONG', 18]] as const) {
+      const columns = [columnOf({ name: 'c', type, nullable: true }, 'c')];
+      for (const cell of wide) expect([type, cell, scan(`${cell}\n`, columns).records]).toEqual([type, cell, passes(type, cell) ? 1 : 0]);
+      expect(scan(`${'1'.repeat(digits)}\n`, columns).records).toBe(passes(type, '1'.repeat(digits)) ? 1 : 0);
+    }
+  });
+
   it('counts the records of whole lines that fit, and proves nothing it cannot', () => {
     const columns = planColumns(
       {
