@@ -87,7 +87,12 @@ describe('the first-read CSV scan', () => {
       for (const cell of cells) expect([type, cell, scan(`${cell},x\n`, columns).records === 1]).toEqual([type, cell, passes(type, cell)]);
     }
     const wide = ['9', '99', '9999', '999999999', '999999999999999999'];
-    for (const [type, digits] of [['BYTE', 2], ['SHORT', 4], ['INTEGER', 9], ['LONG', 18]] as const) {
+    for (const [type, digits] of [
+      ['BYTE', 2],
+      ['SHORT', 4],
+      ['INTEGER', 9],
+      ['LONG', 18],
+    ] as const) {
       const columns = [columnOf({ name: 'c', type, nullable: true }, 'c')];
       for (const cell of wide) expect([type, cell, scan(`${cell}\n`, columns).records]).toEqual([type, cell, passes(type, cell) ? 1 : 0]);
       expect(scan(`${'1'.repeat(digits)}\n`, columns).records).toBe(passes(type, '1'.repeat(digits)) ? 1 : 0);
@@ -158,5 +163,39 @@ describe('the first-read CSV scan', () => {
     expect(await read(`${header}${good.repeat(lines)}b,2,3,2026-13-01T00:00:00Z\n${good}`)).toBe(
       `big.csv line ${lines + 2}, column "at": "2026-13-01T00:00:00Z" is not a timestamp (ISO 8601)`,
     );
+  });
+
+  it("sends a file's own bytes whatever falls on the edge of a stored chunk or a piece", async () => {
+    // Pieces are read in place, cut at line ends (csv-bytes.ts lineAligned): records of random lengths put every
+    // kind of line across the 256 KiB pieces and 1 MiB chunks of a few MB: CRLF, quoted cells holding line
+    // breaks and doubled quotes, a last line with no line break, and a line longer than any record may be.
+    const blobs = new MemoryBlobs();
+    const schema = { fieldSchemaList: ['a', 'b', 'n'].map((name) => ({ name, type: name === 'n' ? 'LONG' : 'STRING', nullable: true })) };
+    const columns = planColumns(schema, []);
+    if (!Array.isArray(columns)) throw new Error(columns.problem);
+    const read = async (content: string) => {
+      const info = await blobs.put(Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
+      const file: FileRecord = { transactionRid: 't', path: 'edges.csv', blobId: info.blobId, size: info.size, updatedTime: '' };
+      const out: Buffer[] = [];
+      for await (const chunk of tableBytes('CSV', [file], blobs, columns, schema)) out.push(chunk);
+      return Buffer.concat(out).toString('utf8');
+    };
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const word = () => 'x'.repeat(1 + Math.floor(next() * 40));
+    const lines: string[] = [];
+    for (let i = 0, size = 0; size < 3_000_000; i++) {
+      const kind = next();
+      const line =
+        kind < 0.05 ? `"${word()}\n${word()}",${word()},${i}\n` : kind < 0.1 ? `"say ""${word()}""",${word()},${i}\r\n` : `${word()},${word()},${i}\n`;
+      lines.push(line);
+      size += line.length;
+    }
+    const file = `a,b,n\n${lines.join('')}z,last,1`;
+    expect(await read(file)).toBe(`${file}\n`);
+    // From the long line on, the tokenizers read the rest and write their own line ends (LF).
+    const before = `a,b,n\n${lines.slice(0, 20_000).join('')}`;
+    const after = `${'y'.repeat(700_000)},long,2\n${lines.slice(20_000, 40_000).join('')}`;
+    expect(await read(before + after)).toBe(before + after.replaceAll('\r\n', '\n'));
   });
 });

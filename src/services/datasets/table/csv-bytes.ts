@@ -22,9 +22,39 @@ const QUOTE = 34;
 const LONGEST_PIECE = 8 * PIECE_BYTES;
 const EMPTY: Buffer = Buffer.alloc(0);
 
-/** The file's chunks in pieces of at most PIECE_BYTES (each scanned and handed on alone). */
-async function* piecesOf(bytes: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  for await (const chunk of bytes) for (let at = 0; at < chunk.length; at += PIECE_BYTES) yield chunk.subarray(at, at + PIECE_BYTES);
+/** The file's chunks in pieces of at most `size` bytes (each scanned and handed on alone). */
+async function* piecesOf(bytes: AsyncIterable<Buffer>, size = PIECE_BYTES): AsyncGenerator<Buffer> {
+  for await (const chunk of bytes) for (let at = 0; at < chunk.length; at += size) yield chunk.subarray(at, at + size);
+}
+
+/**
+ * The same bytes, cut at line ends: each piece's whole lines as a view of it, the unfinished line before them
+ * joined to their first (a copy of that line alone). A stretch can then be one piece read in place, where
+ * joining pieces into a stretch copied every byte of the file once more (~10% of a first CSV read's CPU).
+ */
+async function* lineAligned(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let carry: Buffer = EMPTY;
+  for await (const piece of pieces) {
+    const first = piece.indexOf(LF);
+    if (first < 0) {
+      // A line longer than a record may be goes on as it comes (the reader hands it to the tokenizers): joined
+      // piece by piece, it would be copied again at every piece.
+      if (carry.length + piece.length > LONGEST_PIECE) {
+        if (carry.length > 0) yield carry;
+        yield piece;
+        carry = EMPTY;
+      } else carry = Buffer.concat([carry, piece]);
+      continue;
+    }
+    const last = piece.lastIndexOf(LF);
+    if (carry.length === 0) yield piece.subarray(0, last + 1);
+    else {
+      yield Buffer.concat([carry, piece.subarray(0, first + 1)]);
+      if (last > first) yield piece.subarray(first + 1, last + 1);
+    }
+    carry = last + 1 < piece.length ? Buffer.from(piece.subarray(last + 1)) : EMPTY;
+  }
+  if (carry.length > 0) yield carry;
 }
 
 const join = (a: Buffer, b: Buffer): Buffer => (a.length === 0 ? b : Buffer.concat([a, b]));
@@ -60,6 +90,11 @@ export interface StretchReader<T> {
   stretchBytes?: number;
   /** Its `out` keeps nothing of the bytes it read, so that one buffer may hold every stretch in turn. */
   copiesOut?: boolean;
+  /**
+   * It reads pieces of `stretchBytes` cut at line ends (lineAligned above), each in place when nothing is left
+   * over from the one before: its `out` may be a view of the file's stored bytes.
+   */
+  inPlace?: boolean;
   /** The file's first bytes, up to past its first line feed: false hands the whole file to the tokenizers. */
   header(start: Buffer): boolean;
   /**
@@ -74,6 +109,7 @@ export const provenBytes = (columns: readonly Column[]): StretchReader<Buffer> =
   // 256 KiB at a time: 1.3-2x the rate of 64 KiB per CPU second (fewer turns, sends and joins per byte), and
   // about 2 ms of the event loop per stretch.
   stretchBytes: 4 * PIECE_BYTES,
+  inPlace: true,
   header: (start) => headerFits(start, columns),
   read(buf, limit) {
     const scan = scanRecords(buf, 0, limit, columns);
@@ -93,7 +129,7 @@ export async function* readStretches<T, R>(
   fitted: () => void,
   rest: TokenizedRest<R>,
 ): AsyncGenerator<T | R> {
-  const pieces = piecesOf(bytes)[Symbol.asyncIterator]();
+  const pieces = (reader.inPlace ? lineAligned(piecesOf(bytes, reader.stretchBytes)) : piecesOf(bytes))[Symbol.asyncIterator]();
   const remaining = async function* (...first: Buffer[]): AsyncGenerator<Buffer> {
     for (const buffer of first) if (buffer.length > 0) yield buffer;
     for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
@@ -102,6 +138,10 @@ export async function* readStretches<T, R>(
   let room: Buffer = EMPTY;
   /** `kept` and the pieces after it, at least a stretch of bytes when the file has them; undefined at its end. */
   const grow = async (kept: Buffer): Promise<Buffer | undefined> => {
+    if (reader.inPlace && kept.length === 0) {
+      const next = await pieces.next();
+      return next.done ? undefined : next.value;
+    }
     const parts = [kept];
     let size = kept.length;
     while (parts.length === 1 || size < stretch) {
