@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
-import type { FileRecord } from '../../src/services/datasets/model.js';
+import type { DatasetSchema, FileRecord } from '../../src/services/datasets/model.js';
 import { columnOf } from '../../src/services/datasets/table/columns.js';
 import { PIECE_BYTES } from '../../src/services/datasets/table/csv-records.js';
 import { scanRecords } from '../../src/services/datasets/table/csv-scan.js';
@@ -47,6 +47,24 @@ function randomCells(count: number): string[] {
     cells.push(`${at}0`, `${at}Z`, at.slice(0, -1));
   }
   return cells;
+}
+
+/** A CSV read of `content` stored as `path` in a memory byte store: the answer's text, or a TableReadError's message. */
+function passthroughRead(schema: DatasetSchema, path: string): (content: string) => Promise<string> {
+  const blobs = new MemoryBlobs();
+  const columns = planColumns(schema, []);
+  if (!Array.isArray(columns)) throw new Error(columns.problem);
+  return async (content) => {
+    const info = await blobs.put(Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
+    const file: FileRecord = { transactionRid: 't', path, blobId: info.blobId, size: info.size, updatedTime: '' };
+    const out: Buffer[] = [];
+    try {
+      for await (const chunk of tableBytes('CSV', [file], blobs, columns, schema)) out.push(chunk);
+    } catch (err) {
+      return err instanceof TableReadError ? err.message : `not a TableReadError: ${String(err)}`;
+    }
+    return Buffer.concat(out).toString('utf8');
+  };
 }
 
 describe('the first-read CSV scan', () => {
@@ -134,7 +152,6 @@ describe('the first-read CSV scan', () => {
   });
 
   it('leaves a read past the first piece as it was: the same text, and a bad value named by line and column', async () => {
-    const blobs = new MemoryBlobs();
     const header = 'sensor,value,count,at\n';
     const good = 'a,1.5,1,2026-01-01T00:00:00Z\n';
     const lines = Math.ceil((3 * PIECE_BYTES) / good.length);
@@ -145,19 +162,7 @@ describe('the first-read CSV scan', () => {
         nullable: true,
       })),
     };
-    const columns = planColumns(schema, []);
-    if (!Array.isArray(columns)) throw new Error(columns.problem);
-    const read = async (content: string) => {
-      const info = await blobs.put(Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
-      const file: FileRecord = { transactionRid: 't', path: 'big.csv', blobId: info.blobId, size: info.size, updatedTime: '' };
-      const out: Buffer[] = [];
-      try {
-        for await (const chunk of tableBytes('CSV', [file], blobs, columns, schema)) out.push(chunk);
-      } catch (err) {
-        return err instanceof TableReadError ? err.message : `not a TableReadError: ${String(err)}`;
-      }
-      return Buffer.concat(out).toString('utf8');
-    };
+    const read = passthroughRead(schema, 'big.csv');
     const odd = `${good.repeat(lines)}\nb,2, 3 ,2026-01-31T00:00:00Z\r\n${good.repeat(lines)}`;
     expect(await read(header + odd)).toBe(header + odd);
     expect(await read(`${header}${good.repeat(lines)}b,2,3,2026-13-01T00:00:00Z\n${good}`)).toBe(
@@ -169,17 +174,8 @@ describe('the first-read CSV scan', () => {
     // Pieces are read in place, cut at line ends (csv-bytes.ts lineAligned): records of random lengths put every
     // kind of line across the 256 KiB pieces and 1 MiB chunks of a few MB: CRLF, quoted cells holding line
     // breaks and doubled quotes, a last line with no line break, and a line longer than any record may be.
-    const blobs = new MemoryBlobs();
     const schema = { fieldSchemaList: ['a', 'b', 'n'].map((name) => ({ name, type: name === 'n' ? 'LONG' : 'STRING', nullable: true })) };
-    const columns = planColumns(schema, []);
-    if (!Array.isArray(columns)) throw new Error(columns.problem);
-    const read = async (content: string) => {
-      const info = await blobs.put(Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
-      const file: FileRecord = { transactionRid: 't', path: 'edges.csv', blobId: info.blobId, size: info.size, updatedTime: '' };
-      const out: Buffer[] = [];
-      for await (const chunk of tableBytes('CSV', [file], blobs, columns, schema)) out.push(chunk);
-      return Buffer.concat(out).toString('utf8');
-    };
+    const read = passthroughRead(schema, 'edges.csv');
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const word = () => 'x'.repeat(1 + Math.floor(next() * 40));
