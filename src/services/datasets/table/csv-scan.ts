@@ -153,32 +153,29 @@ interface Kinds {
   digits: Uint8Array;
 }
 
+/** The kinds of the scanners this file exports; an integer scanner is known by its `maxDigits`. */
+const KIND_OF = new Map<CellScan, number>([
+  [anyScan, ANY],
+  [decimalScan, DECIMAL],
+  [booleanScan, BOOLEAN],
+  [dateScan, DATE],
+  [timestampScan, TIMESTAMP],
+]);
+
 const kindsKept = new WeakMap<readonly ScannedColumn[], Kinds>();
 
 function kindsOf(columns: readonly ScannedColumn[]): Kinds {
   let kinds = kindsKept.get(columns);
   if (kinds !== undefined) return kinds;
   kinds = { kind: new Uint8Array(columns.length), digits: new Uint8Array(columns.length) };
-  columns.forEach((column, i) => {
-    const scan = column.scan as (CellScan & { maxDigits?: number }) | undefined;
-    kinds!.kind[i] =
-      scan === undefined
-        ? NONE
-        : scan === anyScan
-          ? ANY
-          : scan === decimalScan
-            ? DECIMAL
-            : scan === booleanScan
-              ? BOOLEAN
-              : scan === dateScan
-                ? DATE
-                : scan === timestampScan
-                  ? TIMESTAMP
-                  : scan.maxDigits !== undefined
-                    ? INTEGER
-                    : OTHER;
-    kinds!.digits[i] = scan?.maxDigits ?? 0;
-  });
+  for (let i = 0; i < columns.length; i++) {
+    const scan = columns[i]!.scan as (CellScan & { maxDigits?: number }) | undefined;
+    if (scan === undefined) kinds.kind[i] = NONE;
+    else if (scan.maxDigits !== undefined) {
+      kinds.kind[i] = INTEGER;
+      kinds.digits[i] = scan.maxDigits;
+    } else kinds.kind[i] = KIND_OF.get(scan) ?? OTHER;
+  }
   kindsKept.set(columns, kinds);
   return kinds;
 }
