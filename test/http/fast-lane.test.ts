@@ -2,6 +2,8 @@
 // would, byte for byte, and leave every other case to the route (a declined form reaches it intact). On a real
 // socket: inject() never passes through the server's request listener.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { mintToken } from '../helpers/app.js';
 import { laneHarness, type LaneHarness } from './lane-harness.js';
@@ -96,6 +98,34 @@ describe('the getCurrent fast lane', () => {
       const [routeEntry, laneEntry] = app.journal.list({}).filter((e) => e.path.startsWith(PATH));
       expect(laneEntry?.reason).toMatch(/bearer token|expired/);
       expect(comparable(laneEntry as never)).toEqual(comparable(routeEntry as never));
+    }
+  });
+
+  it('writes a shared refusal to the socket as it writes a success (a Buffer body costs the head a chunk of its own: bench bad-input)', async () => {
+    const token = await mintToken(app, 'admin', ['api:admin-read']);
+    let writes: string[] = [];
+    const count = (socket: Socket) => {
+      const write = socket._write.bind(socket);
+      const writev = socket._writev!.bind(socket);
+      socket._write = (chunk, encoding, done) => (writes.push('write'), write(chunk, encoding, done));
+      socket._writev = (chunks, done) => (writes.push(`writev of ${chunks.length}`), writev(chunks, done));
+    };
+    const socketWrites = async (headers: Record<string, string>) => {
+      writes = [];
+      // A connection of its own, so that the server's socket is a new one, counted from its start.
+      const status = await new Promise<number>((resolve, reject) =>
+        http.get(lanes.base + PATH, { agent: false, headers }, (res) => res.resume().on('end', () => resolve(res.statusCode!))).on('error', reject),
+      );
+      return { status, writes };
+    };
+    app.server.on('connection', count);
+    try {
+      const success = await socketWrites({ authorization: `Bearer ${token}` });
+      expect(success.status).toBe(200);
+      for (const headers of [{}, { authorization: 'Bearer platform_unknown' }] as Array<Record<string, string>>)
+        expect(await socketWrites(headers)).toEqual({ status: 401, writes: success.writes });
+    } finally {
+      app.server.off('connection', count);
     }
   });
 
