@@ -15,7 +15,8 @@ const MAX_WITH_HELPER = 2;
 /**
  * The worker's young generation, smaller than V8's default: a read makes short-lived garbage fast, and a large
  * nursery was tens of MB of resident memory for no gain in speed. 6 MB rather than 12 took about 10 MB off a
- * CSV -> ARROW read's RSS growth, at the same speed (docs/datasets.md, "Twelfth round").
+ * CSV -> ARROW read's RSS growth, at the same speed (docs/datasets.md, "Twelfth round"); 3 or 4 MB took more off
+ * it but let a Parquet read's growth reach 67-98 MB ("Thirteenth round").
  */
 const YOUNG_GENERATION_MB = 6;
 /** How long a cancelled read may take to stop before its worker is ended instead. */
