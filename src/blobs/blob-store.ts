@@ -18,6 +18,11 @@ export interface PutOptions {
   /** The write fails with BlobTooLarge as soon as the source passes this many bytes. */
   maxBytes: number;
   contentType?: string;
+  /**
+   * Told each chunk as it is stored, in order (never to be changed): `kept` says the store holds that very
+   * buffer for as long as the blob lives (the memory store), so that a watcher may keep a reference for free.
+   */
+  onChunk?(chunk: Buffer, kept: boolean): void;
 }
 
 /**

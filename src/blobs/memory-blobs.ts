@@ -12,7 +12,11 @@ export class MemoryBlobs implements BlobStore {
     const counted = { size: 0 };
     const chunks: Buffer[] = [];
     // Each chunk is a buffer of its own (chunked() copies the stream into it): kept as it is, not copied again.
-    for await (const chunk of chunked(source, options.maxBytes, hash, counted)) if (chunk.length > 0) chunks.push(chunk);
+    for await (const chunk of chunked(source, options.maxBytes, hash, counted)) {
+      if (chunk.length === 0) continue;
+      chunks.push(chunk);
+      options.onChunk?.(chunk, true);
+    }
     const info: BlobInfo = {
       blobId: randomUuid(),
       size: counted.size,

@@ -39,6 +39,7 @@ export class PostgresBlobs implements BlobStore {
         // Awaited above or below; a failure while the source is read is not an unhandled rejection meanwhile.
         inFlight.catch(() => undefined);
         seq += 1;
+        if (chunk.length > 0) options.onChunk?.(chunk, false);
       }
       await inFlight;
       const sha256 = hash.digest('hex');

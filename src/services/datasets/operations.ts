@@ -9,6 +9,7 @@ import { viewOf, type ViewRange } from './views.js';
 import * as E from './errors.js';
 import { tableSourceFor } from './table/sources.js';
 import type { ParquetWarmup } from './parquet-warmup.js';
+import { watchUpload } from './csv-learning.js';
 
 export const DEFAULT_BRANCH = 'master';
 const RID_LIKE = /^ri\.|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -19,6 +20,8 @@ export class Datasets {
     private readonly clock: Clock,
     /** The routes' instance warms Parquet reads after commits; the seed's and other services' do not. */
     private readonly warmup?: ParquetWarmup,
+    /** The routes' instance learns large CSV uploads as they arrive (csv-learning.ts); the seed's does not. */
+    private readonly learnsCsv = false,
   ) {}
 
   get repo() {
@@ -160,7 +163,7 @@ export class Datasets {
     datasetRid: string,
     path: string,
     body: AsyncIterable<Uint8Array>,
-    q: { transactionRid?: string; branchName?: string; transactionType?: TransactionType; maxBytes: number; contentType?: string },
+    q: { transactionRid?: string; branchName?: string; transactionType?: TransactionType; maxBytes: number; contentType?: string; declaredBytes?: number },
   ): Promise<FileRecord> {
     if (q.transactionRid !== undefined) {
       if (q.branchName !== undefined || q.transactionType !== undefined)
@@ -183,7 +186,12 @@ export class Datasets {
     }
   }
 
-  private async write(t: TransactionRecord, path: string, body: AsyncIterable<Uint8Array>, q: { maxBytes: number; contentType?: string }): Promise<FileRecord> {
+  private async write(
+    t: TransactionRecord,
+    path: string,
+    body: AsyncIterable<Uint8Array>,
+    q: { maxBytes: number; contentType?: string; declaredBytes?: number },
+  ): Promise<FileRecord> {
     if (t.status !== 'OPEN') throw E.transactionNotOpen(t.datasetRid, t.rid, t.status);
     if (t.type === 'DELETE')
       throw E.invalidTransactionType(
@@ -196,19 +204,30 @@ export class Datasets {
       const before = await this.view({ datasetRid: t.datasetRid, ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) });
       if (t.parent !== undefined && before.some((f) => f.path === path)) throw E.fileAlreadyExists(t.datasetRid, t.rid, path);
     }
+    const watched = this.learnsCsv ? watchUpload(path, q.declaredBytes ?? NaN) : undefined;
     let info;
     try {
-      info = await this.blobs.put(body, { maxBytes: q.maxBytes, ...(q.contentType === undefined ? {} : { contentType: q.contentType }) });
+      info = await this.blobs.put(body, {
+        maxBytes: q.maxBytes,
+        ...(q.contentType === undefined ? {} : { contentType: q.contentType }),
+        ...(watched ? { onChunk: watched.onChunk } : {}),
+      });
     } catch (err) {
+      watched?.failed();
       if (err instanceof BlobTooLarge) throw E.fileTooLarge(err.maxBytes);
       throw err;
     }
     const file: FileRecord = { transactionRid: t.rid, path, blobId: info.blobId, size: info.size, updatedTime: this.now() };
-    const put = await this.repo.putFile(file);
+    const put = await this.repo.putFile(file).catch((err: unknown) => {
+      watched?.failed();
+      throw err;
+    });
     if (put === 'not-open') {
+      watched?.failed();
       await this.blobs.delete(info.blobId);
       throw E.transactionNotOpen(t.datasetRid, t.rid, (await this.transaction(t.datasetRid, t.rid)).status);
     }
+    watched?.stored(info.blobId);
     if (put.replaced !== undefined) await this.blobs.delete(put.replaced);
     return file;
   }

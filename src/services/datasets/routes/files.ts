@@ -85,6 +85,7 @@ export async function upload(
       ...(branchName === undefined ? {} : { branchName }),
       ...(type === undefined ? {} : { transactionType: type }),
       ...(contentType === undefined ? {} : { contentType }),
+      ...(Number.isFinite(declared) ? { declaredBytes: declared } : {}),
     });
   } finally {
     if (!request.raw.complete) reply.header('connection', 'close');

@@ -15,7 +15,7 @@ import { useJsonBodies } from '../../../http/body-parsers.js';
 
 export async function datasetsRoutes(parent: FastifyInstance, deps: ServiceDeps): Promise<void> {
   const warmup = new ParquetWarmup();
-  const datasets = new Datasets(deps.store, deps.clock, warmup);
+  const datasets = new Datasets(deps.store, deps.clock, warmup, true);
   // A Parquet warm-up under way stops when the app closes or resets (docs/datasets.md, "Parquet warm-up").
   parent.addHook('onClose', async () => warmup.cancel());
   parent.onReset(() => warmup.cancel());

@@ -27,7 +27,7 @@ const ZERO = 48;
 const isDigit = (c: number | undefined): boolean => c !== undefined && c >= ZERO && c <= ZERO + 9;
 
 /** An optional sign, then 1 to maxDigits digits. */
-function integerAt(b: Uint8Array, at: number, maxDigits: number): number {
+export function integerAt(b: Uint8Array, at: number, maxDigits: number): number {
   const c = b[at];
   const start = c === 43 || c === 45 ? at + 1 : at;
   let i = start;
@@ -123,6 +123,9 @@ export interface ScanResult {
   end: number;
   /** Why the scan stopped at `end`: the data ran out (a quoted cell goes on past `limit`), or a record is not proven. */
   stop: 'more' | 'unproven';
+  /** Where a record is not proven: the column whose cell (or delimiter after it) stopped it, and where that cell starts. */
+  column?: number;
+  cell?: number;
 }
 
 /** A cell that is not plain: decoded (quotes undoubled) and given to its column's check. */
@@ -191,6 +194,7 @@ export function scanRecords(bytes: Buffer, from: number, limit: number, columns:
   let records = 0;
   let start = from;
   const result = (stop: ScanResult['stop']): ScanResult => ({ records, end: start, stop });
+  const unproven = (column: number, cell: number): ScanResult => ({ records, end: start, stop: 'unproven', column, cell });
   while (start < limit) {
     let at = start;
     const first = bytes[at];
@@ -219,7 +223,7 @@ export function scanRecords(bytes: Buffer, from: number, limit: number, columns:
         }
         const inner = at + 1;
         if (close > inner && column.scan !== anyScan && !(!doubled && column.scan?.(bytes, inner) === close) && !checked(column, bytes, inner, close, doubled))
-          return result('unproven');
+          return unproven(i, at);
         end = close + 1;
       } else {
         const c = bytes[at];
@@ -254,15 +258,15 @@ export function scanRecords(bytes: Buffer, from: number, limit: number, columns:
           const stop = end < 0 ? -1 : bytes[end];
           if (stop !== COMMA && stop !== LF && stop !== CR) {
             end = anyScan(bytes, at);
-            if (bytes[end] === QUOTE || !checked(column, bytes, at, end, false)) return result('unproven');
+            if (bytes[end] === QUOTE || !checked(column, bytes, at, end, false)) return unproven(i, at);
           }
         }
       }
       const delimiter = bytes[end];
       if (i < last) {
-        if (delimiter !== COMMA) return result('unproven');
+        if (delimiter !== COMMA) return unproven(i, at);
       } else if (delimiter === CR && bytes[end + 1] === LF) end += 1;
-      else if (delimiter !== LF) return result('unproven');
+      else if (delimiter !== LF) return unproven(i, at);
       at = end + 1;
     }
     records++;

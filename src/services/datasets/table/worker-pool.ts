@@ -6,6 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import type { DatasetSchema, FileRecord } from '../model.js';
 import type { Column } from './columns.js';
 import { headerFits } from './csv-bytes.js';
+import { learnedAny, learnedFits } from './csv-learner.js';
 import { parquetModule } from './parquet-wasm.js';
 import { parquetReadStarted } from './parquet-warmup.js';
 import { fitKey, isPassthrough, knownFits, tableBytes, tabularFormat, type ByteSource, type TableFormat } from './read-table.js';
@@ -25,6 +26,26 @@ export function readTableBytes(
   schema: DatasetSchema,
   rowLimit?: number,
   fault?: ReadJob['fault'],
+): AsyncGenerator<Buffer> {
+  if (!learnedAny() || !isPassthrough(format, columns, schema, rowLimit)) return readNow(format, files, blobs, columns, schema, rowLimit, fault);
+  // A passthrough read of files learned at upload (csv-learner.ts) sends those its schema fits as they are.
+  return (async function* () {
+    await learnedFits(
+      files.flatMap((f) => (f.blobId && tabularFormat(f.path) === 'csv' ? [f.blobId] : [])),
+      columns,
+    );
+    yield* readNow(format, files, blobs, columns, schema, rowLimit, fault);
+  })();
+}
+
+function readNow(
+  format: TableFormat,
+  files: readonly FileRecord[],
+  blobs: ByteSource,
+  columns: readonly Column[],
+  schema: DatasetSchema,
+  rowLimit: number | undefined,
+  fault: ReadJob['fault'],
 ): AsyncGenerator<Buffer> {
   const fitted = files.flatMap((f) => (f.blobId && knownFits.has(fitKey(f.blobId, columns)) ? [fitKey(f.blobId, columns)] : []));
   // Every file known to fit and sent as it is: nothing to convert, so no thread to hand the bytes through.

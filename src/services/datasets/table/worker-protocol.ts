@@ -53,7 +53,12 @@ export type ToWorker =
   /** Between reads: instantiate parquet-wasm from this compiled module before any Parquet read (parquet-warmup.ts). */
   | { kind: 'warm'; module: WebAssembly.Module }
   /** Between reads, to a new helper of split reads: run the CSV writers over batches of its own (text-warmup.ts). */
-  | { kind: 'warm-text' };
+  | { kind: 'warm-text' }
+  /** Between reads, a CSV upload's bytes to learn (csv-learner.ts), in order; `learn-end` asks for the profile. */
+  | { kind: 'learn'; session: number; data: ArrayBuffer; length: number }
+  | { kind: 'learn-end'; session: number }
+  /** The learning is dropped (the upload failed, or a read wants the worker): nothing more is sent about it. */
+  | { kind: 'learn-stop' };
 
 export type FromWorker =
   | { kind: 'open'; stream: number; blobId: string; range?: ByteRange }
@@ -73,4 +78,12 @@ export type FromWorker =
   /** The answer to `warm`: parquet-wasm is ready in this worker (or `error` says why not). */
   | { kind: 'warmed'; error?: string }
   /** After `warmed`: the warm-up's reads (warm-read.ts) have all run, reads in between or not (or `error`: a bug). */
-  | { kind: 'warm-read'; error?: string };
+  | { kind: 'warm-read'; error?: string }
+  /**
+   * A `learn` chunk was learned (the main thread sends the next), its buffer given back to carry another: a
+   * fresh buffer per megabyte was garbage that grew the worker's memory by tens of MB before a collection.
+   * A learning's messages carry its session.
+   */
+  | { kind: 'learn-ack'; session: number; data: ArrayBuffer }
+  /** The answer to `learn-end`: what was learned (csv-learn.ts), or null when the file could not be. */
+  | { kind: 'profile'; session: number; profile: { names: string[]; family: Uint8Array; digits: Uint8Array } | null };

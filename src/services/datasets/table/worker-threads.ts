@@ -58,11 +58,38 @@ function spawn(): Worker {
   return worker;
 }
 
+/**
+ * Workers lent to work that gives way to reads (a CSV upload's learning, csv-learner.ts), with how to ask for
+ * each back: a read that would wait asks one, which gives the worker back through release().
+ */
+const lent = new Map<Worker, () => void>();
+
 export async function acquire(): Promise<Worker> {
   const ready = idle.pop();
   if (ready) return ready;
   if (live < MAX_WORKERS) return spawn();
-  return new Promise((resolve) => waiting.push(resolve));
+  const taken = new Promise<Worker>((resolve) => waiting.push(resolve));
+  const [worker, giveBack] = lent.entries().next().value ?? [];
+  if (worker && giveBack) {
+    lent.delete(worker);
+    giveBack();
+  }
+  return taken;
+}
+
+/**
+ * An idle worker, or a new one while there is room, for work that gives way to reads: `giveBack` is called
+ * (once) when a read wants it; the borrower then stops and releases it. Undefined when none is free now.
+ */
+export function lend(giveBack: () => void): Worker | undefined {
+  const worker = acquireNow();
+  if (worker) lent.set(worker, giveBack);
+  return worker;
+}
+
+/** The borrower is done with `worker` (it releases or discards it next): no read will ask for it back. */
+export function returned(worker: Worker): void {
+  lent.delete(worker);
 }
 
 /** An idle worker, or a new one while there is room; undefined when every worker is busy (no waiting). */
