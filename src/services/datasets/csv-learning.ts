@@ -64,8 +64,11 @@ export function watchUpload(path: string, declared: number): WatchedUpload | und
           held = [];
           if (ended !== undefined) learner.finish(ended);
         } catch {
-          outcome = undefined;
-          end(null);
+          // As a fault in onChunk: the learning stops, the upload goes on.
+          learner?.stop();
+          learner = undefined;
+          held = [];
+          outcome = null;
         }
       },
       // No learner here: the reads scan the file as before.
