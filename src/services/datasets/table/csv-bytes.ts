@@ -11,13 +11,12 @@ import type { Column } from './columns.js';
 import { PIECE_BYTES } from './csv-records.js';
 import { scanRecords, type ScanResult } from './csv-scan.js';
 import { giveAway } from './handover.js';
+import { headerRow, namesFit } from './csv-header.js';
 
 /** The tokenizers' read of the rest: a stream that starts with the header row, and the records already read. */
 export type TokenizedRest<T> = (bytes: Readable, recordsBefore: number) => AsyncGenerator<T>;
 
 const LF = 10;
-const CR = 13;
-const QUOTE = 34;
 /** A record (or header row) longer than this goes to the tokenizers, as a quoted one with no end would. */
 const LONGEST_PIECE = 8 * PIECE_BYTES;
 const EMPTY: Buffer = Buffer.alloc(0);
@@ -75,13 +74,8 @@ function proven(buf: Buffer, end: number): Buffer {
  * columns' names at their positions, nothing more (the tokenizers' rule), unquoted. A file's BOM is skipped.
  */
 export function headerFits(start: Buffer, columns: readonly Pick<Column, 'name'>[]): boolean {
-  const lineEnd = start.indexOf(LF);
-  if (lineEnd < 0) return false;
-  const bom = start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf ? 3 : 0;
-  const header = start.subarray(bom, lineEnd > bom && start[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd);
-  if (header.includes(QUOTE)) return false;
-  const names = header.toString('utf8').split(',');
-  return names.length === columns.length && columns.every((c, i) => names.indexOf(c.name) === i);
+  const header = headerRow(start);
+  return header !== undefined && namesFit(header.names, columns);
 }
 
 /** How a read over the bytes takes a file: whether its header row suits it, and what it makes of whole lines. */

@@ -4,10 +4,9 @@
 // that are not UTF-8, a line longer than LONGEST_LINE, a record it cannot walk) ends with nothing learned.
 import { isUtf8 } from 'node:buffer';
 import { learnRecords, newProfile, type CsvProfile } from './csv-learn.js';
+import { headerRow } from './csv-header.js';
 
 const LF = 10;
-const CR = 13;
-const QUOTE = 34;
 /** A longer line (or quoted run) is left to the read's scan, which hands such records to the tokenizers. */
 const LONGEST_LINE = 1024 * 1024;
 const EMPTY: Buffer = Buffer.alloc(0);
@@ -64,17 +63,15 @@ export class ProfileFeed {
     else this.carry = Buffer.from(bytes);
   }
 
-  /** The header row as a passthrough read takes it (csv-bytes.ts headerFits): a BOM skipped, no quote, LF or CRLF. */
+  /** The header row as a passthrough read takes it (csv-header.ts), and UTF-8. */
   private header(chunk: Buffer): void {
     const bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
-    const lineEnd = bytes.indexOf(LF);
-    if (lineEnd < 0) return this.keep(bytes);
-    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    const row = bytes.subarray(bom, lineEnd > bom && bytes[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd);
-    if (row.includes(QUOTE) || !isUtf8(row)) return void this.fail();
-    this.profile = newProfile(row.toString('utf8').split(','));
+    if (bytes.indexOf(LF) < 0) return this.keep(bytes);
+    const header = headerRow(bytes);
+    if (!header || !isUtf8(header.row)) return void this.fail();
+    this.profile = newProfile(header.names);
     this.carry = EMPTY;
-    this.push(bytes.subarray(lineEnd + 1));
+    this.push(bytes.subarray(header.bytes));
   }
 
   private fail(): undefined {

@@ -16,6 +16,7 @@ import {
   type ScanResult,
   type ScannedColumn,
 } from './csv-scan.js';
+import { namesFit } from './csv-header.js';
 
 const COMMA = 44;
 const LF = 10;
@@ -166,7 +167,7 @@ export function familyFits(family: number, digits: number, schemaType: string): 
 /** Whether a passthrough read of `columns` (names in order, schema types) may send this file unchecked. */
 export function profileFits(profile: CsvProfile, columns: readonly { name: string; schemaType: string }[]): boolean {
   const { names, family, digits } = profile;
-  // The header-row rule of a passthrough read (csv-bytes.ts headerFits): exactly the columns' names, in order.
-  if (names.length !== columns.length || !columns.every((c, i) => names.indexOf(c.name) === i)) return false;
+  // The header-row rule of a passthrough read (csv-header.ts).
+  if (!namesFit(names, columns)) return false;
   return columns.every((c, i) => familyFits(family[i]!, digits[i]!, c.schemaType));
 }

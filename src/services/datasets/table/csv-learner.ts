@@ -2,9 +2,9 @@
 // store keeps is copied, in order, to a table worker lent for it (worker-threads.ts lend), which learns what each
 // column's cells are (csv-learn.ts); two chunks are in flight at most, so the worker takes them at its own pace.
 // When the upload is stored, its blob gets that profile; a passthrough read whose schema the profile fits then
-// sends the file as one known to fit, with no scan. The learning never slows or fails the upload: it stops
-// (nothing learned) when no worker is free, when a read wants the worker, and when it would hold too many bytes
-// the store does not keep (the PostgreSQL store writes each chunk away).
+// sends the file as one known to fit, with no scan. The learning never fails or holds up the upload (where no core
+// is spare, its worker's CPU is still taken from it): it stops (nothing learned) when no worker is free, when a
+// read wants the worker, and when it would hold too many bytes the store does not keep (PostgreSQL's).
 import type { Worker } from 'node:worker_threads';
 import { CHUNK_BYTES } from '../../../blobs/index.js';
 import { profileFits, type CsvProfile } from './csv-learn.js';
