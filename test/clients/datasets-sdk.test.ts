@@ -60,4 +60,38 @@ describe('platform SDK: datasets', () => {
     const reader = await client(['api:datasets-read']);
     await expect(Datasets.create(reader, { name: 'no', parentFolderRid: 'ri.compass.main.folder.x' })).rejects.toMatchObject({ statusCode: 403 });
   });
+
+  it('reads array columns item by item with their own type, in both formats', async () => {
+    const c = await client();
+    const ds = await Datasets.create(c, { name: 'arrays', parentFolderRid: 'ri.compass.main.folder.x' });
+    const text = 'l,d,day,at\n"[9007199254740993,-4]","[1.50,null]","[""2026-01-02""]","[""2026-01-01T10:00:00Z""]"\n';
+    await Files.upload(c, ds.rid, 'x.csv', new Blob([text]), { transactionType: 'SNAPSHOT' });
+    const item = (type: string) => ({ type: 'ARRAY' as const, nullable: true, arraySubtype: { type: type as 'LONG', nullable: true } });
+    await Datasets.putSchema(c, ds.rid, {
+      schema: {
+        fieldSchemaList: [
+          { name: 'l', ...item('LONG') },
+          { name: 'd', ...item('DECIMAL') },
+          { name: 'day', ...item('DATE') },
+          { name: 'at', ...item('TIMESTAMP') },
+        ],
+      },
+    });
+    // A row limit makes the CSV answer written from values, not the file's own text.
+    const csv = await (await Datasets.readTable(c, ds.rid, { format: 'CSV', columns: [], rowLimit: 5 })).text();
+    expect(csv).toBe('l,d,day,at\n"[9007199254740993,-4]","[1.50,null]","[""2026-01-02""]","[""2026-01-01T10:00:00.000Z""]"\n');
+    const table = tableFromIPC(new Uint8Array(await (await Datasets.readTable(c, ds.rid, { format: 'ARROW', columns: [] })).arrayBuffer()));
+    expect([...table.getChild('l')!.get(0)!].map(String)).toEqual(['9007199254740993', '-4']);
+    expect([...table.getChild('d')!.get(0)!]).toEqual(['1.50', null]);
+    expect([...table.getChild('day')!.get(0)!]).toEqual([Date.UTC(2026, 0, 2)]);
+    expect([...table.getChild('at')!.get(0)!].map(Number)).toEqual([Date.UTC(2026, 0, 1, 10)]);
+  });
+
+  it('refuses branch names a URL cannot carry, and an empty name or path is not a listing', async () => {
+    const c = await client();
+    for (const name of ['.', '..']) await expect(Branches.create(c, RID, { name })).rejects.toMatchObject({ errorName: 'InvalidBranchName', statusCode: 400 });
+    await expect(Files.get(c, RID, '')).rejects.toMatchObject({ errorName: 'InvalidFilePath', parameters: { filePath: '' } });
+    await expect(Transactions.get(c, RID, '')).rejects.toMatchObject({ errorName: 'TransactionNotFound' });
+    await expect(Branches.get(c, RID, '')).rejects.toMatchObject({ errorName: 'BranchNotFound' });
+  });
 });

@@ -9,7 +9,7 @@ export const branchNotFound = (datasetRid: string, branchName: string) =>
 export const branchAlreadyExists = (datasetRid: string, branchName: string) =>
   conflict('BranchAlreadyExists', { datasetRid, branchName }).because(`dataset ${quote(datasetRid)} has a branch ${quote(branchName)} already`);
 export const invalidBranchName = (branchName: string) =>
-  invalidArgument('InvalidBranchName', { branchName }).because(`branch name ${quote(branchName)} is empty or looks like a rid or a UUID`);
+  invalidArgument('InvalidBranchName', { branchName }).because(`branch name ${quote(branchName)} is empty, a dot segment, or looks like a rid or a UUID`);
 export const transactionNotFound = (datasetRid: string, transactionRid: string) =>
   notFound('TransactionNotFound', { datasetRid, transactionRid }).because(`dataset ${quote(datasetRid)} has no transaction ${quote(transactionRid)}`);
 export const transactionNotOpen = (datasetRid: string, transactionRid: string, transactionStatus: string) =>
@@ -33,13 +33,25 @@ export const fileAlreadyExists = (datasetRid: string, transactionRid: string, pa
   );
 export const fileNotFound = (datasetRid: string, filePath: string, where: string) =>
   notFound('FileNotFound', { datasetRid, filePath }).because(`no file ${quote(filePath)} in ${where} of dataset ${quote(datasetRid)}`);
+// Content and delete know only these two (the SDK's lists for those calls hold no plain FileNotFound).
+export const fileNotFoundOnBranch = (datasetRid: string, branchName: string, path: string) =>
+  notFound('FileNotFoundOnBranch', { datasetRid, branchName, path }).because(
+    `no file ${quote(path)} on branch ${quote(branchName)} of dataset ${quote(datasetRid)}`,
+  );
+export const fileNotFoundOnTransactionRange = (datasetRid: string, path: string, endTransactionRid: string, startTransactionRid?: string) =>
+  notFound('FileNotFoundOnTransactionRange', {
+    datasetRid,
+    ...(startTransactionRid === undefined ? {} : { startTransactionRid }),
+    endTransactionRid,
+    path,
+  }).because(`no file ${quote(path)} in the view ending at transaction ${quote(endTransactionRid)} of dataset ${quote(datasetRid)}`);
 export const schemaNotFound = (datasetRid: string, branchName: string, transactionRid?: string) =>
   notFound('SchemaNotFound', { datasetRid, branchName, ...(transactionRid === undefined ? {} : { transactionRid }) }).because(
     `branch ${quote(branchName)} of dataset ${quote(datasetRid)} has no schema`,
   );
 export const invalidParameterCombination = (validCombinations: string[][], providedParameters: string[], why: string) =>
   invalidArgument('InvalidParameterCombination', { validCombinations, providedParameters }).because(why);
-export const invalidFilePath = (path: string, why: string) => invalidArgument('InvalidFilePath', { path }, 'The file path is not valid.').because(why);
+export const invalidFilePath = (filePath: string, why: string) => invalidArgument('InvalidFilePath', { filePath }, 'The file path is not valid.').because(why);
 /**
  * A file of the view could not be read as a table. The SDKs give ReadTableError INTERNAL (500); it is the
  * caller's data that is wrong, so we answer 400 under the same name (docs/datasets.md, "Errors").

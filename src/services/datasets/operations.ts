@@ -65,7 +65,8 @@ export class Datasets {
 
   async createBranch(datasetRid: string, name: string, transactionRid?: string): Promise<BranchRecord> {
     await this.dataset(datasetRid);
-    if (name.trim() === '' || RID_LIKE.test(name)) throw E.invalidBranchName(name);
+    // `.` and `..` could never be named in a URL again: clients' URL handling folds them away.
+    if (name.trim() === '' || name === '.' || name === '..' || RID_LIKE.test(name)) throw E.invalidBranchName(name);
     let head: string | undefined;
     if (transactionRid !== undefined) {
       const t = await this.transaction(datasetRid, transactionRid);
@@ -81,9 +82,21 @@ export class Datasets {
     return record;
   }
 
+  /**
+   * Deletes a branch. Its open transaction is aborted first: left open, it would block a new branch of the
+   * same name and, committed later, move that branch's head onto the old history.
+   */
   async deleteBranch(datasetRid: string, name: string): Promise<void> {
     await this.branch(datasetRid, name);
+    const open = (await this.repo.transactions(datasetRid)).filter((t) => t.branch === name && t.status === 'OPEN');
+    for (const t of open) await this.close(datasetRid, t.rid, 'ABORTED').catch(() => undefined);
     await this.repo.deleteBranch(datasetRid, name);
+  }
+
+  /** The newest OPEN or COMMITTED transaction of a branch, as the wire's Branch.transactionRid names it. */
+  async branchTransaction(branch: BranchRecord): Promise<string | undefined> {
+    const open = (await this.repo.transactions(branch.datasetRid)).find((t) => t.branch === branch.name && t.status === 'OPEN');
+    return open?.rid ?? branch.head;
   }
 
   async transaction(datasetRid: string, rid: string): Promise<TransactionRecord> {
@@ -149,10 +162,17 @@ export class Datasets {
     };
   }
 
-  async file(range: ViewRange, path: string): Promise<FileRecord> {
+  /**
+   * The file at `path` in a view. Missing, it is FileNotFound, or with `precise` the branch's or range's own
+   * error: content and delete know only those two (docs/datasets.md, "Errors").
+   */
+  async file(range: ViewRange, path: string, precise = false): Promise<FileRecord> {
     const found = (await this.view(range)).find((f) => f.path === path);
-    if (!found) throw E.fileNotFound(range.datasetRid, path, range.branch ? `branch ${JSON.stringify(range.branch.name)}` : 'the transaction range');
-    return found;
+    if (found) return found;
+    const { datasetRid, branch, startTransactionRid, endTransactionRid } = range;
+    if (!precise) throw E.fileNotFound(datasetRid, path, branch ? `branch ${JSON.stringify(branch.name)}` : 'the transaction range');
+    if (endTransactionRid === undefined && branch) throw E.fileNotFoundOnBranch(datasetRid, branch.name, path);
+    throw E.fileNotFoundOnTransactionRange(datasetRid, path, endTransactionRid ?? branch?.head ?? '', startTransactionRid);
   }
 
   /**
@@ -175,6 +195,9 @@ export class Datasets {
       const t = await this.transaction(datasetRid, q.transactionRid);
       return this.write(t, path, body, q);
     }
+    // Refused before a transaction is opened, so that a wrong request leaves no aborted one in the history.
+    if (q.transactionType === 'DELETE')
+      throw E.invalidTransactionType(datasetRid, '', 'DELETE', 'an upload cannot open a DELETE transaction: it removes files, it cannot write one');
     const t = await this.open(datasetRid, q.branchName ?? DEFAULT_BRANCH, q.transactionType ?? 'UPDATE');
     try {
       const file = await this.write(t, path, body, q);
@@ -235,17 +258,24 @@ export class Datasets {
   /** Removes `path` in an open DELETE transaction, or in a new one on the branch committed at once. */
   async deleteFile(datasetRid: string, path: string, q: { transactionRid?: string; branchName?: string }): Promise<void> {
     if (q.transactionRid !== undefined) {
+      if (q.branchName !== undefined)
+        throw E.invalidParameterCombination(
+          [['transactionRid'], ['branchName']],
+          ['transactionRid', 'branchName'],
+          'transactionRid names the transaction, and so its branch, already',
+        );
       const t = await this.transaction(datasetRid, q.transactionRid);
       if (t.status !== 'OPEN') throw E.transactionNotOpen(datasetRid, t.rid, t.status);
       if (t.type !== 'DELETE')
         throw E.invalidTransactionType(datasetRid, t.rid, t.type, `files are deleted in a DELETE transaction; ${JSON.stringify(t.rid)} is ${t.type}`);
-      await this.file({ datasetRid, ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) }, path);
+      const branch = await this.repo.branch(datasetRid, t.branch);
+      await this.file({ datasetRid, ...(branch ? { branch } : {}), ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) }, path, true);
       if ((await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() })) === 'not-open')
         throw E.transactionNotOpen(datasetRid, t.rid, 'closed');
       return;
     }
     const branch = await this.branch(datasetRid, q.branchName ?? DEFAULT_BRANCH);
-    await this.file({ datasetRid, branch }, path);
+    await this.file({ datasetRid, branch }, path, true);
     const t = await this.open(datasetRid, branch.name, 'DELETE');
     await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() });
     await this.close(datasetRid, t.rid, 'COMMITTED');

@@ -1,11 +1,13 @@
 // Dataset schemas (docs/datasets.md, "Schemas"): each put is a new version (a UUID, which the Python SDK
 // requires) on a branch, attached to a committed transaction. A read at a transaction sees the newest version
-// attached to that transaction or one before it in its history.
+// attached to that transaction or one before it in its history, put on its own branch or on the branch that
+// made that transaction.
 import { randomUuid } from '../../ids.js';
 import type { DatasetSchema, SchemaRecord, TransactionRecord } from './model.js';
 import type { Datasets } from './operations.js';
 import { DEFAULT_BRANCH } from './operations.js';
 import * as E from './errors.js';
+import { checkSchema } from './schema-check.js';
 
 /** The transaction and its ancestors (committed parents), newest first. */
 function history(transactions: readonly TransactionRecord[], rid: string): string[] {
@@ -20,6 +22,7 @@ export async function putSchema(
   datasetRid: string,
   body: { branchName?: string; endTransactionRid?: string; schema: DatasetSchema; dataframeReader?: string },
 ): Promise<SchemaRecord> {
+  checkSchema(body.schema);
   const branch = await datasets.branch(datasetRid, body.branchName ?? DEFAULT_BRANCH);
   const end = body.endTransactionRid ?? branch.head;
   if (end === undefined)
@@ -53,10 +56,16 @@ export async function findSchema(
   if (q.versionId !== undefined) return versions.find((v) => v.versionId === q.versionId);
   const end = q.endTransactionRid ?? branch.head;
   if (end === undefined) return undefined;
-  const order = history(await datasets.repo.transactions(datasetRid), end);
-  // Newest put first among those attached to the end transaction's history, nearest transaction first.
+  const transactions = await datasets.repo.transactions(datasetRid);
+  const order = history(transactions, end);
+  const byRid = new Map(transactions.map((t) => [t.rid, t]));
+  // Nearest transaction of the history first. A version counts when it was put on the branch read, or on the
+  // branch that made its transaction (so a new branch inherits its parent's schema, but a put on the new branch
+  // does not change the parent's); the branch's own newest put wins.
   for (const rid of order) {
-    const attached = versions.filter((v) => v.endTransactionRid === rid);
+    const attached = versions.filter((v) => v.endTransactionRid === rid && (v.branch === branch.name || v.branch === byRid.get(rid)?.branch));
+    const own = attached.filter((v) => v.branch === branch.name);
+    if (own.length > 0) return own.at(-1);
     if (attached.length > 0) return attached.at(-1);
   }
   return undefined;

@@ -1,9 +1,14 @@
 // Records as the wire carries them (`@osdk/foundry.datasets` 2.38.0 / foundry-platform-sdk 1.111.0 models).
+import { pageOf, type PageRequest } from '../paging.js';
 import type { BranchRecord, DatasetRecord, FileRecord, SchemaRecord, TransactionRecord } from './model.js';
 
 export const datasetWire = (d: DatasetRecord) => ({ rid: d.rid, name: d.name, parentFolderRid: d.parentFolderRid });
 
-export const branchWire = (b: BranchRecord) => ({ name: b.name, ...(b.head === undefined ? {} : { transactionRid: b.head }) });
+/** `transactionRid` is the branch's newest OPEN or COMMITTED transaction (the SDKs' Branch model): pass the open one. */
+export const branchWire = (b: BranchRecord, openRid?: string) => {
+  const rid = openRid ?? b.head;
+  return { name: b.name, ...(rid === undefined ? {} : { transactionRid: rid }) };
+};
 
 export const transactionWire = (t: TransactionRecord) => ({
   rid: t.rid,
@@ -18,15 +23,12 @@ export const fileWire = (f: FileRecord) => ({ path: f.path, transactionRid: f.tr
 
 export const schemaWire = (s: SchemaRecord) => ({ branchName: s.branch, endTransactionRid: s.endTransactionRid, schema: s.schema, versionId: s.versionId });
 
-/** One page of `items` from an offset token: `{data, nextPageToken?}`. */
-export function page<T, W>(
-  items: readonly T[],
-  wire: (item: T) => W,
-  pageSize: number | undefined,
-  pageToken: string | undefined,
-): { data: W[]; nextPageToken?: string } {
-  const start = pageToken !== undefined && /^\d+$/.test(pageToken) ? Number(pageToken) : 0;
-  const size = pageSize ?? 1000;
-  const data = items.slice(start, start + size).map(wire);
-  return start + size < items.length ? { data, nextPageToken: String(start + size) } : { data };
+/**
+ * One page of `items` (`{data, nextPageToken?}`), with the service-wide page tokens (src/services/paging.ts):
+ * `query` names what is paged, so a token from another listing is InvalidPageToken; a page size below 1 is
+ * InvalidPageSize.
+ */
+export function page<T, W>(items: readonly T[], wire: (item: T) => W, request: PageRequest, query: string): { data: W[]; nextPageToken?: string } {
+  const { data, nextPageToken } = pageOf(items, request, query);
+  return { data: data.map(wire), ...(nextPageToken === undefined ? {} : { nextPageToken }) };
 }

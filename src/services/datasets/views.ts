@@ -29,7 +29,18 @@ export function viewChain(transactions: readonly TransactionRecord[], range: Vie
     chain.push(t);
     if (t.type === 'SNAPSHOT' || t.rid === range.startTransactionRid) break;
   }
+  const start = range.startTransactionRid;
+  if (start !== undefined && !reaches(byRid, chain.at(-1), start))
+    throw transactionNotFound(range.datasetRid, start).because(
+      `transaction ${JSON.stringify(start)} is not in the history of ${JSON.stringify(endRid)} of dataset ${JSON.stringify(range.datasetRid)}: a view's start must come before its end`,
+    );
   return chain.reverse();
+}
+
+/** Whether `rid` is `from` or one of its ancestors. */
+function reaches(byRid: ReadonlyMap<string, TransactionRecord>, from: TransactionRecord | undefined, rid: string): boolean {
+  for (let t = from, steps = 0; t && steps <= byRid.size; t = t.parent === undefined ? undefined : byRid.get(t.parent), steps++) if (t.rid === rid) return true;
+  return false;
 }
 
 /** Folds the chain's files into the view: path -> the file a reader sees. */

@@ -16,10 +16,12 @@ import uuid
 import pandas as pd
 import pytest
 from foundry_sdk import Config, FoundryClient, UserTokenAuth
+from foundry_sdk.v2.core.errors import InvalidFilePath, InvalidPageSize, InvalidParameterCombination
 from foundry_sdk.v2.datasets.errors import (
     BranchNotFound,
     DatasetNotFound,
     FileNotFound,
+    FileNotFoundOnBranch,
     OpenTransactionAlreadyExists,
     ReadTableError,
     SchemaNotFound,
@@ -131,3 +133,85 @@ def test_the_error_classes_the_sdk_raises(client):
     with pytest.raises(ReadTableError) as bad:
         client.datasets.Dataset.read_table(ds.rid, format="CSV")
     assert bad.value.parameters["message"] == 'bad.csv line 2, column "value": "notanumber" is not a number'
+
+
+def test_files_listed_under_a_prefix_and_schemas_kept_per_branch(client):
+    """pathPrefix (sent by File.list) narrows the list; a schema put on a branch does not change its parent's."""
+    D = client.datasets.Dataset
+    ds = new_dataset(client)
+    tx = D.Transaction.create(ds.rid, transaction_type="SNAPSHOT")
+    for path in ["logs/a.txt", "data/part-0.csv", "data/part-1.csv"]:
+        D.File.upload(ds.rid, path, b"a\n1\n", transaction_rid=tx.rid)
+    D.Transaction.commit(ds.rid, tx.rid)
+    assert [f.path for f in D.File.list(ds.rid, path_prefix="data/")] == ["data/part-0.csv", "data/part-1.csv"]
+    assert [f.path for f in D.File.list(ds.rid, path_prefix="logs/a.txt")] == ["logs/a.txt"]
+
+    long_a = {"fieldSchemaList": [{"name": "a", "type": "LONG", "nullable": True}]}
+    D.put_schema(ds.rid, schema=long_a)
+    D.Branch.create(ds.rid, name="dev")
+    assert [f.name for f in D.get_schema(ds.rid, branch_name="dev").schema_.field_schema_list] == ["a"]
+    D.put_schema(ds.rid, branch_name="dev", schema={"fieldSchemaList": [{"name": "zz", "type": "STRING", "nullable": True}]})
+    assert [f.name for f in D.get_schema(ds.rid).schema_.field_schema_list] == ["a"]
+    assert [f.name for f in D.get_schema(ds.rid, branch_name="dev").schema_.field_schema_list] == ["zz"]
+
+
+def test_branch_transactions_and_a_deleted_branch(client):
+    """Branch.transaction_rid is the newest OPEN or COMMITTED transaction; deleting a branch aborts its open one."""
+    D = client.datasets.Dataset
+    ds = new_dataset(client)
+    first = D.File.upload(ds.rid, "old.txt", b"1", transaction_type="SNAPSHOT").transaction_rid
+    opened = D.Transaction.create(ds.rid, transaction_type="UPDATE")
+    assert D.Branch.get(ds.rid, "master").transaction_rid == opened.rid
+    D.Transaction.abort(ds.rid, opened.rid)
+    assert D.Branch.get(ds.rid, "master").transaction_rid == first
+
+    D.Branch.create(ds.rid, name="b", transaction_rid=first)
+    orphan = D.Transaction.create(ds.rid, transaction_type="UPDATE", branch_name="b")
+    D.File.upload(ds.rid, "stale.txt", b"2", transaction_rid=orphan.rid)
+    D.Branch.delete(ds.rid, "b")
+    assert D.Transaction.get(ds.rid, orphan.rid).status == "ABORTED"
+    D.Branch.create(ds.rid, name="b", transaction_rid=first)
+    with pytest.raises(TransactionNotOpen):
+        D.Transaction.commit(ds.rid, orphan.rid)
+    D.Transaction.create(ds.rid, transaction_type="UPDATE", branch_name="b")
+    assert [f.path for f in D.File.list(ds.rid, branch_name="b")] == ["old.txt"]
+
+
+def test_the_typed_errors_of_paths_pages_and_missing_files(client):
+    """Each refusal arrives as the class the SDK lists for that call, with the parameters it parses."""
+    D = client.datasets.Dataset
+    ds = new_dataset(client)
+    D.File.upload(ds.rid, "a.txt", b"a")
+    with pytest.raises(InvalidFilePath) as bad_path:
+        D.File.upload(ds.rid, "/abs", b"x")
+    assert bad_path.value.parameters["filePath"] == "/abs"
+    with pytest.raises(InvalidPageSize) as bad_size:
+        list(D.File.list(ds.rid, page_size=0))
+    assert bad_size.value.parameters["pageSize"] == 0
+    with pytest.raises(FileNotFoundOnBranch) as no_content:
+        D.File.content(ds.rid, "missing.txt")
+    assert no_content.value.parameters == {"datasetRid": ds.rid, "branchName": "master", "path": "missing.txt"}
+    with pytest.raises(FileNotFoundOnBranch):
+        D.File.delete(ds.rid, "missing.txt")
+    D.Branch.create(ds.rid, name="other")
+    deleting = D.Transaction.create(ds.rid, transaction_type="DELETE")
+    with pytest.raises(InvalidParameterCombination):
+        D.File.delete(ds.rid, "a.txt", transaction_rid=deleting.rid, branch_name="other")
+
+
+def test_parquet_decimals_keep_their_scale(client):
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    D = client.datasets.Dataset
+    ds = new_dataset(client)
+    amounts = [decimal.Decimal("0.50"), decimal.Decimal("1.23"), decimal.Decimal("-7.00"), None]
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.table({"amount": pa.array(amounts, pa.decimal128(10, 2))}), sink)
+    D.File.upload(ds.rid, "part-0.parquet", sink.getvalue().to_pybytes(), transaction_type="SNAPSHOT")
+    D.put_schema(ds.rid, schema={"fieldSchemaList": [{"name": "amount", "type": "DECIMAL", "nullable": True, "precision": 10, "scale": 2}]})
+    frame = D.read_table(ds.rid, format="ARROW").to_pandas()
+    assert frame["amount"].tolist()[:3] == ["0.50", "1.23", "-7.00"]
+    assert bytes(D.read_table(ds.rid, format="CSV")).decode() == "amount\n0.50\n1.23\n-7.00\n\n"

@@ -4,8 +4,9 @@ import { Type } from '@sinclair/typebox';
 import type { Datasets } from '../operations.js';
 import type { TransactionRecord } from '../model.js';
 import { branchWire, page, transactionWire } from '../shapes.js';
-import { V2, readAuth, writeAuth } from './common.js';
-import { one, positive, type Query } from './query.js';
+import { V2, namesEmptyItem, readAuth, writeAuth } from './common.js';
+import { branchNotFound } from '../errors.js';
+import { paging, type Query } from './query.js';
 
 const CreateBody = Type.Object({ name: Type.String(), transactionRid: Type.Optional(Type.String()) });
 type Req<B = unknown> = FastifyRequest<{ Params: { datasetRid: string; branchName: string }; Querystring: Query; Body: B }>;
@@ -17,13 +18,17 @@ export function branchRoutes(app: FastifyInstance, datasets: Datasets): void {
 
   app.get(`${V2}/:datasetRid/branches`, { config: readAuth }, async (request: Req) => {
     await datasets.dataset(request.params.datasetRid);
+    if (namesEmptyItem(request.raw.url ?? '')) throw branchNotFound(request.params.datasetRid, '');
     const branches = await datasets.repo.branches(request.params.datasetRid);
-    return page(branches, branchWire, positive(request.query, 'pageSize'), one(request.query, 'pageToken'));
+    const open = new Map<string, string>();
+    for (const t of await datasets.repo.transactions(request.params.datasetRid)) if (t.status === 'OPEN') open.set(t.branch, t.rid);
+    return page(branches, (b) => branchWire(b, open.get(b.name)), ...paging(request.url, request.query));
   });
 
-  app.get(`${V2}/:datasetRid/branches/:branchName`, { config: readAuth }, async (request: Req) =>
-    branchWire(await datasets.branch(request.params.datasetRid, request.params.branchName)),
-  );
+  app.get(`${V2}/:datasetRid/branches/:branchName`, { config: readAuth }, async (request: Req) => {
+    const branch = await datasets.branch(request.params.datasetRid, request.params.branchName);
+    return branchWire(branch, await datasets.branchTransaction(branch));
+  });
 
   app.delete(`${V2}/:datasetRid/branches/:branchName`, { config: writeAuth }, async (request: Req, reply: FastifyReply) => {
     await datasets.deleteBranch(request.params.datasetRid, request.params.branchName);
@@ -42,6 +47,6 @@ export function branchRoutes(app: FastifyInstance, datasets: Datasets): void {
       t = t.parent === undefined ? undefined : byRid.get(t.parent)
     )
       history.push(t);
-    return page(history, transactionWire, positive(request.query, 'pageSize'), one(request.query, 'pageToken'));
+    return page(history, transactionWire, ...paging(request.url, request.query));
   });
 }

@@ -33,3 +33,13 @@ export function filePathOf(rawUrl: string, suffix?: string): { path: string; suf
   if (problem) throw invalidFilePath(path, problem);
   return { path, suffixed };
 }
+
+/**
+ * Whether the request target ends in `/` before its query: `GET .../files/` is a client asking for the file
+ * with an empty path (or the transaction or branch with an empty name), which the framework would otherwise
+ * route to the listing (trailing slashes are ignored).
+ */
+export function namesEmptyItem(rawUrl: string): boolean {
+  const q = rawUrl.indexOf('?');
+  return (q < 0 ? rawUrl : rawUrl.slice(0, q)).endsWith('/');
+}

@@ -5,8 +5,10 @@ import type { Datasets } from '../operations.js';
 import { datasetWire, page, schemaWire, transactionWire } from '../shapes.js';
 import { getSchema, putSchema, findSchema } from '../schemas.js';
 import type { DatasetSchema } from '../model.js';
-import { V2, readAuth, writeAuth } from './common.js';
-import { one, positive, type Query } from './query.js';
+import { V2, namesEmptyItem, readAuth, writeAuth } from './common.js';
+import { transactionNotFound } from '../errors.js';
+import { invalidArgument } from '../../../errors.js';
+import { one, paging, type Query } from './query.js';
 
 const CreateBody = Type.Object({ name: Type.String({ minLength: 1 }), parentFolderRid: Type.String({ minLength: 1 }) });
 const FieldList = Type.Object(
@@ -26,8 +28,8 @@ const BatchBody = Type.Array(
     endTransactionRid: Type.Optional(Type.String()),
     versionId: Type.Optional(Type.String()),
   }),
-  { maxItems: 1000 },
 );
+const MAX_BATCH = 1000;
 
 type Req<B = unknown> = FastifyRequest<{ Params: { datasetRid: string }; Querystring: Query; Body: B }>;
 
@@ -63,6 +65,10 @@ export function datasetRoutes(app: FastifyInstance, datasets: Datasets): void {
     `${V2}/getSchemaBatch`,
     { config: readAuth, schema: { body: BatchBody } },
     async (request: Req<Array<{ datasetRid: string; branchName?: string; endTransactionRid?: string; versionId?: string }>>) => {
+      if (request.body.length > MAX_BATCH)
+        throw invalidArgument('BatchRequestSizeExceededLimit', { maximumBatchSize: MAX_BATCH, providedBatchSize: request.body.length }).because(
+          `a schema batch holds at most ${MAX_BATCH} entries; this one held ${request.body.length}`,
+        );
       const data: Record<string, unknown> = {};
       for (const { datasetRid, ...q } of request.body) {
         const found = await findSchema(datasets, datasetRid, q).catch(() => undefined);
@@ -75,7 +81,8 @@ export function datasetRoutes(app: FastifyInstance, datasets: Datasets): void {
   // Newest first, as the SDK documents.
   app.get(`${V2}/:datasetRid/transactions`, { config: readAuth }, async (request: Req) => {
     await datasets.dataset(request.params.datasetRid);
+    if (namesEmptyItem(request.raw.url ?? '')) throw transactionNotFound(request.params.datasetRid, '');
     const all = (await datasets.repo.transactions(request.params.datasetRid)).reverse();
-    return page(all, transactionWire, positive(request.query, 'pageSize'), one(request.query, 'pageToken'));
+    return page(all, transactionWire, ...paging(request.url, request.query));
   });
 }

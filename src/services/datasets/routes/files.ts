@@ -4,10 +4,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceDeps } from '../../service-module.js';
 import type { Datasets } from '../operations.js';
+import type { FileRecord } from '../model.js';
 import { fileWire, page } from '../shapes.js';
-import { fileTooLarge } from '../errors.js';
-import { V2, filePathOf, readAuth, writeAuth } from './common.js';
-import { one, positive, rangeOf, transactionType, type Query } from './query.js';
+import { fileTooLarge, invalidFilePath } from '../errors.js';
+import { V2, filePathOf, namesEmptyItem, readAuth, writeAuth } from './common.js';
+import { one, paging, rangeOf, transactionType, type Query } from './query.js';
 import { notFound } from '../../../errors.js';
 import { maxDatasetFileBytes } from '../caps.js';
 
@@ -16,14 +17,16 @@ type Req = FastifyRequest<{ Params: { datasetRid: string }; Querystring: Query }
 export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: ServiceDeps): void {
   app.get(`${V2}/:datasetRid/files`, { config: readAuth }, async (request: Req) => {
     const { datasetRid } = request.params;
-    const files = await datasets.view(await datasets.readRange(datasetRid, rangeOf(request.query)));
-    return page(files, fileWire, positive(request.query, 'pageSize'), one(request.query, 'pageToken'));
+    if (namesEmptyItem(request.raw.url ?? '')) throw invalidFilePath('', 'the file path is empty');
+    const files = withPrefix(await datasets.view(await datasets.readRange(datasetRid, rangeOf(request.query))), one(request.query, 'pathPrefix'));
+    return page(files, fileWire, ...paging(request.url, request.query));
   });
 
   app.get(`${V2}/:datasetRid/files/*`, { config: readAuth }, async (request: Req, reply: FastifyReply) => {
     const { datasetRid } = request.params;
     const { path, suffixed } = filePathOf(request.raw.url ?? '', 'content');
-    const file = await datasets.file(await datasets.readRange(datasetRid, rangeOf(request.query)), path);
+    // The metadata read keeps FileNotFound; the content read knows only the branch's and range's own errors.
+    const file = await datasets.file(await datasets.readRange(datasetRid, rangeOf(request.query)), path, suffixed);
     if (!suffixed) return fileWire(file);
     const info = file.blobId === undefined ? undefined : await datasets.blobs.stat(file.blobId);
     const bytes = file.blobId === undefined ? undefined : await datasets.blobs.open(file.blobId);
@@ -55,6 +58,13 @@ export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: Servi
       return fileWire(file);
     });
   });
+}
+
+/** The files under `prefix` (the Python SDK's pathPrefix): a file whose path is the prefix itself is alone in the list. */
+function withPrefix(files: FileRecord[], prefix: string | undefined): FileRecord[] {
+  if (prefix === undefined || prefix === '') return files;
+  const exact = files.find((f) => f.path === prefix);
+  return exact ? [exact] : files.filter((f) => f.path.startsWith(prefix));
 }
 
 /** Streams the request body into the dataset; used by the v2 and v1 upload routes. */

@@ -1,5 +1,6 @@
 // Query parameters as the SDKs send them: strings, repeated keys for lists (`columns=a&columns=b`).
 import { invalidArgument } from '../../../errors.js';
+import type { PageRequest } from '../../paging.js';
 import { TRANSACTION_TYPES, type TransactionType } from '../model.js';
 import { invalidTransactionType } from '../errors.js';
 
@@ -34,6 +35,17 @@ export function transactionType(datasetRid: string, value: unknown): Transaction
     String(value),
     `transaction type ${JSON.stringify(String(value).slice(0, 32))} is none of SNAPSHOT, APPEND, UPDATE, DELETE`,
   );
+}
+
+/** A listing's page request, and the key its page tokens are bound to: the path and every other parameter. */
+export function paging(url: string, q: Query): [PageRequest, string] {
+  const pageSize = one(q, 'pageSize');
+  const pageToken = one(q, 'pageToken');
+  const others = Object.entries(q)
+    .filter(([k]) => k !== 'pageSize' && k !== 'pageToken')
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  const request = { ...(pageSize === undefined ? {} : { pageSize }), ...(pageToken === undefined ? {} : { pageToken }) };
+  return [request, `${url.split('?')[0]}?${JSON.stringify(others)}`];
 }
 
 /** The view parameters of a read. */

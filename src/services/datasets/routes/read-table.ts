@@ -70,17 +70,34 @@ function sourceTable(
   return sendTable(datasetRid, format === 'ARROW' ? table.arrowStream(columns, rows) : table.csvStream(columns, rows), format, reply);
 }
 
+/**
+ * The answer's first 64 KiB (or all of it, if smaller) are made before the status goes out, so that a bad value
+ * in a small table, or early in a large one, is a clean 400 ReadTableError rather than a cut stream. A chunk
+ * can be the header row alone, so waiting for one chunk would not do.
+ */
+const HELD_BYTES = 64 * 1024;
+
 async function sendTable(datasetRid: string, bytes: AsyncGenerator<Buffer>, format: TableFormat, reply: FastifyReply) {
-  let first: IteratorResult<Buffer>;
+  const held: Buffer[] = [];
+  let size = 0;
+  let done = false;
   try {
-    first = await bytes.next();
+    while (size < HELD_BYTES) {
+      const next = await bytes.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      held.push(next.value);
+      size += next.value.length;
+    }
   } catch (err) {
     if (err instanceof TableReadError) throw readTableError(datasetRid, err.message);
     throw err;
   }
   async function* all(): AsyncGenerator<Buffer> {
-    if (!first.done) yield first.value;
-    yield* bytes;
+    yield* held.splice(0);
+    if (!done) yield* bytes;
   }
   return reply.type(format === 'CSV' ? 'text/csv; charset=utf-8' : 'application/octet-stream').send(Readable.from(all(), { objectMode: false }));
 }

@@ -2,7 +2,7 @@
 // Parquet value becomes its value, and how that value is written back as CSV text. One place per type.
 import { Bool, DateDay, Field, Float32, Float64, Int16, Int32, Int64, Int8, List, TimestampMicrosecond, Utf8, type DataType } from 'apache-arrow';
 import type { FieldSchema } from '../model.js';
-import { anyScan, booleanScan, dateScan, decimalScan, integerScan, timestampScan, type CellScan } from './csv-scan.js';
+import { anyScan, booleanScan, dateScan, daysInMonth, decimalScan, integerScan, timestampScan, type CellScan } from './csv-scan.js';
 
 /** A value as the Arrow builders take it: ms numbers for dates and timestamps, bigint for longs. */
 export type Cell = string | number | bigint | boolean | null | Cell[];
@@ -74,6 +74,29 @@ const inLongRange = (n: bigint, shown: string): bigint => (n >= LONG_MIN && n <=
 
 const ms = (v: unknown): number => (v instanceof Date ? v.getTime() : typeof v === 'bigint' ? Number(v) : Number(v));
 
+/** Whether a YYYY-MM-DD match names a day of its month (V8's Date.parse would roll 02-30 on to March). */
+const realDay = (m: RegExpExecArray): boolean => {
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+};
+
+// ISO 8601 as CSV writers put it: a date, then optionally `T` (or a space) and a time, then optionally a zone.
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * Milliseconds of an ISO 8601 timestamp, NaN for anything else. No zone means UTC: the same file reads the
+ * same on every host (Date.parse would take it as the host's local time). Past milliseconds is cut.
+ */
+function isoMillis(text: string): number {
+  const m = ISO_TIMESTAMP.exec(text);
+  if (!m || !realDay(m)) return Number.NaN;
+  const [hour, minute, second] = [m[4] ?? '00', m[5] ?? '00', m[6] ?? '00'];
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return Number.NaN;
+  const zone = m[8] === undefined || m[8].toUpperCase() === 'Z' ? 'Z' : m[8].length === 3 ? `${m[8]}:00` : `${m[8].slice(0, 3)}:${m[8].slice(-2)}`;
+  if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4)) > 59)) return Number.NaN;
+  return Date.parse(`${m[1]}-${m[2]}-${m[3]}T${hour}:${minute}:${second}.${(m[7] ?? '').padEnd(3, '0').slice(0, 3)}${zone}`);
+}
+
 const KINDS: Record<string, Kind> = {
   STRING: { arrow: () => new Utf8(), parse: (t) => t, scan: anyScan, value: (v) => String(v), text: (c) => String(c) },
   // Decimals travel as their exact text (an Arrow decimal needs a fixed precision the schema may not give).
@@ -108,8 +131,8 @@ const KINDS: Record<string, Kind> = {
     arrow: () => new DateDay(),
     scan: dateScan,
     parse: (t) => {
-      const n = /^\d{4}-\d{2}-\d{2}$/.test(t.trim()) ? Date.parse(`${t.trim()}T00:00:00Z`) : NaN;
-      return Number.isNaN(n) ? fail(t, 'a date (YYYY-MM-DD)') : n;
+      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t.trim());
+      return m && realDay(m) ? Date.parse(`${t.trim()}T00:00:00Z`) : fail(t, 'a date (YYYY-MM-DD)');
     },
     // A Date is taken as its instant; a plain number is days since the epoch (as a Parquet DATE is stored).
     value: (v) => (v instanceof Date ? v.getTime() : Number(v) * 86_400_000),
@@ -119,8 +142,8 @@ const KINDS: Record<string, Kind> = {
     arrow: () => new TimestampMicrosecond('UTC'),
     scan: timestampScan,
     parse: (t) => {
-      const n = Date.parse(t);
-      return Number.isNaN(n) && Number.isNaN(Date.parse(t.trim())) ? fail(t, 'a timestamp (ISO 8601)') : Number.isNaN(n) ? Date.parse(t.trim()) : n;
+      const n = isoMillis(t.trim());
+      return Number.isNaN(n) ? fail(t, 'a timestamp (ISO 8601)') : n;
     },
     value: ms,
     text: (c) => new Date(Number(c)).toISOString(),
@@ -133,24 +156,43 @@ export function unsupportedType(field: FieldSchema): string | undefined {
   return KINDS[field.type] ? undefined : field.type;
 }
 
+// A JSON string, or a JSON number (whose digits are kept as text: JSON.parse would round a LONG past 2^53 and
+// drop a DECIMAL's trailing zeros).
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const NUMBER_TYPES = new Set(['BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE']);
+
 function kindOf(field: FieldSchema): Kind {
   if (field.type !== 'ARRAY') return KINDS[field.type]!;
-  const sub = kindOf(field.arraySubtype!);
+  const subField = field.arraySubtype!;
+  const sub = kindOf(subField);
+  // An element from the cell's JSON: a number arrives as its text, and text is read as a CSV cell of the
+  // item type would be (so dates, timestamps, longs and decimals keep their meaning).
+  const fromJson = (v: unknown): Cell =>
+    v === null || v === undefined ? null : typeof v === 'string' ? sub.parse(v) : Array.isArray(v) ? v.map(fromJson) : sub.value(v);
   const items = (v: unknown): Cell => (v === null || v === undefined ? null : sub.value(v));
+  // An element in the answer's JSON: numbers and booleans bare, decimals bare when JSON allows, the rest quoted.
+  const elementText = (c: Cell): string => {
+    if (c === null) return 'null';
+    const t = sub.text(c);
+    if (subField.type === 'ARRAY' || subField.type === 'BOOLEAN') return t;
+    if (NUMBER_TYPES.has(subField.type) || subField.type === 'DECIMAL') return JSON_NUMBER.test(t) ? t : JSON.stringify(t);
+    return JSON.stringify(t);
+  };
   return {
     arrow: (f) => new List(new Field('element', sub.arrow(f.arraySubtype!), true)),
     // An array cell in CSV is JSON: `[1, 2]` or `["a", "b"]`.
     parse: (t) => {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(t);
+        parsed = JSON.parse(t.replace(JSON_TOKEN, (token) => (token[0] === '"' ? token : `"${token}"`)));
       } catch {
         parsed = undefined;
       }
-      return Array.isArray(parsed) ? parsed.map(items) : fail(t, 'an array (JSON)');
+      return Array.isArray(parsed) ? parsed.map(fromJson) : fail(t, 'an array (JSON)');
     },
     value: (v) => (Array.isArray(v) ? v.map(items) : fail(String(v), 'an array')),
-    text: (c) => JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+    text: (c) => (Array.isArray(c) ? `[${c.map(elementText).join(',')}]` : fail(String(c), 'an array')),
   };
 }
 

@@ -73,6 +73,10 @@ const twoDigits = (b: Uint8Array, at: number): number => {
   return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -1;
 };
 
+/** The days of a month (1-12) of a proleptic Gregorian year. */
+export const daysInMonth = (year: number, month: number): number =>
+  month === 2 ? ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+
 /** YYYY-MM-DD with a month 01-12 and a day 01-28 (any year has those). */
 const dateAt = (b: Uint8Array, at: number): boolean => {
   if (b[at + 4] !== 45 || b[at + 7] !== 45 || twoDigits(b, at) < 0 || twoDigits(b, at + 2) < 0) return false;

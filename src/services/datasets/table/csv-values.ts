@@ -4,6 +4,7 @@
 // leaving the value in VALUE[0] (a typed array, so that no number is boxed on the way), or -1 when the bytes
 // are not of its form. The caller checks that the cell ends there; any other cell it decodes and gives to
 // fromText, which also decides whether the value is refused. No string is built on these paths.
+import { daysInMonth } from './csv-scan.js';
 
 /** The value the last reader read (a number; days for a date, milliseconds for a timestamp, 1/0 for a boolean). */
 export const VALUE = new Float64Array(1);
@@ -83,7 +84,7 @@ function twoDigits(b: Uint8Array, at: number): number {
   return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -1;
 }
 
-/** Days from 1970-01-01 to a proleptic Gregorian date (month 1-12; a day past the month's end rolls on, as V8's Date.parse does). */
+/** Days from 1970-01-01 to a proleptic Gregorian date (month 1-12, a day of that month). */
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
@@ -107,6 +108,8 @@ function dateAt(b: Uint8Array, at: number): number {
   if (century < 0 || year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return Number.NaN;
   const date = ((century * 100 + year) * 100 + month) * 100 + day;
   if (date !== lastDate) {
+    // A day past its month's end is no date (a Date.parse would roll it on): the cell goes to fromText, which refuses it.
+    if (day > 28 && day > daysInMonth(century * 100 + year, month)) return Number.NaN;
     lastDays = daysFromCivil(century * 100 + year, month, day);
     lastDate = date;
   }
@@ -123,7 +126,7 @@ export function plainDate(b: Uint8Array, at: number): number {
 
 /**
  * A TIMESTAMP cell `YYYY-MM-DDTHH:MM[:SS[.f{1,3}]]` then `Z` or `±HH:MM`, as the milliseconds Date.parse
- * gives. A timestamp with no zone is local time to Date.parse: it is left to it.
+ * gives. A timestamp with no zone (UTC) and any other form are left to the column's fromText.
  */
 export function plainTimestamp(b: Uint8Array, at: number): number {
   if (b[at + 10] !== 84 || b[at + 13] !== 58) return -1;

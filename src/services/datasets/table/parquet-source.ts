@@ -3,7 +3,7 @@
 // A column whose Arrow type already is the schema column's goes on as it is; others are cast a value at a time.
 // The file is read by ranges from the byte store (docs/datasets.md, "The byte store"): parquet-wasm asks for the
 // footer, then each row group's column chunks, one row group at a time; nothing holds the whole file.
-import { DataType, RecordBatchReader, makeVector, type Data, type RecordBatch, type Schema, type Timestamp } from 'apache-arrow';
+import { DataType, RecordBatchReader, makeVector, type Data, type Decimal, type RecordBatch, type Schema, type Timestamp } from 'apache-arrow';
 import type { Cell, Column } from './columns.js';
 import type { ColumnBatch } from './arrow-vectors.js';
 import type { ParquetFile, RecordBatch as WasmRecordBatch } from 'parquet-wasm/esm';
@@ -65,6 +65,17 @@ function timestampMillis(data: Data): Float64Array {
   return out;
 }
 
+/**
+ * A Parquet decimal's text: apache-arrow gives its unscaled integer ("-700"); the scale puts the point back
+ * ("-7.00" at scale 2), as the file's writer meant it.
+ */
+export function decimalText(unscaled: string, scale: number): string {
+  if (scale <= 0) return unscaled === '0' || unscaled === '-0' ? '0' : unscaled + '0'.repeat(-scale);
+  const negative = unscaled.startsWith('-');
+  const digits = (negative ? unscaled.slice(1) : unscaled).padStart(scale + 1, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
 /** One file column's Arrow data as the schema column's: as it is when the types agree, else cast per value. */
 function columnOf(path: string, column: Column, data: Data, firstRow: number): ColumnBatch['columns'][number] {
   const target = column.type;
@@ -76,8 +87,10 @@ function columnOf(path: string, column: Column, data: Data, firstRow: number): C
   // for another type a date is its days (as a Parquet DATE is stored).
   const toTime = isTime(data.type) && (DataType.isTimestamp(target) || DataType.isDate(target));
   const days = DataType.isDate(data.type) && !toTime;
+  const scale = DataType.isDecimal(data.type) ? (data.type as Decimal).scale : undefined;
   for (let i = 0; i < out.length; i++) {
-    const value = vector.get(i) as unknown;
+    const got = vector.get(i) as unknown;
+    const value = scale === undefined || got === null || got === undefined ? got : decimalText(String(got), scale);
     try {
       out[i] =
         value === null || value === undefined ? null : toTime ? (value as number) : column.fromValue(days ? (value as number) / 86_400_000 : plain(value));

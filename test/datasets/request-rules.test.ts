@@ -1,0 +1,124 @@
+// What the datasets routes refuse or read strictly (docs/datasets.md): a view's start outside its end's
+// history, an upload that would open a DELETE transaction, schemas a read could not serve, oversize schema
+// batches, page tokens not handed out, days past their month's end, and timestamps without a zone read the
+// same on every host. On the store under test (memory, or PostgreSQL in the second pass).
+import { afterEach, describe, expect, it } from 'vitest';
+import { platformError, type TestApp } from '../helpers/app.js';
+import { datasetsApp, json, uploadFile } from './helpers.js';
+
+let t: (TestApp & { auth: Record<string, string> }) | undefined;
+afterEach(async () => {
+  await t?.app.close();
+  t = undefined;
+});
+
+async function created() {
+  t = await datasetsApp();
+  return (await json(t, 'POST', '/api/v2/datasets', { name: 'rules', parentFolderRid: 'ri.compass.main.folder.data' })).body.rid as string;
+}
+
+const field = (name: string, type: string, extra: Record<string, unknown> = {}) => ({ name, type, nullable: true, ...extra });
+const putSchema = (rid: string, fieldSchemaList: unknown[]) => json(t!, 'PUT', `/api/v2/datasets/${rid}/putSchema`, { schema: { fieldSchemaList } });
+const read = (rid: string, format: 'CSV' | 'ARROW') => t!.app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=${format}`, headers: t!.auth });
+
+describe('views', () => {
+  it('refuse a start transaction that is not in the history of the end', async () => {
+    const rid = await created();
+    const first = (await uploadFile(t!, rid, 'a.csv', 'v\n1\n', '?transactionType=SNAPSHOT')).body.transactionRid as string;
+    await json(t!, 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'dev' });
+    const onDev = (await uploadFile(t!, rid, 'd.csv', 'v\n3\n', '?transactionType=UPDATE&branchName=dev')).body.transactionRid as string;
+    const later = (await uploadFile(t!, rid, 'm.csv', 'v\n2\n', '?transactionType=UPDATE')).body.transactionRid as string;
+
+    const within = await json(t!, 'GET', `/api/v2/datasets/${rid}/files?startTransactionRid=${first}`);
+    expect((within.body.data as Array<{ path: string }>).map((f) => f.path)).toEqual(['a.csv', 'm.csv']);
+    for (const query of [`startTransactionRid=${onDev}`, `startTransactionRid=${later}&endTransactionRid=${first}`]) {
+      const res = await json(t!, 'GET', `/api/v2/datasets/${rid}/files?${query}`);
+      expect([res.status, platformError(res.body).errorName]).toEqual([404, 'TransactionNotFound']);
+    }
+  });
+
+  it('an upload asking for a DELETE transaction is refused before any transaction is opened', async () => {
+    const rid = await created();
+    const res = await uploadFile(t!, rid, 'b.txt', '1', '?transactionType=DELETE');
+    expect([res.status, res.body.errorName]).toEqual([400, 'InvalidTransactionType']);
+    expect((await json(t!, 'GET', `/api/v2/datasets/${rid}/transactions`)).body.data).toEqual([]);
+  });
+});
+
+describe('schemas', () => {
+  it('refuse unknown field types, an ARRAY without its item type and a column named twice', async () => {
+    const rid = await created();
+    await uploadFile(t!, rid, 'x.csv', 'n\nabc\n', '?transactionType=SNAPSHOT');
+    const unknown = await putSchema(rid, [field('n', 'WHATEVER')]);
+    expect([unknown.status, platformError(unknown.body).errorName, platformError(unknown.body).parameters.fieldName]).toEqual([400, 'InvalidFieldSchema', 'n']);
+    const nested = await putSchema(rid, [field('n', 'ARRAY', { arraySubtype: field('x', 'NOPE') })]);
+    expect(platformError(nested.body).errorName).toBe('InvalidFieldSchema');
+    expect(platformError((await putSchema(rid, [field('n', 'ARRAY')])).body).errorName).toBe('InvalidFieldSchema');
+    const twice = await putSchema(rid, [field('n', 'STRING'), field('n', 'LONG')]);
+    expect([twice.status, platformError(twice.body).errorName]).toEqual([400, 'InvalidSchema']);
+    // Nothing of the refused ones was kept.
+    const kept = await json(t!, 'GET', `/api/v2/datasets/${rid}/getSchema`);
+    expect(platformError(kept.body).errorName).toBe('SchemaNotFound');
+    const nestedTypes = [
+      field('m', 'MAP', { mapKeyType: field('k', 'STRING'), mapValueType: field('v', 'LONG') }),
+      field('s', 'STRUCT', { subSchemas: [field('a', 'DATE')] }),
+    ];
+    expect((await putSchema(rid, [field('n', 'STRING'), ...nestedTypes])).status).toBe(200);
+  });
+
+  it('a batch of more than 1,000 is BatchRequestSizeExceededLimit', async () => {
+    const rid = await created();
+    const res = await json(
+      t!,
+      'POST',
+      '/api/v2/datasets/getSchemaBatch',
+      Array.from({ length: 1001 }, () => ({ datasetRid: rid })),
+    );
+    expect([res.status, platformError(res.body)]).toMatchObject([
+      400,
+      { errorName: 'BatchRequestSizeExceededLimit', parameters: { maximumBatchSize: 1000, providedBatchSize: 1001 } },
+    ]);
+  });
+});
+
+describe('listings', () => {
+  it('refuse a page token they did not hand out, or one handed out by another listing', async () => {
+    const rid = await created();
+    for (const path of ['a', 'b', 'c']) await uploadFile(t!, rid, path, 'x', '?transactionType=UPDATE');
+    const first = await json(t!, 'GET', `/api/v2/datasets/${rid}/files?pageSize=2`);
+    const token = first.body.nextPageToken as string;
+    expect((await json(t!, 'GET', `/api/v2/datasets/${rid}/files?pageSize=2&pageToken=${token}`)).body.data).toHaveLength(1);
+    for (const url of [`/files?pageToken=garbage`, `/transactions?pageToken=${token}`]) {
+      const res = await json(t!, 'GET', `/api/v2/datasets/${rid}${url}`);
+      expect([res.status, platformError(res.body).errorName]).toEqual([400, 'InvalidPageToken']);
+    }
+  });
+});
+
+describe('dates and timestamps', () => {
+  it('a day past its month end is refused in both formats, not rolled on to the next month', async () => {
+    const rid = await created();
+    await uploadFile(t!, rid, 'a.csv', 'd\n2024-02-29\n2023-02-29\n', '?transactionType=SNAPSHOT');
+    await putSchema(rid, [field('d', 'DATE')]);
+    for (const format of ['CSV', 'ARROW'] as const) {
+      const res = await read(rid, format);
+      expect(res.statusCode).toBe(400);
+      expect(platformError(res.json()).parameters.message).toBe('a.csv line 3, column "d": "2023-02-29" is not a date (YYYY-MM-DD)');
+    }
+  });
+
+  it('a timestamp without a zone is UTC whatever the host zone', async () => {
+    const rid = await created();
+    await uploadFile(t!, rid, 'a.csv', 'at\n2024-03-01T10:00:00\n2024-03-01 10:00\n', '?transactionType=SNAPSHOT');
+    await putSchema(rid, [field('at', 'TIMESTAMP')]);
+    const zone = process.env.TZ;
+    try {
+      process.env.TZ = 'America/New_York';
+      const csv = await t!.app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=CSV&rowLimit=5`, headers: t!.auth });
+      expect(csv.body).toBe('at\n2024-03-01T10:00:00.000Z\n2024-03-01T10:00:00.000Z\n');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+});
