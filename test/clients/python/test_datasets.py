@@ -215,3 +215,31 @@ def test_parquet_decimals_keep_their_scale(client):
     frame = D.read_table(ds.rid, format="ARROW").to_pandas()
     assert frame["amount"].tolist()[:3] == ["0.50", "1.23", "-7.00"]
     assert bytes(D.read_table(ds.rid, format="CSV")).decode() == "amount\n0.50\n1.23\n-7.00\n\n"
+
+
+def test_parquet_list_items_keep_their_type(client):
+    import datetime
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    D = client.datasets.Dataset
+    ds = new_dataset(client)
+    table = pa.table(
+        {
+            "days": pa.array([[datetime.date(2026, 1, 2), None]], pa.list_(pa.date32())),
+            "at": pa.array([[datetime.datetime(2026, 1, 1, 10, tzinfo=datetime.timezone.utc)]], pa.list_(pa.timestamp("us", tz="UTC"))),
+            "ids": pa.array([[9007199254740993]], pa.list_(pa.int64())),
+        }
+    )
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    D.File.upload(ds.rid, "part-0.parquet", sink.getvalue().to_pybytes(), transaction_type="SNAPSHOT")
+    array_of = lambda item: {"type": "ARRAY", "nullable": True, "arraySubtype": {"type": item, "nullable": True}}
+    D.put_schema(ds.rid, schema={"fieldSchemaList": [{"name": "days", **array_of("DATE")}, {"name": "at", **array_of("TIMESTAMP")}, {"name": "ids", **array_of("LONG")}]})
+    row = D.read_table(ds.rid, format="ARROW").to_pandas().iloc[0]
+    assert list(row["days"]) == [datetime.date(2026, 1, 2), None]
+    assert [pd.Timestamp(v).value for v in row["at"]] == [pd.Timestamp("2026-01-01T10:00:00Z").value]
+    assert list(row["ids"]) == [9007199254740993]
+    csv = bytes(D.read_table(ds.rid, format="CSV")).decode()
+    assert csv == 'days,at,ids\n"[""2026-01-02"",null]","[""2026-01-01T10:00:00.000Z""]",[9007199254740993]\n'

@@ -42,11 +42,26 @@ const rangedFile = (size: number, read: RangeReader): BlobLike => ({
 const sameType = (from: DataType, to: DataType) => !to.children?.length && !from.children?.length && String(from) === String(to);
 const isTime = (type: DataType) => DataType.isTimestamp(type) || DataType.isDate(type);
 
-/** A value as columns.ts takes it from a decoder: lists as arrays, nested ones too. */
-const plain = (value: unknown): unknown =>
-  value !== null && typeof value === 'object' && typeof (value as { toArray?: unknown }).toArray === 'function'
-    ? Array.from(value as Iterable<unknown>, plain)
-    : value;
+/**
+ * How a value of an Arrow type becomes what columns.ts takes from a decoder: lists as arrays (nested ones too),
+ * a date or timestamp list item as a Date (apache-arrow hands its milliseconds, which a DATE would take for
+ * days; a top-level one is handled by columnOf), a decimal as its text.
+ */
+function plainOf(type: DataType, item = false): (value: unknown) => unknown {
+  if (DataType.isList(type)) {
+    const each = plainOf(type.children[0]!.type as DataType, true);
+    return (value) =>
+      value !== null && typeof value === 'object' && typeof (value as { toArray?: unknown }).toArray === 'function'
+        ? Array.from(value as Iterable<unknown>, each)
+        : value;
+  }
+  if (isTime(type) && item) return (value) => (typeof value === 'number' ? new Date(value) : value);
+  if (DataType.isDecimal(type)) {
+    const scale = (type as Decimal).scale;
+    return (value) => (value === null || value === undefined ? value : decimalText(String(value), scale));
+  }
+  return (value) => value;
+}
 
 /** Milliseconds in one unit of each Arrow TimeUnit (SECOND, MILLISECOND, MICROSECOND, NANOSECOND). */
 const MS_PER_UNIT = [1000, 1, 1e-3, 1e-6];
@@ -87,10 +102,9 @@ function columnOf(path: string, column: Column, data: Data, firstRow: number): C
   // for another type a date is its days (as a Parquet DATE is stored).
   const toTime = isTime(data.type) && (DataType.isTimestamp(target) || DataType.isDate(target));
   const days = DataType.isDate(data.type) && !toTime;
-  const scale = DataType.isDecimal(data.type) ? (data.type as Decimal).scale : undefined;
+  const plain = plainOf(data.type);
   for (let i = 0; i < out.length; i++) {
-    const got = vector.get(i) as unknown;
-    const value = scale === undefined || got === null || got === undefined ? got : decimalText(String(got), scale);
+    const value = vector.get(i) as unknown;
     try {
       out[i] =
         value === null || value === undefined ? null : toTime ? (value as number) : column.fromValue(days ? (value as number) / 86_400_000 : plain(value));
