@@ -17,6 +17,12 @@ export interface StateDocument {
   platform: Record<string, unknown>;
   /** The paths of the secrets left out (docs/contracts.md §7); an import refuses them unless told otherwise. */
   secretsOmitted?: string[];
+  /**
+   * What a seed cannot hold and the export left out (a dataset file over 64 KiB exported over HTTP, a reference
+   * to an object gone), one line each, so that the document itself says it is not the whole state. An import
+   * ignores it.
+   */
+  leftOut?: string[];
 }
 
 export interface ExportOptions {
@@ -43,22 +49,32 @@ function besideWriter(file: string): (name: string, bytes: AsyncIterable<Uint8Ar
 export async function exportState(store: Store, codecs: readonly AnySeedCodec[], options: ExportOptions = {}): Promise<StateDocument> {
   const platform: Record<string, unknown> = {};
   const secretsOmitted: string[] = [];
+  const leftOut: string[] = [];
   const context = {
     store,
     secrets: options.secrets === true,
     omitted: (path: string) => void secretsOmitted.push(path),
-    dropped: (line: string) => void options.dropped?.push(line),
+    dropped: (line: string) => {
+      leftOut.push(line);
+      options.dropped?.push(line);
+    },
     ...(options.file === undefined ? {} : { writeBeside: besideWriter(options.file) }),
   };
   for (const codec of codecs) platform[codec.key] = await codec.export(context);
-  return secretsOmitted.length ? { platform, secretsOmitted } : { platform };
+  return { platform, ...(secretsOmitted.length ? { secretsOmitted } : {}), ...(leftOut.length ? { leftOut } : {}) };
 }
 
 const HEADER = '# platform-emulator state export: start with `platform-emulator --config <this file>` or `--import <this file>`.\n';
 
 /** YAML names the omitted secrets in a comment line (docs/contracts.md §7) that an import reads back. */
-export const stateAsYaml = ({ platform, secretsOmitted }: StateDocument): string =>
-  HEADER + (secretsOmitted ? `${SECRETS_OMITTED}${secretsOmitted.join(', ')}\n` : '') + stringify({ platform });
+export const stateAsYaml = ({ platform, secretsOmitted, leftOut }: StateDocument): string =>
+  HEADER +
+  (secretsOmitted ? `${SECRETS_OMITTED}${secretsOmitted.join(', ')}\n` : '') +
+  (leftOut ?? []).map((line) => `${LEFT_OUT}${line.replace(/[\r\n]+/g, ' ')}\n`).join('') +
+  stringify({ platform });
+
+/** A comment line of a YAML export naming one thing it left out. */
+export const LEFT_OUT = '# left out: ';
 
 /** The comment line of a YAML export that names the secrets it left out. */
 export const SECRETS_OMITTED = '# secrets omitted: ';

@@ -131,6 +131,11 @@ export function validateSeed(doc: unknown, source = '<inline>', keys: readonly S
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new SeedError(source, ['the document must be a mapping with the root key `platform`']);
   }
+  // A state export's `leftOut` says what it could not hold, for the reader; there is nothing in it to load.
+  if ('leftOut' in doc) {
+    const { leftOut: _said, ...rest } = doc as { leftOut: unknown };
+    doc = rest;
+  }
   // Lists and mappings are checked as written: filling the defaults would hide a list written as a mapping.
   const shapes = shapeProblems(ConfigDocument, doc).map((p) => ({ path: fieldPath(p.segments), message: p.message }));
   const value = Value.Default(ConfigDocument, structuredClone(doc)) as unknown;

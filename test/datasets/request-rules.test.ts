@@ -122,3 +122,15 @@ describe('dates and timestamps', () => {
     }
   });
 });
+
+describe('bytes that are not UTF-8', () => {
+  it('come out as U+FFFD on every read, not only the first', async () => {
+    const rid = await created();
+    await uploadFile(t!, rid, 'a.csv', Buffer.from([...Buffer.from('x,y\n1,'), 0xff, 0xfe, 0xc0, 10]), '?transactionType=SNAPSHOT');
+    await putSchema(rid, [field('x', 'INTEGER'), field('y', 'STRING')]);
+    const reads = [];
+    for (let i = 0; i < 3; i++) reads.push((await read(rid, 'CSV')).rawPayload);
+    expect(reads[0]!.toString()).toBe('x,y\n1,\uFFFD\uFFFD\uFFFD\n');
+    expect(reads[1]!.equals(reads[0]!) && reads[2]!.equals(reads[0]!)).toBe(true);
+  });
+});

@@ -11,6 +11,7 @@ import { controlToken } from '../clients/conformance-helpers.js';
 import { READ } from './helpers.js';
 import { parse } from 'yaml';
 import { exportState } from '../../src/seed/export.js';
+import { parseSeed } from '../../src/seed/load.js';
 import { writeStateFile } from '../../src/main.js';
 import { SERVICES, seedCodecsOf } from '../../src/services/index.js';
 
@@ -104,6 +105,13 @@ describe('datasets seed', () => {
     const http = await exportState(t.store, seedCodecsOf(SERVICES), { dropped });
     expect((http.platform.datasets as Array<{ files: unknown[] }>)[0]!.files).toEqual([]);
     expect(dropped.join('\n')).toContain('p/big.csv (80009 bytes) is larger than the 64 KiB');
+    // The document itself says so, in both forms, and still loads as a seed.
+    expect(http.leftOut).toEqual(dropped);
+    const yaml = (await t.app.inject({ url: '/_emulate/platform/state?format=yaml' })).body;
+    expect(yaml).toContain('# left out: datasets: ri.foundry.main.dataset.big file p/big.csv (80009 bytes)');
+    const json = (await t.app.inject({ url: '/_emulate/platform/state' })).body;
+    expect((JSON.parse(json) as { leftOut: string[] }).leftOut).toEqual(dropped);
+    expect(() => parseSeed(json, 'export.json', seedCodecsOf(SERVICES))).not.toThrow();
 
     const dir = await mkdtemp(join(tmpdir(), 'ds-export-'));
     try {

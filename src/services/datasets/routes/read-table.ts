@@ -99,5 +99,16 @@ async function sendTable(datasetRid: string, bytes: AsyncGenerator<Buffer>, form
     yield* held.splice(0);
     if (!done) yield* bytes;
   }
-  return reply.type(format === 'CSV' ? 'text/csv; charset=utf-8' : 'application/octet-stream').send(Readable.from(all(), { objectMode: false }));
+  const stream = Readable.from(all(), { objectMode: false });
+  // A client gone before the answer was read: destroying the stream returns `all` only if it ever started, so
+  // the read itself is returned too, which gives its worker back (a read left suspended held it for good).
+  const release = () => {
+    if (stream.readableEnded) return;
+    stream.destroy();
+    bytes.return(undefined).catch(() => undefined);
+  };
+  // The client may have gone while the first 64 KiB were made: then 'close' was already emitted.
+  if (reply.raw.destroyed || reply.request.raw.destroyed) release();
+  else reply.raw.once('close', release);
+  return reply.type(format === 'CSV' ? 'text/csv; charset=utf-8' : 'application/octet-stream').send(stream);
 }

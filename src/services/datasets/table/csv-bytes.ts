@@ -176,6 +176,9 @@ export async function* readStretches<T, R>(
     const tokenized = (from: Buffer) => rest(Readable.from(remaining(Buffer.concat([headerRow, from])), { objectMode: false }), records);
     let ended = false;
     let added = false;
+    // A file sent as U+FFFD where its bytes are not UTF-8 is not known to fit: a later read would send its own
+    // bytes unchecked, so the same table would come out two ways.
+    let recoded = false;
     while (!ended) {
       const next = await grow(buf);
       if (next === undefined) {
@@ -193,6 +196,7 @@ export async function* readStretches<T, R>(
       // Bytes that are not UTF-8 are read as the tokenizers would (decoded, so U+FFFD, and encoded again);
       // every delimiter is ASCII, so the records stay where they were.
       if (!isUtf8(buf.subarray(0, cut + 1))) {
+        recoded = true;
         const text = Buffer.from(buf.toString('utf8', 0, cut + 1));
         buf = Buffer.concat([text, buf.subarray(cut + 1)]);
         cut = text.length - 1;
@@ -208,7 +212,7 @@ export async function* readStretches<T, R>(
       }
       buf = kept;
     }
-    fitted();
+    if (!recoded) fitted();
   } finally {
     await pieces.return?.(undefined);
   }

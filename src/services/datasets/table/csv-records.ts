@@ -8,6 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { parse, CsvError } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { inferSchema, initParser, type Parser } from 'udsv';
+import { setImmediate as tick } from 'node:timers/promises';
 import { TableReadError } from './table-error.js';
 
 /** Text handed to a tokenizer at once: small enough that one batch blocks the event loop for little time. */
@@ -58,15 +59,24 @@ function checkedRecords(path: string, body: string, records: string[][], width: 
   return strict;
 }
 
-/** The rest of a file from its first double quote on, through csv-parse. */
-async function* strictRecords(path: string, head: string, rest: AsyncIterator<string>, linesBefore: number): AsyncGenerator<RecordBatch> {
+/**
+ * The rest of a file from its first double quote on, through csv-parse. `lineEnd` is the file's line break when
+ * its header row showed it: csv-parse otherwise looks for one at every byte of its first record (three buffers
+ * made per byte: a 10 MB record took seconds).
+ */
+async function* strictRecords(path: string, head: string, rest: AsyncIterator<string>, linesBefore: number, lineEnd?: string): AsyncGenerator<RecordBatch> {
   async function* source(): AsyncGenerator<Buffer> {
     if (head.length > 0) yield Buffer.from(head);
-    for (let next = await rest.next(); !next.done; next = await rest.next()) yield Buffer.from(next.value);
+    for (let next = await rest.next(); !next.done; next = await rest.next()) {
+      // A file in memory arrives without waiting on I/O, and a record only ends a batch when it is whole: a turn
+      // of the event loop per piece keeps a huge record from holding it for the whole read.
+      await tick();
+      yield Buffer.from(next.value);
+    }
   }
   const input = Readable.from(source(), { objectMode: false });
   // No `info: true`: it tripled the parse time; records are counted by the caller instead.
-  const parser = input.pipe(parse({ skip_empty_lines: true, relax_column_count: true }));
+  const parser = input.pipe(parse({ skip_empty_lines: true, relax_column_count: true, ...(lineEnd === undefined ? {} : { record_delimiter: lineEnd }) }));
   input.on('error', (err) => parser.destroy(err));
   let batch: string[][] = [];
   try {
@@ -98,6 +108,7 @@ export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, re
   let carry = '';
   let parser: Parser | undefined;
   let width = 0;
+  let lineEnd: string | undefined;
   let lines = recordsBefore;
   const fast = (body: string): RecordBatch => {
     const records = checkedRecords(path, body, parser!.stringArrs(body), width, lines + 1);
@@ -113,7 +124,7 @@ export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, re
       // lone-CR file, a huge record): csv-parse takes the file from here.
       const header = parser ? '' : all.slice(0, all.indexOf('\n'));
       if (text.includes('"') || (cut >= 0 && !parser && !header.includes(',')) || (cut < 0 && all.length > 8 * PIECE_BYTES)) {
-        yield* strictRecords(path, all, pieces, lines);
+        yield* strictRecords(path, all, pieces, lines, lineEnd);
         return;
       }
       if (cut < 0) {
@@ -125,6 +136,7 @@ export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, re
       if (!parser) {
         parser = initParser(inferSchema(body, { col: ',', encl: '"', header: () => [] }));
         width = parser.schema.cols.length;
+        lineEnd = body[body.indexOf('\n') - 1] === '\r' ? '\r\n' : '\n';
       }
       yield fast(body);
     }

@@ -71,7 +71,9 @@ async function* tokenizedRows(
         skipText = text === undefined ? 0 : text.indexOf('\n') + 1;
       }
       const raw = passthrough && text !== undefined;
-      wholeFileRaw &&= raw;
+      // Text holding U+FFFD may stand for bytes that were not UTF-8: such a file is not remembered as fitting
+      // (its later reads would send those bytes as they are).
+      wholeFileRaw &&= raw && !text.includes('\uFFFD');
       const rows: Cell[][] = raw ? [] : new Array<Cell[]>(records.length - start);
       for (let r = start; r < records.length; r++) {
         line += 1;
