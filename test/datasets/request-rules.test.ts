@@ -54,6 +54,10 @@ describe('schemas', () => {
     const nested = await putSchema(rid, [field('n', 'ARRAY', { arraySubtype: field('x', 'NOPE') })]);
     expect(platformError(nested.body).errorName).toBe('InvalidFieldSchema');
     expect(platformError((await putSchema(rid, [field('n', 'ARRAY')])).body).errorName).toBe('InvalidFieldSchema');
+    for (const bad of [{ type: 'STRING', nullable: true, name: 5 }, field('', 'STRING'), field('n', 'DECIMAL', { precision: -5 })]) {
+      const res = await putSchema(rid, [bad]);
+      expect([res.status, platformError(res.body).errorName]).toEqual([400, 'InvalidFieldSchema']);
+    }
     const twice = await putSchema(rid, [field('n', 'STRING'), field('n', 'LONG')]);
     expect([twice.status, platformError(twice.body).errorName]).toEqual([400, 'InvalidSchema']);
     // Nothing of the refused ones was kept.

@@ -51,7 +51,15 @@ const isField = (value: unknown): value is FieldSchema =>
 export function checkSchema(schema: DatasetSchema): void {
   const seen = new Set<string>();
   for (const [i, field] of schema.fieldSchemaList.entries()) {
-    const name = field.name ?? `#${i + 1}`;
+    const name = typeof field.name === 'string' ? field.name : `#${i + 1}`;
+    if (field.name !== undefined && (typeof field.name !== 'string' || field.name === ''))
+      throw invalidField(name, `column ${i + 1}'s name is ${field.name === '' ? 'empty' : 'not text'}`);
+    if (
+      field.type === 'DECIMAL' &&
+      ((field.precision !== undefined && !(Number.isInteger(field.precision) && field.precision > 0)) ||
+        (field.scale !== undefined && !(Number.isInteger(field.scale) && field.scale >= 0)))
+    )
+      throw invalidField(name, `DECIMAL field ${JSON.stringify(name)} needs a positive whole precision and a scale of 0 or more`);
     checkField(field, name, 0);
     if (field.name === undefined) continue;
     if (seen.has(field.name))
