@@ -87,6 +87,24 @@ describe('readTable of Parquet files', () => {
     expect(platformError(broken.json()).parameters.message).toMatch(/^broken\.parquet: not a readable Parquet file \(.+\)$/);
   });
 
+  it('names the file when one broken mid-way makes the reader fail outside its own checks', async () => {
+    t = await datasetsApp(seed);
+    const rows = Array.from({ length: 5000 }, (_, i) => row(`s${i}`, i / 3, BigInt(i), i % 2 === 0, '2026-01-01', '2026-01-01T00:00:00Z'));
+    const bytes = Buffer.from(await parquetOf(rows));
+    // Noise over the pages, the footer kept: parquet-wasm opens the file and traps while decoding it.
+    let noise = 7;
+    for (let i = 100; i < bytes.length - 2000; i++) {
+      noise = (noise * 1103515245 + 12345) & 0x7fffffff;
+      bytes[i] = noise & 255;
+    }
+    await uploadFile(t, RID, 'mid.parquet', bytes, '?transactionType=SNAPSHOT');
+    for (const format of ['ARROW', 'CSV']) {
+      const res = await read(`format=${format}`);
+      expect(res.statusCode).toBe(400);
+      expect(platformError(res.json()).parameters.message).toMatch(/^mid\.parquet: /);
+    }
+  });
+
   it('reads a repeated (list) column as an ARRAY column', async () => {
     const LIST = 'ri.foundry.main.dataset.lists';
     t = await datasetsApp({ datasets: [{ rid: LIST, name: 'lists', schema: { sensor: 'string', tags: 'array<string>' } }] });

@@ -31,6 +31,11 @@ export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transf
   let finished = false;
   let dead = false;
   let closed = false;
+  // The file the worker last asked bytes of: a fault that is not a table error (a WebAssembly trap on a file
+  // broken mid-way) is named after it, as a table error names its file.
+  let reading: string | undefined;
+  const noteReading = (blobId: string) => void (reading = job.files.find((f) => f.blobId === blobId)?.path ?? reading);
+  const fault = (what: string) => new TableReadError(`${reading === undefined ? '' : `${reading}: `}the table could not be read: ${what}`);
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
   const finish = () => {
@@ -106,10 +111,12 @@ export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transf
   const onMessage = (message: FromWorker) => {
     switch (message.kind) {
       case 'open':
+        noteReading(message.blobId);
         return void openStream(message.stream, message.blobId, message.range);
       case 'pull':
         return void pull(message.stream);
       case 'range':
+        noteReading(message.blobId);
         return void range(message.stream, message.blobId, message.start, message.end);
       case 'close':
         return closeStream(message.stream);
@@ -125,17 +132,17 @@ export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transf
         return push(null);
       case 'fail':
         finish();
-        return push(new TableReadError(message.table ? message.message : `the table could not be read: ${message.message}`));
+        return push(message.table ? new TableReadError(message.message) : fault(message.message));
     }
   };
   const onExit = (code: number) => {
     dead = true;
-    if (!finished) push(new TableReadError(`the table could not be read: its reader thread stopped (exit code ${code})`));
+    if (!finished) push(fault(`its reader thread stopped (exit code ${code})`));
     finish();
   };
   const onError = (err: Error) => {
     dead = true;
-    if (!finished) push(new TableReadError(`the table could not be read: ${err.message}`));
+    if (!finished) push(fault(err.message));
     finish();
   };
   worker.on('message', onMessage);
