@@ -132,6 +132,9 @@ export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transf
         return push(null);
       case 'fail':
         finish();
+        // A fault outside the table's own checks may have left the worker unfit (a WebAssembly instance that
+        // trapped can hang the next read): it is ended at close, and the pool starts a fresh one.
+        if (!message.table) dead = true;
         return push(message.table ? new TableReadError(message.message) : fault(message.message));
     }
   };

@@ -51,6 +51,10 @@ function spawn(): Worker {
     live -= 1;
     const at = idle.indexOf(worker);
     if (at >= 0) idle.splice(at, 1);
+    // A read that came while an ended worker still counted (discard terminates it; its exit comes later) waits for
+    // room: this is that room.
+    const next = live < MAX_WORKERS ? waiting.shift() : undefined;
+    if (next) next(spawn());
     freed();
   });
   // An error is also reported to the read using the worker (below); this keeps an idle one's from throwing.
