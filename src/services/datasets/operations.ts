@@ -88,15 +88,16 @@ export class Datasets {
    */
   async deleteBranch(datasetRid: string, name: string): Promise<void> {
     await this.branch(datasetRid, name);
-    const open = (await this.repo.transactions(datasetRid)).filter((t) => t.branch === name && t.status === 'OPEN');
-    for (const t of open) await this.close(datasetRid, t.rid, 'ABORTED').catch(() => undefined);
+    const open = (await this.openTransactions(datasetRid)).get(name);
+    if (open) await this.close(datasetRid, open.rid, 'ABORTED').catch(() => undefined);
     await this.repo.deleteBranch(datasetRid, name);
   }
 
-  /** The newest OPEN or COMMITTED transaction of a branch, as the wire's Branch.transactionRid names it. */
-  async branchTransaction(branch: BranchRecord): Promise<string | undefined> {
-    const open = (await this.repo.transactions(branch.datasetRid)).find((t) => t.branch === branch.name && t.status === 'OPEN');
-    return open?.rid ?? branch.head;
+  /** Each branch's open transaction (at most one per branch), by branch name. */
+  async openTransactions(datasetRid: string): Promise<Map<string, TransactionRecord>> {
+    const open = new Map<string, TransactionRecord>();
+    for (const t of await this.repo.transactions(datasetRid)) if (t.status === 'OPEN') open.set(t.branch, t);
+    return open;
   }
 
   async transaction(datasetRid: string, rid: string): Promise<TransactionRecord> {

@@ -30,6 +30,8 @@ function checkField(field: FieldSchema, name: string, depth: number): void {
   if (!FIELD_TYPES.has(field.type))
     throw invalidField(name, `field ${JSON.stringify(name)} has type ${JSON.stringify(String(field.type).slice(0, 32))}, not a schema field type`);
   if (field.type === 'ARRAY' && !isField(field.arraySubtype)) throw invalidField(name, `ARRAY field ${JSON.stringify(name)} has no arraySubtype`);
+  if (field.type === 'DECIMAL' && !(wholeAtLeast(field.precision, 1) && wholeAtLeast(field.scale, 0)))
+    throw invalidField(name, `DECIMAL field ${JSON.stringify(name)} needs a positive whole precision and a scale of 0 or more`);
   for (const key of ['arraySubtype', 'mapKeyType', 'mapValueType'] as const) {
     const inner = field[key];
     if (inner !== undefined) {
@@ -44,6 +46,9 @@ function checkField(field: FieldSchema, name: string, depth: number): void {
   }
 }
 
+/** Absent, or a whole number of at least `least`. */
+const wholeAtLeast = (value: unknown, least: number) => value === undefined || (Number.isInteger(value) && (value as number) >= least);
+
 const isField = (value: unknown): value is FieldSchema =>
   typeof value === 'object' && value !== null && typeof (value as FieldSchema).type === 'string' && typeof (value as FieldSchema).nullable === 'boolean';
 
@@ -54,12 +59,6 @@ export function checkSchema(schema: DatasetSchema): void {
     const name = typeof field.name === 'string' ? field.name : `#${i + 1}`;
     if (field.name !== undefined && (typeof field.name !== 'string' || field.name === ''))
       throw invalidField(name, `column ${i + 1}'s name is ${field.name === '' ? 'empty' : 'not text'}`);
-    if (
-      field.type === 'DECIMAL' &&
-      ((field.precision !== undefined && !(Number.isInteger(field.precision) && field.precision > 0)) ||
-        (field.scale !== undefined && !(Number.isInteger(field.scale) && field.scale >= 0)))
-    )
-      throw invalidField(name, `DECIMAL field ${JSON.stringify(name)} needs a positive whole precision and a scale of 0 or more`);
     checkField(field, name, 0);
     if (field.name === undefined) continue;
     if (seen.has(field.name))

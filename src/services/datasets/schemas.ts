@@ -10,11 +10,11 @@ import * as E from './errors.js';
 import { checkSchema } from './schema-check.js';
 
 /** The transaction and its ancestors (committed parents), newest first. */
-function history(transactions: readonly TransactionRecord[], rid: string): string[] {
+function history(transactions: readonly TransactionRecord[], rid: string): TransactionRecord[] {
   const byRid = new Map(transactions.map((t) => [t.rid, t]));
-  const rids: string[] = [];
-  for (let t = byRid.get(rid); t && rids.length <= transactions.length; t = t.parent === undefined ? undefined : byRid.get(t.parent)) rids.push(t.rid);
-  return rids;
+  const chain: TransactionRecord[] = [];
+  for (let t = byRid.get(rid); t && chain.length <= transactions.length; t = t.parent === undefined ? undefined : byRid.get(t.parent)) chain.push(t);
+  return chain;
 }
 
 export async function putSchema(
@@ -56,14 +56,12 @@ export async function findSchema(
   if (q.versionId !== undefined) return versions.find((v) => v.versionId === q.versionId);
   const end = q.endTransactionRid ?? branch.head;
   if (end === undefined) return undefined;
-  const transactions = await datasets.repo.transactions(datasetRid);
-  const order = history(transactions, end);
-  const byRid = new Map(transactions.map((t) => [t.rid, t]));
+  const order = history(await datasets.repo.transactions(datasetRid), end);
   // Nearest transaction of the history first. A version counts when it was put on the branch read, or on the
   // branch that made its transaction (so a new branch inherits its parent's schema, but a put on the new branch
   // does not change the parent's); the branch's own newest put wins.
-  for (const rid of order) {
-    const attached = versions.filter((v) => v.endTransactionRid === rid && (v.branch === branch.name || v.branch === byRid.get(rid)?.branch));
+  for (const t of order) {
+    const attached = versions.filter((v) => v.endTransactionRid === t.rid && (v.branch === branch.name || v.branch === t.branch));
     const own = attached.filter((v) => v.branch === branch.name);
     if (own.length > 0) return own.at(-1);
     if (attached.length > 0) return attached.at(-1);

@@ -20,14 +20,13 @@ export function branchRoutes(app: FastifyInstance, datasets: Datasets): void {
     await datasets.dataset(request.params.datasetRid);
     if (namesEmptyItem(request.raw.url ?? '')) throw branchNotFound(request.params.datasetRid, '');
     const branches = await datasets.repo.branches(request.params.datasetRid);
-    const open = new Map<string, string>();
-    for (const t of await datasets.repo.transactions(request.params.datasetRid)) if (t.status === 'OPEN') open.set(t.branch, t.rid);
-    return page(branches, (b) => branchWire(b, open.get(b.name)), ...paging(request.url, request.query));
+    const open = await datasets.openTransactions(request.params.datasetRid);
+    return page(branches, (b) => branchWire(b, open.get(b.name)?.rid), ...paging(request.url, request.query));
   });
 
   app.get(`${V2}/:datasetRid/branches/:branchName`, { config: readAuth }, async (request: Req) => {
     const branch = await datasets.branch(request.params.datasetRid, request.params.branchName);
-    return branchWire(branch, await datasets.branchTransaction(branch));
+    return branchWire(branch, (await datasets.openTransactions(branch.datasetRid)).get(branch.name)?.rid);
   });
 
   app.delete(`${V2}/:datasetRid/branches/:branchName`, { config: writeAuth }, async (request: Req, reply: FastifyReply) => {

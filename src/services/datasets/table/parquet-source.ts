@@ -84,7 +84,7 @@ function timestampMillis(data: Data): Float64Array {
  * A Parquet decimal's text: apache-arrow gives its unscaled integer ("-700"); the scale puts the point back
  * ("-7.00" at scale 2), as the file's writer meant it.
  */
-export function decimalText(unscaled: string, scale: number): string {
+function decimalText(unscaled: string, scale: number): string {
   if (scale <= 0) return unscaled === '0' || unscaled === '-0' ? '0' : unscaled + '0'.repeat(-scale);
   const negative = unscaled.startsWith('-');
   const digits = (negative ? unscaled.slice(1) : unscaled).padStart(scale + 1, '0');
