@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ParquetSchema, ParquetWriter } from '@dsnp/parquetjs';
+import { afterEach, expect } from 'vitest';
 import { buildTestApp, bearer, mintToken, type TestApp } from '../helpers/app.js';
 import type { MemoryBlobs } from '../../src/blobs/memory-blobs.js';
 import type { FileRecord } from '../../src/services/datasets/model.js';
@@ -13,12 +14,38 @@ import type { FileRecord } from '../../src/services/datasets/model.js';
 export const READ = 'api:datasets-read';
 export const WRITE = 'api:datasets-write';
 
-export async function datasetsApp(seed: Record<string, unknown> = {}): Promise<TestApp & { auth: Record<string, string> }> {
+export type DatasetsTestApp = TestApp & { auth: Record<string, string> };
+
+export async function datasetsApp(seed: Record<string, unknown> = {}): Promise<DatasetsTestApp> {
   const t = await buildTestApp({ seed: { platform: { users: [{ username: 'dev' }], ...seed } } });
   return { ...t, auth: bearer(await mintToken(t.app, 'dev', [READ, WRITE])) };
 }
 
-export async function json(t: TestApp & { auth: Record<string, string> }, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
+/**
+ * For a file whose tests each make one app holding one dataset named `name`: `created()` makes both and answers
+ * the dataset's rid; `app()` is that app, closed after each test.
+ */
+export function datasetPerTest(name: string) {
+  let current: DatasetsTestApp | undefined;
+  afterEach(async () => {
+    await current?.app.close();
+    current = undefined;
+  });
+  return {
+    app(): DatasetsTestApp {
+      if (!current) throw new Error('created() makes the app first');
+      return current;
+    },
+    async created(): Promise<string> {
+      current = await datasetsApp();
+      const res = await json(current, 'POST', '/api/v2/datasets', { name, parentFolderRid: 'ri.compass.main.folder.data' });
+      expect(res.status).toBe(200);
+      return res.body.rid as string;
+    },
+  };
+}
+
+export async function json(t: DatasetsTestApp, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
   const res = await t.app.inject({ method, url, headers: t.auth, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
   return {
     status: res.statusCode,
@@ -27,7 +54,7 @@ export async function json(t: TestApp & { auth: Record<string, string> }, method
   };
 }
 
-export async function uploadFile(t: TestApp & { auth: Record<string, string> }, rid: string, path: string, content: string | Buffer, query = '') {
+export async function uploadFile(t: DatasetsTestApp, rid: string, path: string, content: string | Buffer, query = '') {
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/v2/datasets/${rid}/files/${encodeURIComponent(path)}/upload${query}`,

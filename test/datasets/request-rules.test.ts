@@ -2,53 +2,44 @@
 // history, an upload that would open a DELETE transaction, schemas a read could not serve, oversize schema
 // batches, page tokens not handed out, days past their month's end, and timestamps without a zone read the
 // same on every host. On the store under test (memory, or PostgreSQL in the second pass).
-import { afterEach, describe, expect, it } from 'vitest';
-import { platformError, type TestApp } from '../helpers/app.js';
-import { datasetsApp, json, uploadFile } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { platformError } from '../helpers/app.js';
+import { datasetPerTest, json, uploadFile } from './helpers.js';
 
-let t: (TestApp & { auth: Record<string, string> }) | undefined;
-afterEach(async () => {
-  await t?.app.close();
-  t = undefined;
-});
-
-async function created() {
-  t = await datasetsApp();
-  return (await json(t, 'POST', '/api/v2/datasets', { name: 'rules', parentFolderRid: 'ri.compass.main.folder.data' })).body.rid as string;
-}
+const { app: t, created } = datasetPerTest('rules');
 
 const field = (name: string, type: string, extra: Record<string, unknown> = {}) => ({ name, type, nullable: true, ...extra });
-const putSchema = (rid: string, fieldSchemaList: unknown[]) => json(t!, 'PUT', `/api/v2/datasets/${rid}/putSchema`, { schema: { fieldSchemaList } });
-const read = (rid: string, format: 'CSV' | 'ARROW') => t!.app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=${format}`, headers: t!.auth });
+const putSchema = (rid: string, fieldSchemaList: unknown[]) => json(t(), 'PUT', `/api/v2/datasets/${rid}/putSchema`, { schema: { fieldSchemaList } });
+const read = (rid: string, format: 'CSV' | 'ARROW') => t().app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=${format}`, headers: t().auth });
 
 describe('views', () => {
   it('refuse a start transaction that is not in the history of the end', async () => {
     const rid = await created();
-    const first = (await uploadFile(t!, rid, 'a.csv', 'v\n1\n', '?transactionType=SNAPSHOT')).body.transactionRid as string;
-    await json(t!, 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'dev' });
-    const onDev = (await uploadFile(t!, rid, 'd.csv', 'v\n3\n', '?transactionType=UPDATE&branchName=dev')).body.transactionRid as string;
-    const later = (await uploadFile(t!, rid, 'm.csv', 'v\n2\n', '?transactionType=UPDATE')).body.transactionRid as string;
+    const first = (await uploadFile(t(), rid, 'a.csv', 'v\n1\n', '?transactionType=SNAPSHOT')).body.transactionRid as string;
+    await json(t(), 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'dev' });
+    const onDev = (await uploadFile(t(), rid, 'd.csv', 'v\n3\n', '?transactionType=UPDATE&branchName=dev')).body.transactionRid as string;
+    const later = (await uploadFile(t(), rid, 'm.csv', 'v\n2\n', '?transactionType=UPDATE')).body.transactionRid as string;
 
-    const within = await json(t!, 'GET', `/api/v2/datasets/${rid}/files?startTransactionRid=${first}`);
+    const within = await json(t(), 'GET', `/api/v2/datasets/${rid}/files?startTransactionRid=${first}`);
     expect((within.body.data as Array<{ path: string }>).map((f) => f.path)).toEqual(['a.csv', 'm.csv']);
     for (const query of [`startTransactionRid=${onDev}`, `startTransactionRid=${later}&endTransactionRid=${first}`]) {
-      const res = await json(t!, 'GET', `/api/v2/datasets/${rid}/files?${query}`);
+      const res = await json(t(), 'GET', `/api/v2/datasets/${rid}/files?${query}`);
       expect([res.status, platformError(res.body).errorName]).toEqual([404, 'TransactionNotFound']);
     }
   });
 
   it('an upload asking for a DELETE transaction is refused before any transaction is opened', async () => {
     const rid = await created();
-    const res = await uploadFile(t!, rid, 'b.txt', '1', '?transactionType=DELETE');
+    const res = await uploadFile(t(), rid, 'b.txt', '1', '?transactionType=DELETE');
     expect([res.status, res.body.errorName]).toEqual([400, 'InvalidTransactionType']);
-    expect((await json(t!, 'GET', `/api/v2/datasets/${rid}/transactions`)).body.data).toEqual([]);
+    expect((await json(t(), 'GET', `/api/v2/datasets/${rid}/transactions`)).body.data).toEqual([]);
   });
 });
 
 describe('schemas', () => {
   it('refuse unknown field types, an ARRAY without its item type and a column named twice', async () => {
     const rid = await created();
-    await uploadFile(t!, rid, 'x.csv', 'n\nabc\n', '?transactionType=SNAPSHOT');
+    await uploadFile(t(), rid, 'x.csv', 'n\nabc\n', '?transactionType=SNAPSHOT');
     const unknown = await putSchema(rid, [field('n', 'WHATEVER')]);
     expect([unknown.status, platformError(unknown.body).errorName, platformError(unknown.body).parameters.fieldName]).toEqual([400, 'InvalidFieldSchema', 'n']);
     const nested = await putSchema(rid, [field('n', 'ARRAY', { arraySubtype: field('x', 'NOPE') })]);
@@ -61,7 +52,7 @@ describe('schemas', () => {
     const twice = await putSchema(rid, [field('n', 'STRING'), field('n', 'LONG')]);
     expect([twice.status, platformError(twice.body).errorName]).toEqual([400, 'InvalidSchema']);
     // Nothing of the refused ones was kept.
-    const kept = await json(t!, 'GET', `/api/v2/datasets/${rid}/getSchema`);
+    const kept = await json(t(), 'GET', `/api/v2/datasets/${rid}/getSchema`);
     expect(platformError(kept.body).errorName).toBe('SchemaNotFound');
     const nestedTypes = [
       field('m', 'MAP', { mapKeyType: field('k', 'STRING'), mapValueType: field('v', 'LONG') }),
@@ -73,7 +64,7 @@ describe('schemas', () => {
   it('a batch of more than 1,000 is BatchRequestSizeExceededLimit', async () => {
     const rid = await created();
     const res = await json(
-      t!,
+      t(),
       'POST',
       '/api/v2/datasets/getSchemaBatch',
       Array.from({ length: 1001 }, () => ({ datasetRid: rid })),
@@ -88,12 +79,12 @@ describe('schemas', () => {
 describe('listings', () => {
   it('refuse a page token they did not hand out, or one handed out by another listing', async () => {
     const rid = await created();
-    for (const path of ['a', 'b', 'c']) await uploadFile(t!, rid, path, 'x', '?transactionType=UPDATE');
-    const first = await json(t!, 'GET', `/api/v2/datasets/${rid}/files?pageSize=2`);
+    for (const path of ['a', 'b', 'c']) await uploadFile(t(), rid, path, 'x', '?transactionType=UPDATE');
+    const first = await json(t(), 'GET', `/api/v2/datasets/${rid}/files?pageSize=2`);
     const token = first.body.nextPageToken as string;
-    expect((await json(t!, 'GET', `/api/v2/datasets/${rid}/files?pageSize=2&pageToken=${token}`)).body.data).toHaveLength(1);
+    expect((await json(t(), 'GET', `/api/v2/datasets/${rid}/files?pageSize=2&pageToken=${token}`)).body.data).toHaveLength(1);
     for (const url of [`/files?pageToken=garbage`, `/transactions?pageToken=${token}`]) {
-      const res = await json(t!, 'GET', `/api/v2/datasets/${rid}${url}`);
+      const res = await json(t(), 'GET', `/api/v2/datasets/${rid}${url}`);
       expect([res.status, platformError(res.body).errorName]).toEqual([400, 'InvalidPageToken']);
     }
   });
@@ -102,7 +93,7 @@ describe('listings', () => {
 describe('dates and timestamps', () => {
   it('a day past its month end is refused in both formats, not rolled on to the next month', async () => {
     const rid = await created();
-    await uploadFile(t!, rid, 'a.csv', 'd\n2024-02-29\n2023-02-29\n', '?transactionType=SNAPSHOT');
+    await uploadFile(t(), rid, 'a.csv', 'd\n2024-02-29\n2023-02-29\n', '?transactionType=SNAPSHOT');
     await putSchema(rid, [field('d', 'DATE')]);
     for (const format of ['CSV', 'ARROW'] as const) {
       const res = await read(rid, format);
@@ -113,12 +104,12 @@ describe('dates and timestamps', () => {
 
   it('a timestamp without a zone is UTC whatever the host zone', async () => {
     const rid = await created();
-    await uploadFile(t!, rid, 'a.csv', 'at\n2024-03-01T10:00:00\n2024-03-01 10:00\n', '?transactionType=SNAPSHOT');
+    await uploadFile(t(), rid, 'a.csv', 'at\n2024-03-01T10:00:00\n2024-03-01 10:00\n', '?transactionType=SNAPSHOT');
     await putSchema(rid, [field('at', 'TIMESTAMP')]);
     const zone = process.env.TZ;
     try {
       process.env.TZ = 'America/New_York';
-      const csv = await t!.app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=CSV&rowLimit=5`, headers: t!.auth });
+      const csv = await t().app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=CSV&rowLimit=5`, headers: t().auth });
       expect(csv.body).toBe('at\n2024-03-01T10:00:00.000Z\n2024-03-01T10:00:00.000Z\n');
     } finally {
       if (zone === undefined) delete process.env.TZ;
@@ -130,7 +121,7 @@ describe('dates and timestamps', () => {
 describe('bytes that are not UTF-8', () => {
   it('come out as U+FFFD on every read, not only the first', async () => {
     const rid = await created();
-    await uploadFile(t!, rid, 'a.csv', Buffer.from([...Buffer.from('x,y\n1,'), 0xff, 0xfe, 0xc0, 10]), '?transactionType=SNAPSHOT');
+    await uploadFile(t(), rid, 'a.csv', Buffer.from([...Buffer.from('x,y\n1,'), 0xff, 0xfe, 0xc0, 10]), '?transactionType=SNAPSHOT');
     await putSchema(rid, [field('x', 'INTEGER'), field('y', 'STRING')]);
     const reads = [];
     for (let i = 0; i < 3; i++) reads.push((await read(rid, 'CSV')).rawPayload);

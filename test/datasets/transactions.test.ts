@@ -1,32 +1,21 @@
 // Datasets over HTTP (docs/datasets.md): datasets, branches, transactions and their views, files, on the
 // store under test (memory, or PostgreSQL in the second pass).
-import { afterEach, describe, expect, it } from 'vitest';
-import { platformError, type TestApp } from '../helpers/app.js';
-import { datasetsApp, json, uploadFile } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { platformError } from '../helpers/app.js';
+import { datasetPerTest, json, uploadFile } from './helpers.js';
 
-let t: (TestApp & { auth: Record<string, string> }) | undefined;
-afterEach(async () => {
-  await t?.app.close();
-  t = undefined;
-});
-
-async function created() {
-  t = await datasetsApp();
-  const res = await json(t, 'POST', '/api/v2/datasets', { name: 'readings', parentFolderRid: 'ri.compass.main.folder.data' });
-  expect(res.status).toBe(200);
-  return res.body.rid as string;
-}
+const { app: t, created } = datasetPerTest('readings');
 
 const paths = async (rid: string, query = '') =>
-  ((await json(t!, 'GET', `/api/v2/datasets/${rid}/files${query}`)).body.data as Array<{ path: string }>).map((f) => f.path);
+  ((await json(t(), 'GET', `/api/v2/datasets/${rid}/files${query}`)).body.data as Array<{ path: string }>).map((f) => f.path);
 
 describe('datasets', () => {
   it('are created with a master branch and read back; an unknown one is DatasetNotFound', async () => {
     const rid = await created();
     expect(rid).toMatch(/^ri\.foundry\.main\.dataset\./);
-    expect((await json(t!, 'GET', `/api/v2/datasets/${rid}`)).body).toEqual({ rid, name: 'readings', parentFolderRid: 'ri.compass.main.folder.data' });
-    expect((await json(t!, 'GET', `/api/v2/datasets/${rid}/branches`)).body).toEqual({ data: [{ name: 'master' }] });
-    const missing = await json(t!, 'GET', '/api/v2/datasets/ri.foundry.main.dataset.nope');
+    expect((await json(t(), 'GET', `/api/v2/datasets/${rid}`)).body).toEqual({ rid, name: 'readings', parentFolderRid: 'ri.compass.main.folder.data' });
+    expect((await json(t(), 'GET', `/api/v2/datasets/${rid}/branches`)).body).toEqual({ data: [{ name: 'master' }] });
+    const missing = await json(t(), 'GET', '/api/v2/datasets/ri.foundry.main.dataset.nope');
     expect(missing.status).toBe(404);
     expect(platformError(missing.body).errorName).toBe('DatasetNotFound');
   });
@@ -34,8 +23,13 @@ describe('datasets', () => {
   it('refuse a token without the scope with 403', async () => {
     const rid = await created();
     const { mintToken, bearer } = await import('../helpers/app.js');
-    const reader = bearer(await mintToken(t!.app, 'dev', ['api:datasets-read']));
-    const res = await t!.app.inject({ method: 'POST', url: `/api/v2/datasets/${rid}/transactions`, headers: reader, payload: { transactionType: 'SNAPSHOT' } });
+    const reader = bearer(await mintToken(t().app, 'dev', ['api:datasets-read']));
+    const res = await t().app.inject({
+      method: 'POST',
+      url: `/api/v2/datasets/${rid}/transactions`,
+      headers: reader,
+      payload: { transactionType: 'SNAPSHOT' },
+    });
     expect(res.statusCode).toBe(403);
   });
 });
@@ -43,67 +37,67 @@ describe('datasets', () => {
 describe('transactions', () => {
   it('allow one open transaction per branch, and a commit moves the branch head', async () => {
     const rid = await created();
-    const open = await json(t!, 'POST', `/api/v2/datasets/${rid}/transactions?branchName=master`, { transactionType: 'SNAPSHOT' });
+    const open = await json(t(), 'POST', `/api/v2/datasets/${rid}/transactions?branchName=master`, { transactionType: 'SNAPSHOT' });
     expect(open.body).toMatchObject({ transactionType: 'SNAPSHOT', status: 'OPEN' });
-    const second = await json(t!, 'POST', `/api/v2/datasets/${rid}/transactions`, { transactionType: 'APPEND' });
+    const second = await json(t(), 'POST', `/api/v2/datasets/${rid}/transactions`, { transactionType: 'APPEND' });
     expect(second.status).toBe(409);
     expect(platformError(second.body)).toMatchObject({ errorName: 'OpenTransactionAlreadyExists', parameters: { datasetRid: rid, branchName: 'master' } });
     const txRid = open.body.rid as string;
-    expect((await uploadFile(t!, rid, 'a.csv', 'x\n1\n', `?transactionRid=${txRid}`)).status).toBe(200);
+    expect((await uploadFile(t(), rid, 'a.csv', 'x\n1\n', `?transactionRid=${txRid}`)).status).toBe(200);
     expect(await paths(rid)).toEqual([]);
-    const committed = await json(t!, 'POST', `/api/v2/datasets/${rid}/transactions/${txRid}/commit`);
+    const committed = await json(t(), 'POST', `/api/v2/datasets/${rid}/transactions/${txRid}/commit`);
     expect(committed.body).toMatchObject({ rid: txRid, status: 'COMMITTED', closedTime: expect.any(String) });
-    expect((await json(t!, 'GET', `/api/v2/datasets/${rid}/branches/master`)).body).toEqual({ name: 'master', transactionRid: txRid });
+    expect((await json(t(), 'GET', `/api/v2/datasets/${rid}/branches/master`)).body).toEqual({ name: 'master', transactionRid: txRid });
     expect(await paths(rid)).toEqual(['a.csv']);
-    const again = await json(t!, 'POST', `/api/v2/datasets/${rid}/transactions/${txRid}/commit`);
+    const again = await json(t(), 'POST', `/api/v2/datasets/${rid}/transactions/${txRid}/commit`);
     expect(again.status).toBe(400);
     expect(platformError(again.body)).toMatchObject({ errorName: 'TransactionNotOpen', parameters: { transactionStatus: 'COMMITTED' } });
-    const late = await uploadFile(t!, rid, 'b.csv', 'x\n', `?transactionRid=${txRid}`);
+    const late = await uploadFile(t(), rid, 'b.csv', 'x\n', `?transactionRid=${txRid}`);
     expect(late.status).toBe(400);
     expect(late.body.errorName).toBe('TransactionNotOpen');
   });
 
   it('fold SNAPSHOT, APPEND, UPDATE and DELETE into views; an abort leaves no trace; reads in the past see the past', async () => {
     const rid = await created();
-    const first = await uploadFile(t!, rid, 'a.csv', 'v\n1\n', '?transactionType=SNAPSHOT');
-    await uploadFile(t!, rid, 'b.csv', 'v\n2\n', '?transactionType=APPEND');
-    const appendAgain = await uploadFile(t!, rid, 'a.csv', 'v\n9\n', '?transactionType=APPEND');
+    const first = await uploadFile(t(), rid, 'a.csv', 'v\n1\n', '?transactionType=SNAPSHOT');
+    await uploadFile(t(), rid, 'b.csv', 'v\n2\n', '?transactionType=APPEND');
+    const appendAgain = await uploadFile(t(), rid, 'a.csv', 'v\n9\n', '?transactionType=APPEND');
     expect(appendAgain.status).toBe(404);
     expect(appendAgain.body.errorName).toBe('FileAlreadyExists');
-    await uploadFile(t!, rid, 'a.csv', 'v\n3\n', '?transactionType=UPDATE');
+    await uploadFile(t(), rid, 'a.csv', 'v\n3\n', '?transactionType=UPDATE');
     expect(await paths(rid)).toEqual(['a.csv', 'b.csv']);
-    const content = await t!.app.inject({ url: `/api/v2/datasets/${rid}/files/a.csv/content`, headers: t!.auth });
+    const content = await t().app.inject({ url: `/api/v2/datasets/${rid}/files/a.csv/content`, headers: t().auth });
     expect(content.body).toBe('v\n3\n');
 
-    const aborted = await json(t!, 'POST', `/api/v2/datasets/${rid}/transactions`, { transactionType: 'SNAPSHOT' });
-    await uploadFile(t!, rid, 'c.csv', 'v\n4\n', `?transactionRid=${aborted.body.rid as string}`);
-    expect((await json(t!, 'POST', `/api/v2/datasets/${rid}/transactions/${aborted.body.rid as string}/abort`)).body.status).toBe('ABORTED');
+    const aborted = await json(t(), 'POST', `/api/v2/datasets/${rid}/transactions`, { transactionType: 'SNAPSHOT' });
+    await uploadFile(t(), rid, 'c.csv', 'v\n4\n', `?transactionRid=${aborted.body.rid as string}`);
+    expect((await json(t(), 'POST', `/api/v2/datasets/${rid}/transactions/${aborted.body.rid as string}/abort`)).body.status).toBe('ABORTED');
     expect(await paths(rid)).toEqual(['a.csv', 'b.csv']);
 
-    const del = await t!.app.inject({ method: 'DELETE', url: `/api/v2/datasets/${rid}/files/b.csv`, headers: t!.auth });
+    const del = await t().app.inject({ method: 'DELETE', url: `/api/v2/datasets/${rid}/files/b.csv`, headers: t().auth });
     expect(del.statusCode).toBe(204);
     expect(await paths(rid)).toEqual(['a.csv']);
     // The first SNAPSHOT's view is still there.
     expect(await paths(rid, `?endTransactionRid=${first.body.transactionRid as string}`)).toEqual(['a.csv']);
-    const old = await t!.app.inject({
+    const old = await t().app.inject({
       url: `/api/v2/datasets/${rid}/files/a.csv/content?endTransactionRid=${first.body.transactionRid as string}`,
-      headers: t!.auth,
+      headers: t().auth,
     });
     expect(old.body).toBe('v\n1\n');
 
-    await uploadFile(t!, rid, 'z.csv', 'v\n5\n', '?transactionType=SNAPSHOT');
+    await uploadFile(t(), rid, 'z.csv', 'v\n5\n', '?transactionType=SNAPSHOT');
     expect(await paths(rid)).toEqual(['z.csv']);
-    const history = (await json(t!, 'GET', `/api/v2/datasets/${rid}/branches/master/transactions`)).body.data as Array<{ transactionType: string }>;
+    const history = (await json(t(), 'GET', `/api/v2/datasets/${rid}/branches/master/transactions`)).body.data as Array<{ transactionType: string }>;
     expect(history.map((h) => h.transactionType)).toEqual(['SNAPSHOT', 'DELETE', 'UPDATE', 'APPEND', 'SNAPSHOT']);
   });
 
   it('name unknown transactions, files and branches', async () => {
     const rid = await created();
-    const tx = await json(t!, 'GET', `/api/v2/datasets/${rid}/transactions/ri.foundry.main.transaction.nope`);
+    const tx = await json(t(), 'GET', `/api/v2/datasets/${rid}/transactions/ri.foundry.main.transaction.nope`);
     expect([tx.status, platformError(tx.body).errorName]).toEqual([404, 'TransactionNotFound']);
-    const file = await json(t!, 'GET', `/api/v2/datasets/${rid}/files/none.csv`);
+    const file = await json(t(), 'GET', `/api/v2/datasets/${rid}/files/none.csv`);
     expect([file.status, platformError(file.body).errorName]).toEqual([404, 'FileNotFound']);
-    const branch = await json(t!, 'GET', `/api/v2/datasets/${rid}/branches/nope`);
+    const branch = await json(t(), 'GET', `/api/v2/datasets/${rid}/branches/nope`);
     expect([branch.status, platformError(branch.body).errorName]).toEqual([404, 'BranchNotFound']);
   });
 });
@@ -111,35 +105,35 @@ describe('transactions', () => {
 describe('branches', () => {
   it('start at a given transaction or at the default branch head, and keep their own history', async () => {
     const rid = await created();
-    const one = await uploadFile(t!, rid, 'a.csv', 'v\n1\n');
-    await uploadFile(t!, rid, 'b.csv', 'v\n2\n');
-    const fromTx = await json(t!, 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'old', transactionRid: one.body.transactionRid });
+    const one = await uploadFile(t(), rid, 'a.csv', 'v\n1\n');
+    await uploadFile(t(), rid, 'b.csv', 'v\n2\n');
+    const fromTx = await json(t(), 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'old', transactionRid: one.body.transactionRid });
     expect(fromTx.body).toEqual({ name: 'old', transactionRid: one.body.transactionRid });
     expect(await paths(rid, '?branchName=old')).toEqual(['a.csv']);
-    const fromHead = await json(t!, 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'dev' });
+    const fromHead = await json(t(), 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'dev' });
     expect(await paths(rid, '?branchName=dev')).toEqual(['a.csv', 'b.csv']);
     expect(fromHead.status).toBe(200);
-    await uploadFile(t!, rid, 'c.csv', 'v\n3\n', '?branchName=dev');
+    await uploadFile(t(), rid, 'c.csv', 'v\n3\n', '?branchName=dev');
     expect(await paths(rid, '?branchName=dev')).toEqual(['a.csv', 'b.csv', 'c.csv']);
     expect(await paths(rid)).toEqual(['a.csv', 'b.csv']);
-    const dup = await json(t!, 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'dev' });
+    const dup = await json(t(), 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'dev' });
     expect([dup.status, platformError(dup.body).errorName]).toEqual([409, 'BranchAlreadyExists']);
-    expect((await t!.app.inject({ method: 'DELETE', url: `/api/v2/datasets/${rid}/branches/dev`, headers: t!.auth })).statusCode).toBe(204);
-    expect((await json(t!, 'GET', `/api/v2/datasets/${rid}/branches/dev`)).status).toBe(404);
+    expect((await t().app.inject({ method: 'DELETE', url: `/api/v2/datasets/${rid}/branches/dev`, headers: t().auth })).statusCode).toBe(204);
+    expect((await json(t(), 'GET', `/api/v2/datasets/${rid}/branches/dev`)).status).toBe(404);
   });
 });
 
 describe('paths', () => {
   it('may hold slashes, encoded or not, and refuse `..`, empty segments and empty paths with 400', async () => {
     const rid = await created();
-    expect((await uploadFile(t!, rid, 'dir/sub/a b.csv', 'v\n1\n')).body.path).toBe('dir/sub/a b.csv');
-    const plain = await t!.app.inject({ url: `/api/v2/datasets/${rid}/files/dir/sub/a%20b.csv/content`, headers: t!.auth });
+    expect((await uploadFile(t(), rid, 'dir/sub/a b.csv', 'v\n1\n')).body.path).toBe('dir/sub/a b.csv');
+    const plain = await t().app.inject({ url: `/api/v2/datasets/${rid}/files/dir/sub/a%20b.csv/content`, headers: t().auth });
     expect(plain.body).toBe('v\n1\n');
     for (const bad of ['..%2Fetc', 'a%2F..%2Fb', 'a%2F%2Fb', '']) {
-      const res = await t!.app.inject({
+      const res = await t().app.inject({
         method: 'POST',
         url: `/api/v2/datasets/${rid}/files/${bad}/upload`,
-        headers: { ...t!.auth, 'content-type': 'application/octet-stream' },
+        headers: { ...t().auth, 'content-type': 'application/octet-stream' },
         payload: 'x',
       });
       expect(res.statusCode, bad).toBe(400);
