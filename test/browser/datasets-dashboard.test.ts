@@ -29,6 +29,7 @@ describeInBrowser('the datasets views of the dashboard', () => {
               files: [{ path: 'part-0.csv', content: 'sensor,value\na,1.5\nb,<b>2</b>\n' }],
             },
             { name: 'other', files: [{ path: 'notes.txt', content: 'hello' }] },
+            { name: 'notes', schema: { note: 'string', tags: 'array<integer>' }, files: [{ path: 'n.csv', content: 'note,tags\n"two\nlines","[1]"\n' }] },
           ],
         },
       },
@@ -55,6 +56,10 @@ describeInBrowser('the datasets views of the dashboard', () => {
     expect(readings).toMatch(/cannot read: .*part-0\.csv line 3, column "value"/);
     expect(await datasets.locator('tbody b').count()).toBe(0);
     expect(await datasets.locator('tbody tr', { hasText: 'other' }).textContent()).toContain('no schema');
+    // An array column says its item type; a quoted line break stays inside its row.
+    const notes = await datasets.locator('tbody tr', { hasText: 'notes' }).textContent();
+    expect(notes).toContain('tags: ARRAY<INTEGER>');
+    expect(notes).toContain('"two↵lines",[1]');
 
     await expect(view('Dataset branches').locator('tbody').textContent()).resolves.toMatch(/readings.*dev/);
     await expect(view('Dataset transactions').locator('tbody tr', { hasText: 'readings' }).first().textContent()).resolves.toMatch(/SNAPSHOT.*COMMITTED/);

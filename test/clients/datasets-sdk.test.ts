@@ -64,7 +64,7 @@ describe('platform SDK: datasets', () => {
   it('reads array columns item by item with their own type, in both formats', async () => {
     const c = await client();
     const ds = await Datasets.create(c, { name: 'arrays', parentFolderRid: 'ri.compass.main.folder.x' });
-    const text = 'l,d,day,at\n"[9007199254740993,-4]","[1.50,null]","[""2026-01-02""]","[""2026-01-01T10:00:00Z""]"\n';
+    const text = 'l,d,day,at,n\n"[9007199254740993,-4]","[1.50,null]","[""2026-01-02""]","[""2026-01-01T10:00:00Z""]","[[1, 2], [], null, [3]]"\n';
     await Files.upload(c, ds.rid, 'x.csv', new Blob([text]), { transactionType: 'SNAPSHOT' });
     const item = (type: string) => ({ type: 'ARRAY' as const, nullable: true, arraySubtype: { type: type as 'LONG', nullable: true } });
     await Datasets.putSchema(c, ds.rid, {
@@ -74,17 +74,20 @@ describe('platform SDK: datasets', () => {
           { name: 'd', ...item('DECIMAL') },
           { name: 'day', ...item('DATE') },
           { name: 'at', ...item('TIMESTAMP') },
+          { name: 'n', type: 'ARRAY', nullable: true, arraySubtype: item('LONG') },
         ],
       },
     });
     // A row limit makes the CSV answer written from values, not the file's own text.
     const csv = await (await Datasets.readTable(c, ds.rid, { format: 'CSV', columns: [], rowLimit: 5 })).text();
-    expect(csv).toBe('l,d,day,at\n"[9007199254740993,-4]","[1.50,null]","[""2026-01-02""]","[""2026-01-01T10:00:00.000Z""]"\n');
+    expect(csv).toBe('l,d,day,at,n\n"[9007199254740993,-4]","[1.50,null]","[""2026-01-02""]","[""2026-01-01T10:00:00.000Z""]","[[1,2],[],null,[3]]"\n');
     const table = tableFromIPC(new Uint8Array(await (await Datasets.readTable(c, ds.rid, { format: 'ARROW', columns: [] })).arrayBuffer()));
     expect([...table.getChild('l')!.get(0)!].map(String)).toEqual(['9007199254740993', '-4']);
     expect([...table.getChild('d')!.get(0)!]).toEqual(['1.50', null]);
     expect([...table.getChild('day')!.get(0)!]).toEqual([Date.UTC(2026, 0, 2)]);
     expect([...table.getChild('at')!.get(0)!].map(Number)).toEqual([Date.UTC(2026, 0, 1, 10)]);
+    // A nested array's items are read with its own item type, not as text.
+    expect([...table.getChild('n')!.get(0)!].map((inner) => (inner === null ? null : [...(inner as Iterable<bigint>)].map(Number)))).toEqual([[1, 2], [], null, [3]]);
   });
 
   it('refuses branch names a URL cannot carry, and an empty name or path is not a listing', async () => {

@@ -149,6 +149,10 @@ describe('readTable', () => {
       versionId: expect.any(String),
     });
     expect((res.body.schema as { fieldSchemaList: unknown[] }).fieldSchemaList[0]).toEqual({ type: 'STRING', name: 'sensor', nullable: true });
+    // A branch made from master inherits the version; the answer names the branch asked for.
+    expect((await json(t, 'POST', `/api/v2/datasets/${RID}/branches`, { name: 'feature/x' })).status).toBe(200);
+    const inherited = await json(t, 'GET', `/api/v2/datasets/${RID}/getSchema?branchName=feature%2Fx`);
+    expect(inherited.body).toMatchObject({ branchName: 'feature/x', endTransactionRid: res.body.endTransactionRid, versionId: res.body.versionId });
     const batch = await json(t, 'POST', '/api/v2/datasets/getSchemaBatch', [{ datasetRid: RID }, { datasetRid: 'ri.foundry.main.dataset.none' }]);
     expect(Object.keys(batch.body.data as object)).toEqual([RID]);
   });

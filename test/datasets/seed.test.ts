@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { bearer, buildTestApp, mintToken, type TestApp } from '../helpers/app.js';
 import { startEmulator } from '../../src/index.js';
 import { testStoreSpec } from '../helpers/store.js';
 import { controlToken } from '../clients/conformance-helpers.js';
@@ -49,6 +49,12 @@ describe('datasets seed', () => {
             schema: { a: 'strnig' },
             files: [{ path: '../x.csv', content: '' }, { path: 'a//b', content: '' }, { path: 'c.csv' }, { path: 'd.csv', from: '/nonexistent/d.csv' }],
           },
+          {
+            name: 'y',
+            schema: { '': 'string' },
+            branches: ['ok', '..', 'ri.foundry.main.branch.x'],
+            files: [{ path: 'b.bin', content_base64: '!!!not base64!!!' }],
+          },
         ],
       },
     };
@@ -61,6 +67,40 @@ describe('datasets seed', () => {
     expect(err).toContain('platform.datasets[0].files[1].path: the path has an empty segment');
     expect(err).toContain('platform.datasets[0].files[2]: give exactly one of content, content_base64 and from');
     expect(err).toContain('platform.datasets[0].files[3].from: cannot read /nonexistent/d.csv');
+    expect(err).toContain("platform.datasets[1].schema: column 1's name is empty");
+    expect(err).toContain('platform.datasets[1].branches[1]: ".." cannot name a branch');
+    expect(err).toContain('platform.datasets[1].branches[2]: "ri.foundry.main.branch.x" cannot name a branch');
+    expect(err).toContain('platform.datasets[1].files[0].content_base64: not base64');
+    expect(err).not.toContain('branches[0]');
+  });
+
+  it('puts every listed branch at the snapshot, whichever comes first', async () => {
+    t = await buildTestApp({
+      seed: {
+        platform: {
+          users: [{ username: 'dev' }],
+          datasets: [
+            {
+              rid: 'ri.foundry.main.dataset.d',
+              name: 'd',
+              schema: { k: 'string' },
+              branches: ['develop', 'master'],
+              files: [{ path: 'a.csv', content: 'k\nx\n' }],
+            },
+          ],
+        },
+      },
+    });
+    const auth = bearer(await mintToken(t.app, 'dev', [READ]));
+    const branches = (await t.app.inject({ url: '/api/v2/datasets/ri.foundry.main.dataset.d/branches', headers: auth })).json() as {
+      data: Array<{ name: string; transactionRid?: string }>;
+    };
+    const heads = new Map(branches.data.map((b) => [b.name, b.transactionRid]));
+    expect(heads.get('master')).toBeDefined();
+    expect(heads.get('master')).toBe(heads.get('develop'));
+    const table = await t.app.inject({ url: '/api/v2/datasets/ri.foundry.main.dataset.d/readTable?format=CSV&branchName=master', headers: auth });
+    expect(table.statusCode).toBe(200);
+    expect(table.body).toBe('k\nx\n');
   });
 
   it('exports what it seeded, and the export imports to the same document', async () => {

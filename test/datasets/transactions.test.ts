@@ -57,6 +57,28 @@ describe('transactions', () => {
     expect(late.body.errorName).toBe('TransactionNotOpen');
   });
 
+  it('keep every committed file when uploads race for the branch, each opening and committing its own transaction', async () => {
+    const rid = await created();
+    // Rounds of four uploads close together: each may win the branch or find it held (409). Every 200 is a
+    // committed UPDATE that the view and the branch's history must keep.
+    const committed: string[] = [];
+    for (let round = 0; round < 80; round++)
+      await Promise.all(
+        ['a', 'b', 'c', 'd'].map(async (name, i) => {
+          // Staggered, so that some opens meet another upload's commit under way.
+          await new Promise((r) => setTimeout(r, ((i * 7 + round * 3) % 6) / 2));
+          const path = `${name}-${round}.csv`;
+          const res = await uploadFile(t(), rid, path, 'v\n1\n', '?transactionType=UPDATE');
+          if (res.status === 200) committed.push(path);
+          else expect(res.body.errorName).toBe('OpenTransactionAlreadyExists');
+        }),
+      );
+    expect(committed.length).toBeGreaterThanOrEqual(80);
+    expect((await paths(rid, '?pageSize=1000')).sort()).toEqual(committed.sort());
+    const history = await json(t(), 'GET', `/api/v2/datasets/${rid}/branches/master/transactions?pageSize=1000`);
+    expect(history.body.data).toHaveLength(committed.length);
+  });
+
   it('fold SNAPSHOT, APPEND, UPDATE and DELETE into views; an abort leaves no trace; reads in the past see the past', async () => {
     const rid = await created();
     const first = await uploadFile(t(), rid, 'a.csv', 'v\n1\n', '?transactionType=SNAPSHOT');

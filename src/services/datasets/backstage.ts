@@ -9,7 +9,8 @@ import { ViewListQuery, searchOf, viewAnswer, viewPage, viewPageOf } from '../vi
 import { Datasets, DEFAULT_BRANCH } from './operations.js';
 import { findSchema } from './schemas.js';
 import { tableModules } from './table-modules.js';
-import type { DatasetRecord } from './model.js';
+import type { DatasetRecord, FieldSchema } from './model.js';
+import { parse } from 'csv-parse/sync';
 
 const BASE = '/_emulate/platform/datasets';
 /** Rows of a table the dashboard shows, and the characters of each. */
@@ -28,14 +29,21 @@ async function firstRows(datasets: Datasets, dataset: DatasetRecord): Promise<st
     const chunks: Buffer[] = [];
     // In the table worker too: a Parquet file's first rows decode a whole row group.
     for await (const chunk of readTableBytes('CSV', await datasets.view(range), datasets.blobs, columns, schema.schema, FIRST_ROWS)) chunks.push(chunk);
-    return Buffer.concat(chunks)
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line !== '')
+    // One line per row: a quoted cell's line breaks are shown as ↵, not as another row.
+    const rows = parse(Buffer.concat(chunks), { raw: true, relax_column_count: true }) as unknown as Array<{ raw: string }>;
+    return rows
+      .map(({ raw }) => raw.replace(/\r?\n$/, '').replace(/\r?\n/g, '↵'))
       .map((line) => (line.length > ROW_CHARS ? `${line.slice(0, ROW_CHARS)}…` : line));
   } catch (err) {
     return `cannot read: ${(err as Error).message}`;
   }
+}
+
+/** A column's type with what it holds: `ARRAY<LONG>`, `DECIMAL(10, 2)`. */
+function typeText(f: FieldSchema): string {
+  if (f.type === 'ARRAY') return `ARRAY<${f.arraySubtype ? typeText(f.arraySubtype) : '?'}>`;
+  if (f.type === 'DECIMAL' && f.precision !== undefined) return `DECIMAL(${f.precision}, ${f.scale ?? 0})`;
+  return f.type;
 }
 
 function listRoutes(parent: FastifyInstance, { store, clock }: ServiceDeps): void {
@@ -56,7 +64,7 @@ function listRoutes(parent: FastifyInstance, { store, clock }: ServiceDeps): voi
         name: d.name,
         rid: d.rid,
         branches: (await datasets.repo.branches(d.rid)).map((b) => b.name),
-        schema: schema ? schema.schema.fieldSchemaList.map((f, i) => `${f.name ?? `column_${i}`}: ${f.type}`) : [],
+        schema: schema ? schema.schema.fieldSchemaList.map((f, i) => `${f.name ?? `column_${i}`}: ${typeText(f)}`) : [],
         firstRows: await firstRows(datasets, d),
       });
     }

@@ -2,6 +2,7 @@
 // 1.111.0 give them (docs/datasets.md, "Errors"). Each carries a plain-words reason naming the dataset, branch
 // and transaction for the journal.
 import { PlatformError, conflict, invalidArgument, notFound, quote } from '../../errors.js';
+import type { TransactionRecord } from './model.js';
 
 export const datasetNotFound = (datasetRid: string) => notFound('DatasetNotFound', { datasetRid }).because(`no dataset ${quote(datasetRid)}`);
 export const branchNotFound = (datasetRid: string, branchName: string) =>
@@ -12,24 +13,25 @@ export const invalidBranchName = (branchName: string) =>
   invalidArgument('InvalidBranchName', { branchName }).because(`branch name ${quote(branchName)} is empty, a dot segment, or looks like a rid or a UUID`);
 export const transactionNotFound = (datasetRid: string, transactionRid: string) =>
   notFound('TransactionNotFound', { datasetRid, transactionRid }).because(`dataset ${quote(datasetRid)} has no transaction ${quote(transactionRid)}`);
-export const transactionNotOpen = (datasetRid: string, transactionRid: string, transactionStatus: string) =>
-  invalidArgument('TransactionNotOpen', { datasetRid, transactionRid, transactionStatus }).because(
-    `transaction ${quote(transactionRid)} of dataset ${quote(datasetRid)} is ${transactionStatus}, not OPEN`,
+export const transactionNotOpen = (t: TransactionRecord, transactionStatus: string = t.status) =>
+  invalidArgument('TransactionNotOpen', { datasetRid: t.datasetRid, transactionRid: t.rid, transactionStatus }).because(
+    `transaction ${quote(t.rid)} on branch ${quote(t.branch)} of dataset ${quote(t.datasetRid)} is ${transactionStatus}, not OPEN`,
   );
-export const transactionNotCommitted = (datasetRid: string, transactionRid: string, transactionStatus: string) =>
-  invalidArgument('TransactionNotCommitted', { datasetRid, transactionRid, transactionStatus }).because(
-    `transaction ${quote(transactionRid)} of dataset ${quote(datasetRid)} is ${transactionStatus}, not COMMITTED`,
+export const transactionNotCommitted = (t: TransactionRecord) =>
+  invalidArgument('TransactionNotCommitted', { datasetRid: t.datasetRid, transactionRid: t.rid, transactionStatus: t.status }).because(
+    `transaction ${quote(t.rid)} on branch ${quote(t.branch)} of dataset ${quote(t.datasetRid)} is ${t.status}, not COMMITTED`,
   );
-export const openTransactionAlreadyExists = (datasetRid: string, branchName: string) =>
+/** `open`: the transaction that holds the branch, when it is still there to name. */
+export const openTransactionAlreadyExists = (datasetRid: string, branchName: string, open?: string) =>
   conflict('OpenTransactionAlreadyExists', { datasetRid, branchName }).because(
-    `branch ${quote(branchName)} of dataset ${quote(datasetRid)} has an open transaction already`,
+    `branch ${quote(branchName)} of dataset ${quote(datasetRid)} has an open transaction already${open === undefined ? '' : ` (${quote(open)})`}`,
   );
 export const invalidTransactionType = (datasetRid: string, transactionRid: string, transactionType: string, why: string) =>
   invalidArgument('InvalidTransactionType', { datasetRid, transactionRid, transactionType }).because(why);
 // FileAlreadyExists carries NOT_FOUND in both SDKs (odd, but theirs).
-export const fileAlreadyExists = (datasetRid: string, transactionRid: string, path: string) =>
-  notFound('FileAlreadyExists', { datasetRid, transactionRid, path }).because(
-    `an APPEND transaction ${quote(transactionRid)} may not overwrite ${quote(path)}, already in the view`,
+export const fileAlreadyExists = (t: TransactionRecord, path: string) =>
+  notFound('FileAlreadyExists', { datasetRid: t.datasetRid, transactionRid: t.rid, path }).because(
+    `an APPEND transaction ${quote(t.rid)} on branch ${quote(t.branch)} of dataset ${quote(t.datasetRid)} may not overwrite ${quote(path)}, already in the view`,
   );
 export const fileNotFound = (datasetRid: string, filePath: string, where: string) =>
   notFound('FileNotFound', { datasetRid, filePath }).because(`no file ${quote(filePath)} in ${where} of dataset ${quote(datasetRid)}`);

@@ -41,11 +41,12 @@ export class MemoryDatasets implements DatasetsRepo {
     return this.branchesByKey.delete(key(datasetRid, name));
   }
 
-  async openTransaction(transaction: Omit<TransactionRecord, 'seq'>) {
+  async openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>) {
     for (const t of this.transactionsByRid.values()) {
       if (t.datasetRid === transaction.datasetRid && t.branch === transaction.branch && t.status === 'OPEN') return undefined;
     }
-    const record = { ...transaction, seq: ++this.seq };
+    const head = this.branchesByKey.get(key(transaction.datasetRid, transaction.branch))?.head;
+    const record: TransactionRecord = { ...transaction, ...(head === undefined ? {} : { parent: head }), seq: ++this.seq };
     this.transactionsByRid.set(record.rid, record);
     return { ...record };
   }

@@ -10,9 +10,9 @@ import * as E from './errors.js';
 import { tableSourceFor } from './table/sources.js';
 import type { ParquetWarmup } from './parquet-warmup.js';
 import { watchUpload } from './csv-learning.js';
+import { badBranchName } from './paths.js';
 
 export const DEFAULT_BRANCH = 'master';
-const RID_LIKE = /^ri\.|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class Datasets {
   constructor(
@@ -65,12 +65,11 @@ export class Datasets {
 
   async createBranch(datasetRid: string, name: string, transactionRid?: string): Promise<BranchRecord> {
     await this.dataset(datasetRid);
-    // `.` and `..` could never be named in a URL again: clients' URL handling folds them away.
-    if (name.trim() === '' || name === '.' || name === '..' || RID_LIKE.test(name)) throw E.invalidBranchName(name);
+    if (badBranchName(name)) throw E.invalidBranchName(name);
     let head: string | undefined;
     if (transactionRid !== undefined) {
       const t = await this.transaction(datasetRid, transactionRid);
-      if (t.status !== 'COMMITTED') throw E.transactionNotCommitted(datasetRid, t.rid, t.status);
+      if (t.status !== 'COMMITTED') throw E.transactionNotCommitted(t);
       head = t.rid;
     } else {
       // Without a transaction a branch starts at its parent's head; the request names no parent, so the parent
@@ -116,17 +115,16 @@ export class Datasets {
       type,
       status: 'OPEN',
       createdTime: this.now(),
-      ...(branch.head === undefined ? {} : { parent: branch.head }),
     });
-    if (!opened) throw E.openTransactionAlreadyExists(datasetRid, branch.name);
+    if (!opened) throw E.openTransactionAlreadyExists(datasetRid, branch.name, (await this.openTransactions(datasetRid)).get(branch.name)?.rid);
     return opened;
   }
 
   async close(datasetRid: string, rid: string, status: 'COMMITTED' | 'ABORTED'): Promise<TransactionRecord> {
     const t = await this.transaction(datasetRid, rid);
-    if (t.status !== 'OPEN') throw E.transactionNotOpen(datasetRid, rid, t.status);
+    if (t.status !== 'OPEN') throw E.transactionNotOpen(t);
     const closed = await this.repo.closeTransaction(datasetRid, rid, status, this.now());
-    if (!closed) throw E.transactionNotOpen(datasetRid, rid, (await this.transaction(datasetRid, rid)).status);
+    if (!closed) throw E.transactionNotOpen(await this.transaction(datasetRid, rid));
     // An aborted transaction leaves no trace in any view: its bytes go too.
     if (status === 'ABORTED') for (const blobId of await this.repo.dropFiles(rid)) await this.blobs.delete(blobId);
     else if (this.warmup?.wanted()) {
@@ -216,7 +214,7 @@ export class Datasets {
     body: AsyncIterable<Uint8Array>,
     q: { maxBytes: number; contentType?: string; declaredBytes?: number },
   ): Promise<FileRecord> {
-    if (t.status !== 'OPEN') throw E.transactionNotOpen(t.datasetRid, t.rid, t.status);
+    if (t.status !== 'OPEN') throw E.transactionNotOpen(t);
     if (t.type === 'DELETE')
       throw E.invalidTransactionType(
         t.datasetRid,
@@ -226,7 +224,7 @@ export class Datasets {
       );
     if (t.type === 'APPEND') {
       const before = await this.view({ datasetRid: t.datasetRid, ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) });
-      if (t.parent !== undefined && before.some((f) => f.path === path)) throw E.fileAlreadyExists(t.datasetRid, t.rid, path);
+      if (t.parent !== undefined && before.some((f) => f.path === path)) throw E.fileAlreadyExists(t, path);
     }
     const watched = this.learnsCsv ? watchUpload(path, q.declaredBytes ?? NaN) : undefined;
     let info;
@@ -249,7 +247,7 @@ export class Datasets {
     if (put === 'not-open') {
       watched?.failed();
       await this.blobs.delete(info.blobId);
-      throw E.transactionNotOpen(t.datasetRid, t.rid, (await this.transaction(t.datasetRid, t.rid)).status);
+      throw E.transactionNotOpen(await this.transaction(t.datasetRid, t.rid));
     }
     watched?.stored(info.blobId);
     if (put.replaced !== undefined) await this.blobs.delete(put.replaced);
@@ -266,13 +264,13 @@ export class Datasets {
           'transactionRid names the transaction, and so its branch, already',
         );
       const t = await this.transaction(datasetRid, q.transactionRid);
-      if (t.status !== 'OPEN') throw E.transactionNotOpen(datasetRid, t.rid, t.status);
+      if (t.status !== 'OPEN') throw E.transactionNotOpen(t);
       if (t.type !== 'DELETE')
         throw E.invalidTransactionType(datasetRid, t.rid, t.type, `files are deleted in a DELETE transaction; ${JSON.stringify(t.rid)} is ${t.type}`);
       const branch = await this.repo.branch(datasetRid, t.branch);
       await this.file({ datasetRid, ...(branch ? { branch } : {}), ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) }, path, true);
       if ((await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() })) === 'not-open')
-        throw E.transactionNotOpen(datasetRid, t.rid, 'closed');
+        throw E.transactionNotOpen(t, 'closed');
       return;
     }
     const branch = await this.branch(datasetRid, q.branchName ?? DEFAULT_BRANCH);

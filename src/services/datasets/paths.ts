@@ -1,5 +1,14 @@
 // File paths in a dataset (docs/datasets.md, "Paths"): relative, `/`-separated, never empty, no empty, `.` or
-// `..` segment, no NUL. Checked the same way for routes and the seed.
+// `..` segment, no NUL. Branch names (docs/datasets.md, "Branches"). Both checked the same way for routes and
+// the seed.
+
+const RID_LIKE = /^ri\.|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether `name` cannot name a branch: empty, a rid or UUID (the routes' branch parameters take those as
+ * ids), or `.` / `..`, which clients' URL handling folds away so the branch could never be named again.
+ */
+export const badBranchName = (name: string): boolean => name.trim() === '' || name === '.' || name === '..' || RID_LIKE.test(name);
 
 /** What is wrong with `path`, or undefined when it is a valid dataset file path. */
 export function pathProblem(path: string): string | undefined {

@@ -1,5 +1,6 @@
 // The datasets repository in PostgreSQL (docs/datasets.md). One open transaction per branch is a partial
-// unique index; a commit closes the transaction and moves the branch head in one database transaction.
+// unique index; a commit closes the transaction and moves the branch head in one database transaction; opens
+// and closes lock the branch's row first, so an open records the head a commit under way sets.
 import type { Db } from '../../store/postgres/db.js';
 import type { DatasetsRepo } from './repo.js';
 import type { BranchRecord, DatasetRecord, FileRecord, SchemaRecord, TransactionRecord, TransactionStatus, TransactionType } from './model.js';
@@ -48,6 +49,8 @@ const branchOf = (r: { dataset_rid: string; name: string; head: string | null })
   name: r.name,
   ...(r.head === null ? {} : { head: r.head }),
 });
+
+const LOCK_BRANCH = 'SELECT head FROM dataset_branches WHERE dataset_rid = $1 AND name = $2 FOR UPDATE';
 
 export class PostgresDatasets implements DatasetsRepo {
   constructor(private readonly db: Db) {}
@@ -98,13 +101,21 @@ export class PostgresDatasets implements DatasetsRepo {
     return res.rowCount === 1;
   }
 
-  async openTransaction(t: Omit<TransactionRecord, 'seq'>) {
-    const row = await this.db.first<TransactionRow>(
-      `INSERT INTO dataset_transactions (rid, dataset_rid, branch, type, status, created_time, parent) VALUES ($1, $2, $3, $4, 'OPEN', $5, $6)
-       ON CONFLICT DO NOTHING RETURNING ${TX_COLUMNS}`,
-      [t.rid, t.datasetRid, t.branch, t.type, t.createdTime, t.parent ?? null],
-    );
-    return row && transactionOf(row);
+  // Open and close both lock the branch's row first, so an open waits for a commit under way and then reads the
+  // head it set (an open that read the head before it would hang the new transaction on the old history).
+  async openTransaction(t: Omit<TransactionRecord, 'seq' | 'parent'>) {
+    return this.db.transaction(async (q) => {
+      const branch = (await q.query<{ head: string | null }>(LOCK_BRANCH, [t.datasetRid, t.branch])).rows[0];
+      if (!branch) return undefined;
+      const row = (
+        await q.query<TransactionRow>(
+          `INSERT INTO dataset_transactions (rid, dataset_rid, branch, type, status, created_time, parent) VALUES ($1, $2, $3, $4, 'OPEN', $5, $6)
+           ON CONFLICT DO NOTHING RETURNING ${TX_COLUMNS}`,
+          [t.rid, t.datasetRid, t.branch, t.type, t.createdTime, branch.head],
+        )
+      ).rows[0];
+      return row && transactionOf(row);
+    });
   }
   async transactions(datasetRid: string) {
     return (await this.db.rows<TransactionRow>(`SELECT ${TX_COLUMNS} FROM dataset_transactions WHERE dataset_rid = $1 ORDER BY seq`, [datasetRid])).map(
@@ -117,6 +128,10 @@ export class PostgresDatasets implements DatasetsRepo {
   }
   async closeTransaction(datasetRid: string, rid: string, status: Exclude<TransactionStatus, 'OPEN'>, closedTime: string) {
     return this.db.transaction(async (q) => {
+      // A transaction's branch never changes: read without a lock, then lock the branch as an open does.
+      const branch = (await q.query<{ branch: string }>('SELECT branch FROM dataset_transactions WHERE dataset_rid = $1 AND rid = $2', [datasetRid, rid])).rows[0];
+      if (!branch) return undefined;
+      await q.query(LOCK_BRANCH, [datasetRid, branch.branch]);
       const row = (
         await q.query<TransactionRow>(
           `UPDATE dataset_transactions SET status = $3, closed_time = $4 WHERE dataset_rid = $1 AND rid = $2 AND status = 'OPEN' RETURNING ${TX_COLUMNS}`,

@@ -12,8 +12,12 @@ export interface DatasetsRepo {
   branches(datasetRid: string): Promise<BranchRecord[]>;
   deleteBranch(datasetRid: string, name: string): Promise<boolean>;
 
-  /** Opens a transaction; false when the branch has an open one already (one per branch, checked atomically). */
-  openTransaction(transaction: Omit<TransactionRecord, 'seq'>): Promise<TransactionRecord | undefined>;
+  /**
+   * Opens a transaction whose parent is its branch's head at that moment; undefined when the branch has an open
+   * one already (one per branch). Both are decided atomically with commits: a head read before a concurrent
+   * commit would put the new transaction on the old history and drop the committed files from its view.
+   */
+  openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>): Promise<TransactionRecord | undefined>;
   /** Every transaction of the dataset, oldest first. */
   transactions(datasetRid: string): Promise<TransactionRecord[]>;
   transaction(datasetRid: string, rid: string): Promise<TransactionRecord | undefined>;

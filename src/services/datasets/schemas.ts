@@ -30,7 +30,7 @@ export async function putSchema(
       `branch ${JSON.stringify(branch.name)} of dataset ${JSON.stringify(datasetRid)} has no committed transaction to attach a schema to`,
     );
   const t = await datasets.transaction(datasetRid, end);
-  if (t.status !== 'COMMITTED') throw E.transactionNotCommitted(datasetRid, t.rid, t.status);
+  if (t.status !== 'COMMITTED') throw E.transactionNotCommitted(t);
   const record: SchemaRecord = {
     datasetRid,
     branch: branch.name,
@@ -59,12 +59,13 @@ export async function findSchema(
   const order = history(await datasets.repo.transactions(datasetRid), end);
   // Nearest transaction of the history first. A version counts when it was put on the branch read, or on the
   // branch that made its transaction (so a new branch inherits its parent's schema, but a put on the new branch
-  // does not change the parent's); the branch's own newest put wins.
+  // does not change the parent's); the branch's own newest put wins. The answer names the branch read, also
+  // for a version it inherited.
   for (const t of order) {
     const attached = versions.filter((v) => v.endTransactionRid === t.rid && (v.branch === branch.name || v.branch === t.branch));
     const own = attached.filter((v) => v.branch === branch.name);
-    if (own.length > 0) return own.at(-1);
-    if (attached.length > 0) return attached.at(-1);
+    const found = own.at(-1) ?? attached.at(-1);
+    if (found) return { ...found, branch: branch.name };
   }
   return undefined;
 }

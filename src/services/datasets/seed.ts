@@ -10,12 +10,15 @@ import { DATASETS } from './part.js';
 import { BLOBS } from '../../blobs/index.js';
 import { Datasets } from './operations.js';
 import { findSchema, putSchema } from './schemas.js';
-import { pathProblem } from './paths.js';
+import { badBranchName, pathProblem } from './paths.js';
+import { checkSchema } from './schema-check.js';
+import { PlatformError } from '../../errors.js';
 import { DatasetsSeed, fieldOfWord, schemaOfWords, wordOfField, type DatasetSeedEntry } from './seed-schema.js';
 import { systemClock } from '../../clock.js';
 import { DATASET_LIMIT_KEYS } from './caps.js';
 
 const INLINE_MAX = 64 * 1024;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** A rid as a folder name (rids hold only these characters, but a seeded one may hold anything). */
 const safeName = (rid: string) => rid.replace(/[^A-Za-z0-9._-]/g, '_');
 
@@ -25,9 +28,21 @@ function check(part: DatasetSeedEntry[], path: string, _platform: Record<string,
   part.forEach((d, i) => {
     const at = `${path}[${i}]`;
     if (d.rid !== undefined && part.findIndex((o) => o.rid === d.rid) < i) problems.push(`${at}.rid: duplicate dataset rid "${d.rid}"`);
-    for (const [column, word] of Object.entries(d.schema ?? {}))
-      if (!fieldOfWord(column, word)) problems.push(`${at}.schema.${column}: unknown column type "${word}"`);
-    d.branches.forEach((b, j) => d.branches.indexOf(b) < j && problems.push(`${at}.branches[${j}]: duplicate branch "${b}"`));
+    const words = Object.entries(d.schema ?? {});
+    for (const [column, word] of words) if (!fieldOfWord(column, word)) problems.push(`${at}.schema.${column}: unknown column type "${word}"`);
+    if (words.every(([column, word]) => fieldOfWord(column, word))) {
+      // The rules putSchema applies (an empty column name, say), so that the seed fails here with its path.
+      try {
+        checkSchema(schemaOfWords(d.schema ?? {}));
+      } catch (e) {
+        if (!(e instanceof PlatformError)) throw e;
+        problems.push(`${at}.schema: ${e.reason ?? e.message}`);
+      }
+    }
+    d.branches.forEach((b, j) => {
+      if (d.branches.indexOf(b) < j) problems.push(`${at}.branches[${j}]: duplicate branch "${b}"`);
+      if (badBranchName(b)) problems.push(`${at}.branches[${j}]: "${b}" cannot name a branch (empty, "." or "..", or a rid or UUID)`);
+    });
     d.files.forEach((f, j) => {
       const fat = `${at}.files[${j}]`;
       const problem = pathProblem(f.path);
@@ -35,6 +50,9 @@ function check(part: DatasetSeedEntry[], path: string, _platform: Record<string,
       if (d.files.findIndex((o) => o.path === f.path) < j) problems.push(`${fat}.path: duplicate file "${f.path}"`);
       const sources = [f.content, f.content_base64, f.from].filter((v) => v !== undefined).length;
       if (sources !== 1) problems.push(`${fat}: give exactly one of content, content_base64 and from`);
+      // Node's decoder skips what is not base64 without a word: a typo would become other bytes.
+      if (f.content_base64 !== undefined && !BASE64.test(f.content_base64.replace(/\s+/g, '')))
+        problems.push(`${fat}.content_base64: not base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4)`);
       if (f.from !== undefined) {
         // Resolved here, where the seed file's folder is known; apply reads the absolute path.
         const file = isAbsolute(f.from) ? f.from : resolve(base, f.from);
@@ -77,6 +95,7 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
     for (const d of part) {
       const [first, ...others] = d.branches as [string, ...string[]];
       const record = await datasets.create(d.name, d.parent_folder_rid, d.rid, [first]);
+      let snapshot: string | undefined;
       if (d.files.length > 0 || d.schema !== undefined) {
         const t = await datasets.open(record.rid, first, 'SNAPSHOT');
         for (const f of d.files)
@@ -86,9 +105,11 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
             contentType: f.path.endsWith('.csv') ? 'text/csv' : 'application/octet-stream',
           });
         await datasets.close(record.rid, t.rid, 'COMMITTED');
+        snapshot = t.rid;
         if (d.schema !== undefined) await putSchema(datasets, record.rid, { branchName: first, schema: schemaOfWords(d.schema) });
       }
-      for (const b of others) await datasets.createBranch(record.rid, b);
+      // At the snapshot, whichever branch holds it (a branch without a transaction starts at master's head).
+      for (const b of others) await datasets.createBranch(record.rid, b, snapshot);
     }
   },
   export: async ({ store, dropped, writeBeside }) => {

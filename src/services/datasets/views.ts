@@ -22,7 +22,7 @@ export function viewChain(transactions: readonly TransactionRecord[], range: Vie
   if (endRid === undefined) return [];
   const end = byRid.get(endRid);
   if (!end) throw transactionNotFound(range.datasetRid, endRid);
-  if (end.status !== 'COMMITTED') throw transactionNotCommitted(range.datasetRid, end.rid, end.status);
+  if (end.status !== 'COMMITTED') throw transactionNotCommitted(end);
   const chain: TransactionRecord[] = [];
   // Bounded by the number of transactions: a parent link can only point at an older transaction.
   for (let t: TransactionRecord | undefined = end; t && chain.length <= transactions.length; t = t.parent === undefined ? undefined : byRid.get(t.parent)) {

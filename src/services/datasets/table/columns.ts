@@ -33,6 +33,8 @@ interface Kind {
   scan?: CellScan;
   value(v: unknown): Cell;
   text(cell: Cell): string;
+  /** An item of an ARRAY cell's JSON, numbers as their text; absent: text is parsed, anything else is a value. */
+  fromJson?(v: unknown): Cell;
 }
 
 const short = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
@@ -168,8 +170,14 @@ function kindOf(field: FieldSchema): Kind {
   const sub = kindOf(subField);
   // An element from the cell's JSON: a number arrives as its text, and text is read as a CSV cell of the
   // item type would be (so dates, timestamps, longs and decimals keep their meaning).
-  const fromJson = (v: unknown): Cell =>
-    v === null || v === undefined ? null : typeof v === 'string' ? sub.parse(v) : Array.isArray(v) ? v.map(fromJson) : sub.value(v);
+  // A nested array's items are its own item type's (`[[1, 2], [3]]` for array<array<long>>).
+  const item = (v: unknown): Cell => {
+    if (v === null || v === undefined) return null;
+    if (sub.fromJson) return sub.fromJson(v);
+    if (typeof v === 'object') return fail(JSON.stringify(v), `a ${subField.type.toLowerCase()} item`);
+    return typeof v === 'string' ? sub.parse(v) : sub.value(v);
+  };
+  const fromJson = (v: unknown): Cell => (Array.isArray(v) ? v.map(item) : fail(JSON.stringify(v) ?? String(v), 'an array (JSON)'));
   const items = (v: unknown): Cell => (v === null || v === undefined ? null : sub.value(v));
   // An element in the answer's JSON: numbers and booleans bare, decimals bare when JSON allows, the rest quoted.
   const elementText = (c: Cell): string => {
@@ -189,8 +197,9 @@ function kindOf(field: FieldSchema): Kind {
       } catch {
         parsed = undefined;
       }
-      return Array.isArray(parsed) ? parsed.map(fromJson) : fail(t, 'an array (JSON)');
+      return Array.isArray(parsed) ? fromJson(parsed) : fail(t, 'an array (JSON)');
     },
+    fromJson,
     value: (v) => (Array.isArray(v) ? v.map(items) : fail(String(v), 'an array')),
     text: (c) => (Array.isArray(c) ? `[${c.map(elementText).join(',')}]` : fail(String(c), 'an array')),
   };
