@@ -1,6 +1,6 @@
 // Entry: settings -> seed -> store -> app -> listen, and a graceful close on SIGTERM/SIGINT.
 import type { FastifyInstance } from 'fastify';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { OffsetClock, type Clock } from './clock.js';
 import { loadSeedFile, validateSeed } from './seed/load.js';
@@ -16,7 +16,7 @@ import { buildApp } from './app.js';
 import { logsRequests, type LogDestination, type LogLevel } from './logger.js';
 import { controlRouteWarning, listenError } from './startup-words.js';
 import { mergeSeeds } from './seed/merge.js';
-import { exportState, stateAsJson, stateAsYaml } from './seed/export.js';
+import { besideFolder, exportState, stateAsJson, stateAsYaml } from './seed/export.js';
 import { startPodListener } from './pod-app.js';
 import { computeModuleSettingsOf } from './services/compute-modules/settings.js';
 import type { PodListener } from './services/compute-modules/pod-runtime.js';
@@ -169,9 +169,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 /** Writes the state as a seed document: JSON for a `.json` file, else YAML (--export-on-exit). */
 /** Writes the state with its secrets (the file is the user's own, mode 0600; docs/contracts.md §7). */
 export async function writeStateFile(server: Pick<RunningServer, 'store' | 'services'>, file: string): Promise<void> {
-  // Large dataset files go beside it, in `<file>.files/`, named by `from:` (docs/datasets.md, "Seed").
-  const doc = await exportState(server.store, seedCodecsOf(server.services), { secrets: true, file });
-  await writeFile(file, /\.json$/i.test(file) ? stateAsJson(doc) : stateAsYaml(doc), { mode: 0o600 });
+  // Large dataset files go beside it, in `<file>.files/`, named by `from:` (docs/datasets.md, "Seed"). The
+  // document goes in by a rename, as the folder does: a failure leaves the last export as it was.
+  const beside = besideFolder(file);
+  const partial = `${file}.partial-${process.pid}`;
+  try {
+    const doc = await exportState(server.store, seedCodecsOf(server.services), { secrets: true, beside });
+    await writeFile(partial, /\.json$/i.test(file) ? stateAsJson(doc) : stateAsYaml(doc), { mode: 0o600 });
+    await beside.commit();
+    await rename(partial, file);
+  } catch (err) {
+    await Promise.all([beside.discard(), rm(partial, { force: true })]);
+    throw err;
+  }
 }
 
 /**

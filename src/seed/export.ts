@@ -5,7 +5,7 @@
 // secret values and domain auth (no secret value leaves the service). Other secrets (client secrets, module auth
 // tokens) only when asked; the document names each one it left out, and an import refuses it unless told.
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -30,19 +30,43 @@ export interface ExportOptions {
   secrets?: boolean;
   /** Receives what a seed cannot hold and the export leaves out, one line each, for the caller to log. */
   dropped?: string[];
-  /** The export file: large bytes (dataset files) go into a folder beside it, `<file>.files/` (docs/datasets.md). */
-  file?: string;
+  /** Where large bytes (dataset files) go, beside an export file (docs/datasets.md, "Seed"). */
+  beside?: BesideFolder;
 }
 
-/** A writer of bytes into `<file>.files/`, answering the path relative to the export file's folder. */
-function besideWriter(file: string): (name: string, bytes: AsyncIterable<Uint8Array>) => Promise<string> {
-  const folder = `${basename(file)}.files`;
-  return async (name, bytes) => {
-    const relative = join(folder, name);
-    const target = join(dirname(file), relative);
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(Readable.from(bytes), createWriteStream(target, { mode: 0o600 }));
-    return relative;
+export interface BesideFolder {
+  /** Writes the bytes as `name` (a relative path); answers the path relative to the export file's folder. */
+  write(name: string, bytes: AsyncIterable<Uint8Array>): Promise<string>;
+  /** The document is written: the bytes take the place of the last export's. */
+  commit(): Promise<void>;
+  /** The export failed: its bytes go, the last export's stay. */
+  discard(): Promise<void>;
+}
+
+/**
+ * The folder `<file>.files/` beside an export file. Bytes are written into a fresh folder next to it and swapped
+ * in only once the document is written, so that a failed export leaves the last one whole, and no file of an
+ * older export (one since deleted) stays behind.
+ */
+export function besideFolder(file: string): BesideFolder {
+  const name = `${basename(file)}.files`;
+  const final = join(dirname(file), name);
+  const staging = `${final}.partial-${process.pid}`;
+  let written = false;
+  return {
+    async write(relative, bytes) {
+      if (!written) await rm(staging, { recursive: true, force: true });
+      written = true;
+      const target = join(staging, relative);
+      await mkdir(dirname(target), { recursive: true });
+      await pipeline(Readable.from(bytes), createWriteStream(target, { mode: 0o600 }));
+      return join(name, relative);
+    },
+    async commit() {
+      await rm(final, { recursive: true, force: true });
+      if (written) await rename(staging, final);
+    },
+    discard: () => rm(staging, { recursive: true, force: true }),
   };
 }
 
@@ -58,7 +82,7 @@ export async function exportState(store: Store, codecs: readonly AnySeedCodec[],
       leftOut.push(line);
       options.dropped?.push(line);
     },
-    ...(options.file === undefined ? {} : { writeBeside: besideWriter(options.file) }),
+    ...(options.beside === undefined ? {} : { writeBeside: options.beside.write }),
   };
   for (const codec of codecs) platform[codec.key] = await codec.export(context);
   return { platform, ...(secretsOmitted.length ? { secretsOmitted } : {}), ...(leftOut.length ? { leftOut } : {}) };

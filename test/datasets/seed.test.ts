@@ -1,6 +1,6 @@
 // The `datasets` seed key (docs/datasets.md, "Seed"): inline content or a file beside the seed, checked with
 // paths; the state export writes it back and importing the export gives the same document.
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -134,7 +134,11 @@ describe('datasets seed', () => {
               rid: 'ri.foundry.main.dataset.big',
               name: 'big',
               schema: { k: 'string', n: 'long', tags: 'array<integer>' },
-              files: [{ path: 'p/big.csv', content: big }],
+              // A file `p` and a folder `p/` in one view: both large.
+              files: [
+                { path: 'p/big.csv', content: big },
+                { path: 'p', content: big },
+              ],
             },
           ],
         },
@@ -156,10 +160,19 @@ describe('datasets seed', () => {
     const dir = await mkdtemp(join(tmpdir(), 'ds-export-'));
     try {
       const file = join(dir, 'state.yaml');
+      // What an older export left there goes: the folder holds this export's files only.
+      await mkdir(join(dir, 'state.yaml.files', 'old'), { recursive: true });
+      await writeFile(join(dir, 'state.yaml.files', 'old', 'stale.csv'), 'x');
       await writeStateFile({ store: t.store, services: SERVICES }, file);
       const doc = parse(await readFile(file, 'utf8')) as { platform: { datasets: Array<{ files: Array<{ path: string; from?: string }> }> } };
-      expect(doc.platform.datasets[0]!.files).toEqual([{ path: 'p/big.csv', from: join('state.yaml.files', 'ri.foundry.main.dataset.big', 'p/big.csv') }]);
-      expect(await readFile(join(dir, 'state.yaml.files', 'ri.foundry.main.dataset.big', 'p', 'big.csv'), 'utf8')).toBe(big);
+      const beside = (n: number, name: string) => join('state.yaml.files', 'ri.foundry.main.dataset.big', String(n), name);
+      expect(doc.platform.datasets[0]!.files).toEqual([
+        { path: 'p', from: beside(0, 'p') },
+        { path: 'p/big.csv', from: beside(1, 'big.csv') },
+      ]);
+      expect(await readFile(join(dir, beside(1, 'big.csv')), 'utf8')).toBe(big);
+      expect(await readdir(join(dir, 'state.yaml.files'))).toEqual(['ri.foundry.main.dataset.big']);
+      expect((await readdir(dir)).sort()).toEqual(['state.yaml', 'state.yaml.files']);
       await t.app.close();
 
       const emulator = await startEmulator({ config: file, store: testStoreSpec() });
@@ -169,6 +182,10 @@ describe('datasets seed', () => {
           headers: { authorization: `Bearer ${token}` },
         });
         expect(await res.text()).toBe(big);
+        const folderNamed = await fetch(`${emulator.url}/api/v2/datasets/ri.foundry.main.dataset.big/files/p/content`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(await folderNamed.text()).toBe(big);
       } finally {
         await emulator.close();
       }

@@ -3,7 +3,7 @@
 // current view back: text files up to 64 KiB inline, small binary ones in base64; larger files go beside an
 // export file (`from:`), and over HTTP (one answer, nowhere beside it) are named as dropped.
 import { createReadStream, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { SeedCodec } from '../../seed/codec.js';
 import { DATASETS } from './part.js';
@@ -139,6 +139,7 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
           if (Object.keys(words).length === schema.schema.fieldSchemaList.length) entry.schema = words;
         }
         const branch = await datasets.branch(d.rid, main);
+        let beside = 0;
         for (const f of await datasets.view({ datasetRid: d.rid, branch })) {
           const stream = f.blobId === undefined ? undefined : await store.part(BLOBS).open(f.blobId);
           if (!stream) {
@@ -147,7 +148,9 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
           }
           if (f.size > INLINE_MAX) {
             // A file export writes it beside the document; over HTTP there is nowhere to put it.
-            if (writeBeside) entry.files.push({ path: f.path, from: await writeBeside(join(safeName(d.rid), f.path), stream) });
+            // In a folder of its own per file (`<rid>/<n>/<name>`): a dataset may hold both `x` and `x/y`.
+            if (writeBeside)
+              entry.files.push({ path: f.path, from: await writeBeside(join(safeName(d.rid), String(beside++), basename(f.path)), stream) });
             else {
               stream.destroy();
               dropped(`datasets: ${d.rid} file ${f.path} (${f.size} bytes) is larger than the 64 KiB an exported seed inlines`);
