@@ -124,4 +124,26 @@ describe('CSV table reads', () => {
     const long = await filesOf(blobs, { 'l.csv': `${HEADER}"a",1,1,2026-01-01T00:00:00Z,extra\n` });
     expect(await readError(read(long, blobs, 'CSV'))).toBe('l.csv line 2: the record has 5 fields, the header row 4');
   });
+
+  it('read files whose lines end both ways, in every format, with no CR left in a cell', async () => {
+    const blobs = new MemoryBlobs();
+    const s = schema('id:INTEGER,x:DOUBLE,txt:STRING');
+    const files = {
+      'crlf-then-lf.csv': 'id,x,txt\r\n1,1,a\n2,2,b\r\n',
+      'lf-then-crlf.csv': 'id,x,txt\n1,1,a\r\n2,2,b\n',
+      'crlf-last-lf.csv': 'id,x,txt\r\n1,1,a\r\n2,2,b\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      const file = await filesOf(blobs, { [path]: text });
+      // Written from values (a row limit, a column list) and as Arrow: the same two rows each way.
+      expect(await read(file, blobs, 'CSV', s, [], 10)).toBe('id,x,txt\n1,1,a\n2,2,b\n');
+      expect(await read(file, blobs, 'CSV', s, ['txt'])).toBe('txt\na\nb\n');
+      const out: Buffer[] = [];
+      for await (const chunk of tableBytes('ARROW', file, blobs, planColumns(s, []) as never, s)) out.push(chunk);
+      expect(tableFromIPC(Buffer.concat(out)).toArray().map((r) => r.toJSON())).toEqual([
+        { id: 1, x: 1, txt: 'a' },
+        { id: 2, x: 2, txt: 'b' },
+      ]);
+    }
+  });
 });

@@ -64,7 +64,13 @@ function checkedRecords(path: string, body: string, records: string[][], width: 
  * its header row showed it: csv-parse otherwise looks for one at every byte of its first record (three buffers
  * made per byte: a 10 MB record took seconds).
  */
-async function* strictRecords(path: string, head: string, rest: AsyncIterator<string>, linesBefore: number, lineEnd?: string): AsyncGenerator<RecordBatch> {
+async function* strictRecords(
+  path: string,
+  head: string,
+  rest: AsyncIterator<string>,
+  linesBefore: number,
+  lineEnd?: string | string[],
+): AsyncGenerator<RecordBatch> {
   async function* source(): AsyncGenerator<Buffer> {
     if (head.length > 0) yield Buffer.from(head);
     for (let next = await rest.next(); !next.done; next = await rest.next()) {
@@ -99,6 +105,16 @@ async function* strictRecords(path: string, head: string, rest: AsyncIterator<st
   if (batch.length > 0) yield { records: batch };
 }
 
+/** Whether whole lines of text end otherwise than with `lineEnd` anywhere (native searches, one pass or two). */
+function mixedLineEnds(body: string, lineEnd: string): boolean {
+  if (lineEnd === '\n') return body.includes('\r');
+  let crlf = 0;
+  for (let at = body.indexOf('\r\n'); at >= 0; at = body.indexOf('\r\n', at + 2)) crlf++;
+  let lf = 0;
+  for (let at = body.indexOf('\n'); at >= 0; at = body.indexOf('\n', at + 1)) lf++;
+  return crlf !== lf;
+}
+
 /**
  * The records, header row first; `recordsBefore` records of the file were read before (by the byte scan,
  * csv-bytes.ts), so that line numbers in errors count from the file's start.
@@ -131,12 +147,18 @@ export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, re
         carry = all;
         continue;
       }
-      carry = all.slice(cut + 1);
       const body = all.slice(0, cut + 1);
+      lineEnd ??= body[body.indexOf('\n') - 1] === '\r' ? '\r\n' : '\n';
+      // uDSV splits on one line end only: a line ending unlike the header row (a bare LF in a CRLF file, a CRLF
+      // in an LF file) would fail it or leave a CR in a cell. csv-parse, told both, takes the file from here.
+      if (mixedLineEnds(body, lineEnd)) {
+        yield* strictRecords(path, all, pieces, lines, ['\r\n', '\n']);
+        return;
+      }
+      carry = all.slice(cut + 1);
       if (!parser) {
         parser = initParser(inferSchema(body, { col: ',', encl: '"', header: () => [] }));
         width = parser.schema.cols.length;
-        lineEnd = body[body.indexOf('\n') - 1] === '\r' ? '\r\n' : '\n';
       }
       yield fast(body);
     }
