@@ -204,7 +204,7 @@ describe('a CSV upload through the routes', () => {
     const taken = await acquire();
     expect(asked).toBe(1);
     expect(lent).toContain(taken);
-    release(taken);
+    release(taken!);
     for (const worker of lent)
       if (worker !== taken) {
         returned(worker);

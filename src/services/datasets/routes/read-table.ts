@@ -45,7 +45,7 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
   const files = await datasets.view(range);
   return sendTable(
     datasetRid,
-    table.readTableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit),
+    table.readTableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit, undefined, clientGone(reply)),
     format as TableFormat,
     reply,
   );
@@ -68,6 +68,19 @@ function sourceTable(
   }
   const rows = source.rows(columns, rowLimit);
   return sendTable(datasetRid, format === 'ARROW' ? table.arrowStream(columns, rows) : table.csvStream(columns, rows), format, reply);
+}
+
+/**
+ * Aborts when the client closes the connection before the answer is complete: a read still waiting for a table
+ * worker then gives up its place (a hundred reads abandoned in the queue each used to run first).
+ */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  if (reply.raw.destroyed) gone.abort();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  return gone.signal;
 }
 
 /**

@@ -13,7 +13,7 @@ import { fitKey, isPassthrough, knownFits, tableBytes, tabularFormat, type ByteS
 import { prepareHelper, shareable, splitRead } from './split-read.js';
 import type { ReadJob } from './worker-protocol.js';
 import { HELPER_TURN, startRun } from './worker-run.js';
-import { acquire, hasParquet, idleWorker, tableWorkers, workerStats } from './worker-threads.js';
+import { acquire, hasParquet, idleWorker, release, tableWorkers, workerStats } from './worker-threads.js';
 
 export { workerStats };
 
@@ -26,15 +26,17 @@ export function readTableBytes(
   schema: DatasetSchema,
   rowLimit?: number,
   fault?: ReadJob['fault'],
+  /** Aborts when the read's client is gone: a read still waiting for a worker then ends without running. */
+  signal?: AbortSignal,
 ): AsyncGenerator<Buffer> {
-  if (!learnedAny() || !isPassthrough(format, columns, schema, rowLimit)) return readNow(format, files, blobs, columns, schema, rowLimit, fault);
+  if (!learnedAny() || !isPassthrough(format, columns, schema, rowLimit)) return readNow(format, files, blobs, columns, schema, rowLimit, fault, signal);
   // A passthrough read of files learned at upload (csv-learner.ts) sends those its schema fits as they are.
   return (async function* () {
     await learnedFits(
       files.flatMap((f) => (f.blobId && tabularFormat(f.path) === 'csv' ? [f.blobId] : [])),
       columns,
     );
-    yield* readNow(format, files, blobs, columns, schema, rowLimit, fault);
+    yield* readNow(format, files, blobs, columns, schema, rowLimit, fault, signal);
   })();
 }
 
@@ -46,6 +48,7 @@ function readNow(
   schema: DatasetSchema,
   rowLimit: number | undefined,
   fault: ReadJob['fault'],
+  signal: AbortSignal | undefined,
 ): AsyncGenerator<Buffer> {
   const fitted = files.flatMap((f) => (f.blobId && knownFits.has(fitKey(f.blobId, columns)) ? [fitKey(f.blobId, columns)] : []));
   // Every file known to fit and sent as it is: nothing to convert, so no thread to hand the bytes through.
@@ -64,9 +67,9 @@ function readNow(
   };
   if (passthroughCsv && !fault) {
     const unknown = tabular.filter((f) => !fitted.includes(fitKey(f.blobId!, columns)));
-    return provenHere(unknown, blobs, columns, () => tableBytes(format, files, blobs, columns, schema, rowLimit), job);
+    return provenHere(unknown, blobs, columns, () => tableBytes(format, files, blobs, columns, schema, rowLimit), job, signal);
   }
-  return inWorker(job, blobs);
+  return inWorker(job, blobs, signal);
 }
 
 /** Bytes of a file's start read to find its header row. */
@@ -84,6 +87,7 @@ async function* provenHere(
   columns: readonly Column[],
   here: () => AsyncGenerator<Buffer>,
   job: ReadJob,
+  signal: AbortSignal | undefined,
 ): AsyncGenerator<Buffer> {
   for (const file of files) {
     const bytes = await blobs.open(file.blobId!, { start: 0, end: Math.min(file.size, HEADER_PEEK) }).catch(() => undefined);
@@ -96,16 +100,19 @@ async function* provenHere(
     } finally {
       bytes?.destroy();
     }
-    if (!headerFits(Buffer.concat(parts), columns)) return yield* inWorker(job, blobs);
+    if (!headerFits(Buffer.concat(parts), columns)) return yield* inWorker(job, blobs, signal);
   }
   yield* here();
 }
 
-async function* inWorker(job: ReadJob, blobs: ByteSource): AsyncGenerator<Buffer> {
+async function* inWorker(job: ReadJob, blobs: ByteSource, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
   // Compiled here once (on V8's background threads) while a worker is taken or started; a failure is left to the
   // worker's own load, which names it.
   const parquet = job.files.some((f) => tabularFormat(f.path) === 'parquet');
-  const [module, worker] = await Promise.all([parquet ? parquetModule().catch(() => undefined) : undefined, acquire()]);
+  const [module, worker] = await Promise.all([parquet ? parquetModule().catch(() => undefined) : undefined, acquire(signal)]);
+  // The client left while the read waited: nothing to send, and the worker goes to the next read.
+  if (!worker) return;
+  if (signal?.aborted) return release(worker);
   // A CSV read of Parquet files takes a second worker when one is idle now (split-read.ts); the one that holds
   // parquet-wasm leads (decodes), the other only writes text. Without one, a helper is made after this read.
   const share = shareable(job);

@@ -6,7 +6,7 @@ import type { Transferable, Worker } from 'node:worker_threads';
 import type { ByteRange } from '../../../blobs/index.js';
 import { knownFits, storedRange, TableReadError, type ByteSource } from './read-table.js';
 import { PIECE_BYTES, type FromWorker, type ReadJob, type ToWorker } from './worker-protocol.js';
-import { CANCEL_WAIT_MS, discard, release, workerStats } from './worker-threads.js';
+import { CANCEL_WAIT_MS, STALL_MS, discard, release, resumed, stalled, workerStats } from './worker-threads.js';
 
 /** The answer's next chunk is the helper's next (ReadJob.share). */
 export const HELPER_TURN = Symbol('the helper writes the next chunk');
@@ -25,6 +25,7 @@ export interface WorkerRun {
 /** Sends `job` to `worker` (taken from the pool for this run alone) and serves it; `transfer` goes with the job. */
 export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transfer?: Transferable[]): WorkerRun {
   workerStats.running += 1;
+  workerStats.started += 1;
   const streams = new Map<number, { bytes: Readable; chunks: AsyncIterator<Buffer> }>();
   const queue: RunItem[] = [];
   let wake: (() => void) | undefined;
@@ -46,6 +47,15 @@ export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transf
     queue.push(item);
     wake?.();
     wake = undefined;
+  };
+  // A chunk handed out and not taken for STALL_MS: the client stalled, and the pool may start a worker for
+  // another read meanwhile (worker-threads.ts).
+  let stall: NodeJS.Timeout | undefined;
+  const taken = () => {
+    if (stall === undefined) return;
+    clearTimeout(stall);
+    stall = undefined;
+    resumed(worker);
   };
   const send = (message: ToWorker, moved?: Transferable[]) => {
     if (!dead) worker.postMessage(message, moved);
@@ -155,14 +165,18 @@ export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transf
   return {
     async next() {
       while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      return queue.shift()!;
+      const item = queue.shift()!;
+      if (Buffer.isBuffer(item)) stall = setTimeout(() => stalled(worker), STALL_MS);
+      return item;
     },
     ack() {
+      taken();
       if (!finished) send({ kind: 'ack' });
     },
     async close() {
       if (closed) return;
       closed = true;
+      taken();
       if (!finished && !dead) {
         // The reader went away: the worker stops at its next await; one that does not answer in time is ended.
         send({ kind: 'cancel' });

@@ -21,6 +21,12 @@ const MAX_WITH_HELPER = 2;
 const YOUNG_GENERATION_MB = 6;
 /** How long a cancelled read may take to stop before its worker is ended instead. */
 export const CANCEL_WAIT_MS = 5_000;
+/**
+ * How long a read may wait on its client (a chunk handed out, not yet taken) before its worker stops counting
+ * against the pool: a client paused or stopped (a breakpoint, a consumer that reads lazily) would otherwise
+ * hold the only worker, and every other worker read would wait as long (docs/datasets.md, "Stalled readers").
+ */
+export const STALL_MS = 1_000;
 
 let source: ReturnType<typeof workerSource> | null = null;
 const idle: Worker[] = [];
@@ -28,13 +34,19 @@ const idle: Worker[] = [];
 export const hasParquet = new WeakSet<Worker>();
 let live = 0;
 const waiting: Array<(worker: Worker) => void> = [];
+/** Workers whose read waits on a stalled client (STALL_MS): not counted against MAX_WORKERS while so. */
+const stalledWorkers = new Set<Worker>();
+/** However many reads stall, at most this many threads in all: each may hold parquet-wasm, tens of MB. */
+const MOST_WORKERS = Math.max(MAX_WORKERS, MAX_WITH_HELPER) + 2;
+/** Room for a new worker for a read: fewer than MAX_WORKERS besides the stalled ones, and under MOST_WORKERS. */
+const roomForRead = () => live - stalledWorkers.size < MAX_WORKERS && live < MOST_WORKERS;
 /** Told when a worker is left idle or one ended (room for a new one): the warm-up waits so, behind any read. */
 let idleWatchers: Array<() => void> = [];
 /**
- * Reads running in a worker now, and file streams they hold open: what the tests check for leaks. `moduleHanded`
+ * Reads running in a worker now (and `started` ever), and file streams they hold open: what the tests check for leaks. `moduleHanded`
  * counts reads that had to hand a worker parquet-wasm (none after a warm-up: parquet-warmup.ts).
  */
-export const workerStats = { running: 0, openStreams: 0, chunksSent: 0, moduleHanded: 0 };
+export const workerStats = { running: 0, started: 0, openStreams: 0, chunksSent: 0, moduleHanded: 0 };
 
 /** Whether workers can be started here (false: no worker script, an unusual bundle; reads stay in this thread). */
 export function tableWorkers(): boolean {
@@ -53,7 +65,8 @@ function spawn(): Worker {
     if (at >= 0) idle.splice(at, 1);
     // A read that came while an ended worker still counted (discard terminates it; its exit comes later) waits for
     // room: this is that room.
-    const next = live < MAX_WORKERS ? waiting.shift() : undefined;
+    stalledWorkers.delete(worker);
+    const next = roomForRead() ? waiting.shift() : undefined;
     if (next) next(spawn());
     freed();
   });
@@ -68,11 +81,28 @@ function spawn(): Worker {
  */
 const lent = new Map<Worker, () => void>();
 
-export async function acquire(): Promise<Worker> {
+/**
+ * A worker for a read: an idle one, a new one while there is room, or the next one given back. Undefined when
+ * `signal` (the read's client gone) aborts first: a read abandoned while it waited never runs.
+ */
+export async function acquire(signal?: AbortSignal): Promise<Worker | undefined> {
+  if (signal?.aborted) return undefined;
   const ready = idle.pop();
   if (ready) return ready;
-  if (live < MAX_WORKERS) return spawn();
-  const taken = new Promise<Worker>((resolve) => waiting.push(resolve));
+  if (roomForRead()) return spawn();
+  const taken = new Promise<Worker | undefined>((resolve) => {
+    const entry = (worker: Worker) => {
+      signal?.removeEventListener('abort', abandoned);
+      resolve(worker);
+    };
+    const abandoned = () => {
+      const at = waiting.indexOf(entry);
+      if (at >= 0) waiting.splice(at, 1);
+      resolve(undefined);
+    };
+    waiting.push(entry);
+    signal?.addEventListener('abort', abandoned, { once: true });
+  });
   const [worker, giveBack] = lent.entries().next().value ?? [];
   if (worker && giveBack) {
     lent.delete(worker);
@@ -114,12 +144,26 @@ export function spawnHelper(): Worker | undefined {
 }
 
 export function release(worker: Worker): void {
+  stalledWorkers.delete(worker);
   const next = waiting.shift();
   if (next) next(worker);
+  // One more than the pool keeps, started while a read stalled: ended, not kept idle.
+  else if (live - stalledWorkers.size > Math.max(MAX_WORKERS, MAX_WITH_HELPER)) void worker.terminate();
   else {
     idle.push(worker);
     freed();
   }
+}
+
+/** A read on `worker` has waited STALL_MS on its client: a read waiting for a worker may get a new one. */
+export function stalled(worker: Worker): void {
+  stalledWorkers.add(worker);
+  while (waiting.length > 0 && roomForRead()) waiting.shift()!(spawn());
+}
+
+/** The client took its chunk after all: the worker counts again. */
+export function resumed(worker: Worker): void {
+  stalledWorkers.delete(worker);
 }
 
 function freed(): void {
