@@ -54,6 +54,16 @@ export class BlobTooLarge extends Error {
   }
 }
 
+/**
+ * The blob was deleted while it was being written (a reset of the store under way): nothing of it is kept. The
+ * caller answers as it would for the record the bytes were meant for, which the reset took too.
+ */
+export class BlobRemoved extends Error {
+  constructor() {
+    super('the content was removed while it was written (the store was reset)');
+  }
+}
+
 /** A range checked and clamped to a blob of `size` bytes (end at most size, never before start). */
 export function clampRange(range: ByteRange, size: number): ByteRange {
   const { start, end } = range;

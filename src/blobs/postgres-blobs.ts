@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Db } from '../store/postgres/db.js';
 import { randomUuid } from '../ids.js';
-import { chunked, clampRange, CHUNK_BYTES, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.js';
+import { BlobRemoved, chunked, clampRange, CHUNK_BYTES, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.js';
 
 interface BlobRow {
   id: string;
@@ -16,6 +16,8 @@ interface BlobRow {
   content_type: string;
   chunks: number;
 }
+
+const FOREIGN_KEY_VIOLATION = '23503';
 
 const infoOf = (row: BlobRow): BlobInfo => ({ blobId: row.id, size: Number(row.size), sha256: row.sha256, contentType: row.content_type });
 
@@ -43,11 +45,14 @@ export class PostgresBlobs implements BlobStore {
       }
       await inFlight;
       const sha256 = hash.digest('hex');
-      await this.db.query('UPDATE blobs SET size = $2, sha256 = $3, chunks = $4, complete = true WHERE id = $1', [blobId, counted.size, sha256, seq]);
+      const done = await this.db.query('UPDATE blobs SET size = $2, sha256 = $3, chunks = $4, complete = true WHERE id = $1', [blobId, counted.size, sha256, seq]);
+      if (done.rowCount !== 1) throw new BlobRemoved();
       return { blobId, size: counted.size, sha256, contentType };
     } catch (err) {
       await inFlight?.catch(() => undefined);
       await this.delete(blobId).catch(() => undefined);
+      // A chunk whose blob row a reset deleted breaks the foreign key (23503): not a fault of the database.
+      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw new BlobRemoved();
       throw err;
     }
   }

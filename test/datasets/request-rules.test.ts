@@ -2,6 +2,7 @@
 // history, an upload that would open a DELETE transaction, schemas a read could not serve, oversize schema
 // batches, page tokens not handed out, days past their month's end, and timestamps without a zone read the
 // same on every host. On the store under test (memory, or PostgreSQL in the second pass).
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { platformError } from '../helpers/app.js';
 import { datasetPerTest, json, uploadFile } from './helpers.js';
@@ -127,5 +128,36 @@ describe('bytes that are not UTF-8', () => {
     for (let i = 0; i < 3; i++) reads.push((await read(rid, 'CSV')).rawPayload);
     expect(reads[0]!.toString()).toBe('x,y\n1,\uFFFD\uFFFD\uFFFD\n');
     expect(reads[1]!.equals(reads[0]!) && reads[2]!.equals(reads[0]!)).toBe(true);
+  });
+});
+
+describe('a reset during an upload', () => {
+  it('answers the upload as for its dataset gone, on every store (PostgreSQL answered 500)', async () => {
+    const rid = await created();
+    let resume!: () => void;
+    const resumed = new Promise<void>((r) => (resume = r));
+    let sent = 0;
+    // Three MiB, a pause while the test resets the store, then one more.
+    const body = Readable.from(
+      (async function* () {
+        for (let i = 0; i < 3; i++, sent++) yield Buffer.alloc(1024 * 1024, 1);
+        await resumed;
+        yield Buffer.alloc(1024 * 1024, 2);
+      })(),
+    );
+    const upload = t().app.inject({
+      method: 'POST',
+      url: `/api/v2/datasets/${rid}/files/big.bin/upload?transactionType=SNAPSHOT`,
+      headers: { ...t().auth, 'content-type': 'application/octet-stream' },
+      payload: body,
+    });
+    for (let i = 0; i < 400 && sent < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await t().app.inject({ method: 'POST', url: '/_emulate/platform/reset' })).statusCode).toBe(200);
+    resume();
+    const answered = await upload;
+    expect(answered.statusCode).toBe(404);
+    // The reset took the dataset (not a seeded one) with its transaction.
+    expect(platformError(answered.json()).errorName).toBe('DatasetNotFound');
   });
 });

@@ -2,7 +2,7 @@
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
 import { randomUuid } from '../../ids.js';
-import { BLOBS, BlobTooLarge } from '../../blobs/index.js';
+import { BLOBS, BlobRemoved, BlobTooLarge } from '../../blobs/index.js';
 import { DATASETS } from './part.js';
 import type { BranchRecord, DatasetRecord, FileRecord, TransactionRecord, TransactionType } from './model.js';
 import { viewOf, type ViewRange } from './views.js';
@@ -237,6 +237,8 @@ export class Datasets {
     } catch (err) {
       watched?.failed();
       if (err instanceof BlobTooLarge) throw E.fileTooLarge(err.maxBytes);
+      // A reset took the blob, and with it the transaction: answered as the memory store's putFile is below.
+      if (err instanceof BlobRemoved) throw E.transactionNotOpen(await this.transaction(t.datasetRid, t.rid));
       throw err;
     }
     const file: FileRecord = { transactionRid: t.rid, path, blobId: info.blobId, size: info.size, updatedTime: this.now() };
