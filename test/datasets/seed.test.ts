@@ -124,6 +124,24 @@ describe('datasets seed', () => {
     expect(again.platform.datasets).toEqual(doc.platform.datasets);
   });
 
+  it('takes field schemas where a type word cannot say a column, and exports them so, losing nothing', async () => {
+    const schema = {
+      price: { type: 'DECIMAL', precision: 5, scale: 3, nullable: false },
+      note: { type: 'STRING', nullable: true, customMetadata: { unit: 'text' } },
+      id: 'long',
+      tags: { type: 'ARRAY', nullable: true, arraySubtype: { type: 'STRING', nullable: false } },
+    };
+    t = await buildTestApp({ seed: { platform: { datasets: [{ rid: 'ri.foundry.main.dataset.s', name: 's', schema }] } } });
+    const doc = (await t.app.inject({ url: '/_emulate/platform/state' })).json() as { platform: { datasets: Array<{ schema: unknown }> }; leftOut?: unknown };
+    expect(doc.platform.datasets[0]!.schema).toEqual(schema);
+    expect(doc.leftOut).toBeUndefined();
+    const bad = await buildTestApp({ seed: { platform: { datasets: [{ name: 'b', schema: { n: { type: 'NOPE' } } }] } } }).then(
+      () => 'loaded',
+      (e: Error) => e.message,
+    );
+    expect(bad).toContain('platform.datasets[0].schema: field "n" has type "NOPE"');
+  });
+
   it('writes files over 64 KiB beside an export file, and starting from that file reads them back', async () => {
     const big = `k,n,tags\n${'x,1,[1]\n'.repeat(10_000)}`;
     t = await buildTestApp({

@@ -1,4 +1,5 @@
 // The `datasets` seed key (docs/datasets.md, "Seed"): its shape, and the column-type words a seed schema uses.
+import { isDeepStrictEqual } from 'node:util';
 import { Type, type Static } from '@sinclair/typebox';
 import type { DatasetSchema, FieldSchema } from './model.js';
 
@@ -20,8 +21,12 @@ export const DatasetSeed = Type.Object(
     rid: Type.Optional(Type.String({ pattern: '^ri\\.foundry\\.main\\.dataset\\.[A-Za-z0-9-]+$' })),
     name: Type.String({ minLength: 1 }),
     parent_folder_rid: Type.String({ minLength: 1, default: 'ri.compass.main.folder.root' }),
-    /** Column name -> type word (string, integer, long, double, float, boolean, date, timestamp, decimal, short, byte, array<T>). */
-    schema: Type.Optional(Type.Record(Type.String(), Type.String())),
+    /**
+     * Column name -> type word (string, integer, long, double, float, boolean, date, timestamp, decimal, short,
+     * byte, array<T>), or the column's field schema as the API takes it (`{type: DECIMAL, precision: 10, scale: 2,
+     * nullable: false}`) for what a word cannot say. The export writes a word where one says it all.
+     */
+    schema: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Object({ type: Type.String() }, { additionalProperties: true })]))),
     branches: Type.Array(Type.String({ minLength: 1 }), { default: ['master'], minItems: 1 }),
     files: Type.Array(SeedFile, { default: [] }),
   },
@@ -67,6 +72,22 @@ export function wordOfField(field: FieldSchema): string | undefined {
   return Object.entries(WORDS).find(([, type]) => type === field.type)?.[0];
 }
 
-export function schemaOfWords(words: Record<string, string>): DatasetSchema {
-  return { fieldSchemaList: Object.entries(words).map(([name, word]) => fieldOfWord(name, word)!) };
+/** A seed column: its type word, or its field schema (without its name). */
+export type SeedColumn = string | ({ type: string } & Record<string, unknown>);
+
+/** A seed column as a field schema; undefined for an unknown word (a field schema is checked as putSchema checks). */
+export function fieldOfSeed(name: string, column: SeedColumn): FieldSchema | undefined {
+  return typeof column === 'string' ? fieldOfWord(name, column) : { nullable: true, ...column, name };
+}
+
+/** A field schema as a seed column: its word where the word gives back exactly this field, else the field itself. */
+export function seedOfField(field: FieldSchema & { name: string }): SeedColumn {
+  const word = wordOfField(field);
+  if (word !== undefined && isDeepStrictEqual(fieldOfWord(field.name, word), field)) return word;
+  const { name: _name, ...column } = field;
+  return column;
+}
+
+export function schemaOfSeed(columns: Record<string, SeedColumn>): DatasetSchema {
+  return { fieldSchemaList: Object.entries(columns).map(([name, column]) => fieldOfSeed(name, column)!) };
 }

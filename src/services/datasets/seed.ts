@@ -13,7 +13,7 @@ import { findSchema, putSchema } from './schemas.js';
 import { badBranchName, pathProblem } from './paths.js';
 import { checkSchema } from './schema-check.js';
 import { PlatformError } from '../../errors.js';
-import { DatasetsSeed, fieldOfWord, schemaOfWords, wordOfField, type DatasetSeedEntry } from './seed-schema.js';
+import { DatasetsSeed, fieldOfSeed, schemaOfSeed, seedOfField, type DatasetSeedEntry, type SeedColumn } from './seed-schema.js';
 import { systemClock } from '../../clock.js';
 import { DATASET_LIMIT_KEYS } from './caps.js';
 
@@ -28,12 +28,12 @@ function check(part: DatasetSeedEntry[], path: string, _platform: Record<string,
   part.forEach((d, i) => {
     const at = `${path}[${i}]`;
     if (d.rid !== undefined && part.findIndex((o) => o.rid === d.rid) < i) problems.push(`${at}.rid: duplicate dataset rid "${d.rid}"`);
-    const words = Object.entries(d.schema ?? {});
-    for (const [column, word] of words) if (!fieldOfWord(column, word)) problems.push(`${at}.schema.${column}: unknown column type "${word}"`);
-    if (words.every(([column, word]) => fieldOfWord(column, word))) {
-      // The rules putSchema applies (an empty column name, say), so that the seed fails here with its path.
+    const columns = Object.entries(d.schema ?? {});
+    for (const [name, column] of columns) if (!fieldOfSeed(name, column)) problems.push(`${at}.schema.${name}: unknown column type ${JSON.stringify(column)}`);
+    if (columns.every(([name, column]) => fieldOfSeed(name, column))) {
+      // The rules putSchema applies (an empty column name, a field type, say), so that the seed fails here with its path.
       try {
-        checkSchema(schemaOfWords(d.schema ?? {}));
+        checkSchema(schemaOfSeed(d.schema ?? {}));
       } catch (e) {
         if (!(e instanceof PlatformError)) throw e;
         problems.push(`${at}.schema: ${e.reason ?? e.message}`);
@@ -106,7 +106,7 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
           });
         await datasets.close(record.rid, t.rid, 'COMMITTED');
         snapshot = t.rid;
-        if (d.schema !== undefined) await putSchema(datasets, record.rid, { branchName: first, schema: schemaOfWords(d.schema) });
+        if (d.schema !== undefined) await putSchema(datasets, record.rid, { branchName: first, schema: schemaOfSeed(d.schema) });
       }
       // At the snapshot, whichever branch holds it (a branch without a transaction starts at master's head).
       for (const b of others) await datasets.createBranch(record.rid, b, snapshot);
@@ -129,14 +129,13 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
       if (main !== undefined) {
         const schema = await findSchema(datasets, d.rid, { branchName: main });
         if (schema) {
-          const words: Record<string, string> = {};
+          const columns: Record<string, SeedColumn> = {};
           for (const field of schema.schema.fieldSchemaList) {
-            const word = wordOfField(field);
-            if (word === undefined || field.name === undefined)
-              dropped(`datasets: the schema of ${d.rid} has a ${field.type} column the seed cannot say; the schema is left out`);
-            else words[field.name] = word;
+            if (field.name === undefined)
+              dropped(`datasets: the schema of ${d.rid} has a column without a name, which a seed cannot key; the schema is left out`);
+            else columns[field.name] = seedOfField({ ...field, name: field.name });
           }
-          if (Object.keys(words).length === schema.schema.fieldSchemaList.length) entry.schema = words;
+          if (Object.keys(columns).length === schema.schema.fieldSchemaList.length) entry.schema = columns;
         }
         const branch = await datasets.branch(d.rid, main);
         let beside = 0;
@@ -149,8 +148,7 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
           if (f.size > INLINE_MAX) {
             // A file export writes it beside the document; over HTTP there is nowhere to put it.
             // In a folder of its own per file (`<rid>/<n>/<name>`): a dataset may hold both `x` and `x/y`.
-            if (writeBeside)
-              entry.files.push({ path: f.path, from: await writeBeside(join(safeName(d.rid), String(beside++), basename(f.path)), stream) });
+            if (writeBeside) entry.files.push({ path: f.path, from: await writeBeside(join(safeName(d.rid), String(beside++), basename(f.path)), stream) });
             else {
               stream.destroy();
               dropped(`datasets: ${d.rid} file ${f.path} (${f.size} bytes) is larger than the 64 KiB an exported seed inlines`);
