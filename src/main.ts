@@ -93,9 +93,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let summary: SeedSummary | undefined;
   try {
     // A shared store is seeded once, when its database is new; a restart keeps what it holds.
-    await seedStore(store, async () => void (summary = await applySeed(seed, store, clock, codecs)));
+    const seeded = await seedStore(store, async () => void (summary = await applySeed(seed, store, clock, codecs)));
     summary ??= await summarizeStore(seed, store, codecs);
     app = await buildApp({ settings, store, clock, seed, logLevel: options.logLevel, logDestination: options.logDestination, services });
+    // An import the database already had state for is not applied: say so, or it looks lost.
+    if (!seeded && options.importFile !== undefined)
+      app.log.warn(
+        { file: options.importFile },
+        'the --import file was not applied: the database holds state already, and a seed is applied only to a new one (a reset applies it)',
+      );
   } catch (err) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);

@@ -81,4 +81,25 @@ describe('an instance killed with jobs in flight', () => {
     });
     expect(await res.text()).toBe('r0');
   });
+
+  it('says so when an --import file meets a database that holds state already', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pe-import-'));
+    const config = join(dir, 'emulator.yaml');
+    writeFileSync(config, stringify(SEED));
+    const store = freshSchemaUrl(baseUrl());
+    const first = await start(config, store);
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    const imported = join(dir, 'export.yaml');
+    writeFileSync(imported, stringify({ platform: { users: [{ username: 'imported' }] } }));
+    const second = spawnCli(['--config', config, '--import', imported, '--port', '0', '--store', store, '--log-level', 'warn']);
+    children.push(second);
+    let out = '';
+    second.stdout!.on('data', (d) => (out += d));
+    second.stderr!.on('data', (d) => (out += d));
+    await waitForLine(second, /listening on/);
+    // The log line is written asynchronously: it may come after the banner.
+    for (let i = 0; i < 100 && !out.includes('--import file'); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(out).toContain('the --import file was not applied: the database holds state already');
+  });
 });
