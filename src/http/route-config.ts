@@ -19,6 +19,11 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** A read that changes state when it answers 200 (a job poll hands out a job): the topics it changes. */
     changes?: readonly string[];
+    /**
+     * What a refusal of this route is about, as the request names it (a dataset, branch, transaction), for the
+     * journal and log line to add to its reason where the reason does not say it already. Called on refusals only.
+     */
+    refusalSubject?: (request: FastifyRequest, reason: string) => string | undefined;
   }
   interface FastifyInstance {
     /** The services' path policy: envelopes before routing, CORS, change topics (src/http/path-policy.ts). */

@@ -161,3 +161,20 @@ describe('a reset during an upload', () => {
     expect(platformError(answered.json()).errorName).toBe('DatasetNotFound');
   });
 });
+
+describe('the journal of a refused datasets request', () => {
+  it('names the dataset, branch and transaction the request named, and the open transaction that blocks', async () => {
+    const rid = await created();
+    const open = await json(t(), 'POST', `/api/v2/datasets/${rid}/transactions?branchName=master`, { transactionType: 'SNAPSHOT' });
+    const openRid = open.body.rid as string;
+    await json(t(), 'POST', `/api/v2/datasets/${rid}/transactions?branchName=master`, { transactionType: 'APPEND' });
+    await uploadFile(t(), rid, 'a/../b.csv', 'x', `?transactionRid=${openRid}`);
+    await t().app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=XML&branchName=dev`, headers: t().auth });
+    const entries = (await t().app.inject({ url: '/_emulate/platform/journal?limit=3' })).json() as { entries: Array<{ reason?: string }> };
+    const [badFormat, badPath, blocked] = entries.entries.map((e) => e.reason ?? '');
+    expect(blocked).toContain(`has an open transaction already ("${openRid}")`);
+    expect(badPath).toContain('file path "a/../b.csv"');
+    expect(badPath).toContain(`dataset "${rid}", transaction "${openRid}"`);
+    expect(badFormat).toContain(`dataset "${rid}", branch "dev"`);
+  });
+});

@@ -149,6 +149,12 @@ function refusalLine(
   };
 }
 
+/** The reason with what the route says the refusal is about (FastifyContextConfig.refusalSubject), if anything. */
+function withSubject(reason: string, request: FastifyRequest): string {
+  const subject = request.routeOptions.config.refusalSubject?.(request, reason);
+  return subject ? `${reason} (${subject})` : reason;
+}
+
 /** A refusal's journal words; a shared, frozen refusal's are worked out once. */
 const wordsKept = new WeakMap<EmulatorError, { errorCode: string; reason: string }>();
 function wordsOf(refusal: EmulatorError): { errorCode: string; reason: string } {
@@ -224,7 +230,7 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     if (refused) {
       if (refusal) {
         errorCode = errorCodeOf(refusal);
-        reason = reasonOf(refusal);
+        reason = withSubject(reasonOf(refusal), request);
         deps.logLine(levelOf(status), refusalLine(request.id, refusal, request.errorInstanceId ?? undefined, status, method, url, errorCode, reason));
       } else {
         // Only an unexpected exception answers without a refusal; its renderer has logged it at error.

@@ -53,7 +53,8 @@ export const schemaNotFound = (datasetRid: string, branchName: string, transacti
   );
 export const invalidParameterCombination = (validCombinations: string[][], providedParameters: string[], why: string) =>
   invalidArgument('InvalidParameterCombination', { validCombinations, providedParameters }).because(why);
-export const invalidFilePath = (filePath: string, why: string) => invalidArgument('InvalidFilePath', { filePath }, 'The file path is not valid.').because(why);
+export const invalidFilePath = (filePath: string, why: string) =>
+  invalidArgument('InvalidFilePath', { filePath }, 'The file path is not valid.').because(`file path ${quote(filePath)}: ${why}`);
 /**
  * A file of the view could not be read as a table. The SDKs give ReadTableError INTERNAL (500); it is the
  * caller's data that is wrong, so we answer 400 under the same name (docs/datasets.md, "Errors").

@@ -1,12 +1,14 @@
 // What every datasets route file shares: scopes, the path prefix, and how a file path is taken from the URL.
 import { invalidFilePath } from '../errors.js';
 import { pathProblem } from '../paths.js';
+import { datasetsSubject } from './refusal-subject.js';
 
 export const READ = 'api:datasets-read';
 export const WRITE = 'api:datasets-write';
 export const V2 = '/api/v2/datasets';
-export const readAuth = { auth: { kind: 'bearer', scope: READ } } as const;
-export const writeAuth = { auth: { kind: 'bearer', scope: WRITE } } as const;
+// Every datasets route's refusals name the dataset, branch and transaction the request names (refusal-subject.ts).
+export const readAuth = { auth: { kind: 'bearer', scope: READ }, refusalSubject: datasetsSubject } as const;
+export const writeAuth = { auth: { kind: 'bearer', scope: WRITE }, refusalSubject: datasetsSubject } as const;
 
 /**
  * The file path of `/api/v2/datasets/{rid}/files/{path}[/suffix]`, taken from the raw request target so that
