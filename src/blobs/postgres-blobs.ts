@@ -45,7 +45,12 @@ export class PostgresBlobs implements BlobStore {
       }
       await inFlight;
       const sha256 = hash.digest('hex');
-      const done = await this.db.query('UPDATE blobs SET size = $2, sha256 = $3, chunks = $4, complete = true WHERE id = $1', [blobId, counted.size, sha256, seq]);
+      const done = await this.db.query('UPDATE blobs SET size = $2, sha256 = $3, chunks = $4, complete = true WHERE id = $1', [
+        blobId,
+        counted.size,
+        sha256,
+        seq,
+      ]);
       if (done.rowCount !== 1) throw new BlobRemoved();
       return { blobId, size: counted.size, sha256, contentType };
     } catch (err) {

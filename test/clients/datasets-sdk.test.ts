@@ -87,7 +87,12 @@ describe('platform SDK: datasets', () => {
     expect([...table.getChild('day')!.get(0)!]).toEqual([Date.UTC(2026, 0, 2)]);
     expect([...table.getChild('at')!.get(0)!].map(Number)).toEqual([Date.UTC(2026, 0, 1, 10)]);
     // A nested array's items are read with its own item type, not as text.
-    expect([...table.getChild('n')!.get(0)!].map((inner) => (inner === null ? null : [...(inner as Iterable<bigint>)].map(Number)))).toEqual([[1, 2], [], null, [3]]);
+    expect([...table.getChild('n')!.get(0)!].map((inner) => (inner === null ? null : [...(inner as Iterable<bigint>)].map(Number)))).toEqual([
+      [1, 2],
+      [],
+      null,
+      [3],
+    ]);
   });
 
   it('refuses branch names a URL cannot carry, and an empty name or path is not a listing', async () => {

@@ -140,7 +140,11 @@ describe('CSV table reads', () => {
       expect(await read(file, blobs, 'CSV', s, ['txt'])).toBe('txt\na\nb\n');
       const out: Buffer[] = [];
       for await (const chunk of tableBytes('ARROW', file, blobs, planColumns(s, []) as never, s)) out.push(chunk);
-      expect(tableFromIPC(Buffer.concat(out)).toArray().map((r) => r.toJSON())).toEqual([
+      expect(
+        tableFromIPC(Buffer.concat(out))
+          .toArray()
+          .map((r) => r.toJSON()),
+      ).toEqual([
         { id: 1, x: 1, txt: 'a' },
         { id: 2, x: 2, txt: 'b' },
       ]);

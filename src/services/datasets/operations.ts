@@ -271,8 +271,7 @@ export class Datasets {
         throw E.invalidTransactionType(datasetRid, t.rid, t.type, `files are deleted in a DELETE transaction; ${JSON.stringify(t.rid)} is ${t.type}`);
       const branch = await this.repo.branch(datasetRid, t.branch);
       await this.file({ datasetRid, ...(branch ? { branch } : {}), ...(t.parent === undefined ? {} : { endTransactionRid: t.parent }) }, path, true);
-      if ((await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() })) === 'not-open')
-        throw E.transactionNotOpen(t, 'closed');
+      if ((await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() })) === 'not-open') throw E.transactionNotOpen(t, 'closed');
       return;
     }
     const branch = await this.branch(datasetRid, q.branchName ?? DEFAULT_BRANCH);

@@ -129,7 +129,8 @@ export class PostgresDatasets implements DatasetsRepo {
   async closeTransaction(datasetRid: string, rid: string, status: Exclude<TransactionStatus, 'OPEN'>, closedTime: string) {
     return this.db.transaction(async (q) => {
       // A transaction's branch never changes: read without a lock, then lock the branch as an open does.
-      const branch = (await q.query<{ branch: string }>('SELECT branch FROM dataset_transactions WHERE dataset_rid = $1 AND rid = $2', [datasetRid, rid])).rows[0];
+      const branch = (await q.query<{ branch: string }>('SELECT branch FROM dataset_transactions WHERE dataset_rid = $1 AND rid = $2', [datasetRid, rid]))
+        .rows[0];
       if (!branch) return undefined;
       await q.query(LOCK_BRANCH, [datasetRid, branch.branch]);
       const row = (
