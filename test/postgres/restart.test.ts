@@ -20,11 +20,13 @@ afterEach(() => {
   dir = undefined;
 });
 
-async function start(config: string, store: string): Promise<{ url: string; child: ChildProcess; lines: () => string }> {
-  const child = spawnCli(['--config', config, '--port', '0', '--store', store, '--log-level', 'warn']);
+/** `lines`: what it wrote, both streams. */
+async function start(config: string, store: string, more: string[] = []): Promise<{ url: string; child: ChildProcess; lines: () => string }> {
+  const child = spawnCli(['--config', config, ...more, '--port', '0', '--store', store, '--log-level', 'warn']);
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
   const line = await waitForLine(child, /listening on/);
   return { url: /listening on (\S+)/.exec(line)![1]!, child, lines: () => out };
 }
@@ -92,14 +94,9 @@ describe('an instance killed with jobs in flight', () => {
     await new Promise((resolve) => first.child.once('exit', resolve));
     const imported = join(dir, 'export.yaml');
     writeFileSync(imported, stringify({ platform: { users: [{ username: 'imported' }] } }));
-    const second = spawnCli(['--config', config, '--import', imported, '--port', '0', '--store', store, '--log-level', 'warn']);
-    children.push(second);
-    let out = '';
-    second.stdout!.on('data', (d) => (out += d));
-    second.stderr!.on('data', (d) => (out += d));
-    await waitForLine(second, /listening on/);
+    const second = await start(config, store, ['--import', imported]);
     // The log line is written asynchronously: it may come after the banner.
-    for (let i = 0; i < 100 && !out.includes('--import file'); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(out).toContain('the --import file was not applied: the database holds state already');
+    for (let i = 0; i < 100 && !second.lines().includes('--import file'); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(second.lines()).toContain('the --import file was not applied: the database holds state already');
   });
 });
