@@ -31,15 +31,20 @@ async function start(config: string, store: string, more: string[] = []): Promis
   return { url: /listening on (\S+)/.exec(line)![1]!, child, lines: () => out };
 }
 
+/** SEED as a config file in a fresh folder (`dir`, removed after the test), and a fresh schema for the store. */
+function fresh(prefix: string): { config: string; store: string } {
+  dir = mkdtempSync(join(tmpdir(), prefix));
+  const config = join(dir, 'emulator.yaml');
+  writeFileSync(config, stringify(SEED));
+  return { config, store: freshSchemaUrl(baseUrl()) };
+}
+
 /** The shapes the helpers want: only `url` is read. */
 const as = (url: string) => ({ url }) as Emulator;
 
 describe('an instance killed with jobs in flight', () => {
   it('restarts on the same database with its tokens, users and jobs, and the handed-out jobs come back', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pe-restart-'));
-    const config = join(dir, 'emulator.yaml');
-    writeFileSync(config, stringify(SEED));
-    const store = freshSchemaUrl(baseUrl());
+    const { config, store } = fresh('pe-restart-');
 
     const first = await start(config, store);
     const token = await mint(as(first.url), 'admin', ['api:admin-read']);
@@ -85,14 +90,11 @@ describe('an instance killed with jobs in flight', () => {
   });
 
   it('says so when an --import file meets a database that holds state already', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pe-import-'));
-    const config = join(dir, 'emulator.yaml');
-    writeFileSync(config, stringify(SEED));
-    const store = freshSchemaUrl(baseUrl());
+    const { config, store } = fresh('pe-import-');
     const first = await start(config, store);
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
-    const imported = join(dir, 'export.yaml');
+    const imported = join(dir!, 'export.yaml');
     writeFileSync(imported, stringify({ platform: { users: [{ username: 'imported' }] } }));
     const second = await start(config, store, ['--import', imported]);
     // The log line is written asynchronously: it may come after the banner.
