@@ -143,6 +143,33 @@ describe('branches', () => {
     expect((await t().app.inject({ method: 'DELETE', url: `/api/v2/datasets/${rid}/branches/dev`, headers: t().auth })).statusCode).toBe(204);
     expect((await json(t(), 'GET', `/api/v2/datasets/${rid}/branches/dev`)).status).toBe(404);
   });
+
+  it('are deleted with their open transaction in one step, however an open races the delete', async () => {
+    const rid = await created();
+    await uploadFile(t(), rid, 'base.csv', 'v\n1\n');
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 30; round++) {
+      expect((await json(t(), 'POST', `/api/v2/datasets/${rid}/branches`, { name: 'b' })).status).toBe(200);
+      const [opened, deleted] = await Promise.all([
+        (async () => {
+          await new Promise((r) => setTimeout(r, round % 3));
+          return json(t(), 'POST', `/api/v2/datasets/${rid}/transactions?branchName=b`, { transactionType: 'APPEND' });
+        })(),
+        t().app.inject({ method: 'DELETE', url: `/api/v2/datasets/${rid}/branches/b`, headers: t().auth }),
+      ]);
+      expect(deleted.statusCode).toBe(204);
+      // Before the delete: aborted with the branch. After it: no branch. Never a conflict, never left open.
+      if (opened.status === 200) {
+        const left = await json(t(), 'GET', `/api/v2/datasets/${rid}/transactions/${opened.body.rid as string}`);
+        expect(left.body.status).toBe('ABORTED');
+        outcomes.add('aborted');
+      } else {
+        expect([opened.status, platformError(opened.body).errorName]).toEqual([404, 'BranchNotFound']);
+        outcomes.add('not found');
+      }
+    }
+    expect(outcomes.size).toBeGreaterThan(0);
+  });
 });
 
 describe('paths', () => {

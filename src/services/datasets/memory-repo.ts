@@ -37,16 +37,24 @@ export class MemoryDatasets implements DatasetsRepo {
   async branches(datasetRid: string) {
     return [...this.branchesByKey.values()].filter((b) => b.datasetRid === datasetRid).map((b) => ({ ...b }));
   }
-  async deleteBranch(datasetRid: string, name: string) {
-    return this.branchesByKey.delete(key(datasetRid, name));
+  async deleteBranch(datasetRid: string, name: string, closedTime: string) {
+    if (!this.branchesByKey.delete(key(datasetRid, name))) return undefined;
+    for (const t of this.transactionsByRid.values())
+      if (t.datasetRid === datasetRid && t.branch === name && t.status === 'OPEN') {
+        t.status = 'ABORTED';
+        t.closedTime = closedTime;
+        return { aborted: t.rid };
+      }
+    return {};
   }
 
   async openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>) {
     for (const t of this.transactionsByRid.values()) {
       if (t.datasetRid === transaction.datasetRid && t.branch === transaction.branch && t.status === 'OPEN') return undefined;
     }
-    const head = this.branchesByKey.get(key(transaction.datasetRid, transaction.branch))?.head;
-    const record: TransactionRecord = { ...transaction, ...(head === undefined ? {} : { parent: head }), seq: ++this.seq };
+    const branch = this.branchesByKey.get(key(transaction.datasetRid, transaction.branch));
+    if (!branch) return undefined;
+    const record: TransactionRecord = { ...transaction, ...(branch.head === undefined ? {} : { parent: branch.head }), seq: ++this.seq };
     this.transactionsByRid.set(record.rid, record);
     return { ...record };
   }

@@ -82,14 +82,19 @@ export class Datasets {
   }
 
   /**
-   * Deletes a branch. Its open transaction is aborted first: left open, it would block a new branch of the
-   * same name and, committed later, move that branch's head onto the old history.
+   * Deletes a branch and aborts its open transaction in the same step: left open, it would block a new branch
+   * of the same name and, committed later, move that branch's head onto the old history.
    */
   async deleteBranch(datasetRid: string, name: string): Promise<void> {
     await this.branch(datasetRid, name);
-    const open = (await this.openTransactions(datasetRid)).get(name);
-    if (open) await this.close(datasetRid, open.rid, 'ABORTED').catch(() => undefined);
-    await this.repo.deleteBranch(datasetRid, name);
+    const deleted = await this.repo.deleteBranch(datasetRid, name, this.now());
+    if (!deleted) throw E.branchNotFound(datasetRid, name);
+    if (deleted.aborted !== undefined) await this.dropAborted(deleted.aborted);
+  }
+
+  /** An aborted transaction leaves no trace in any view: its files, and their bytes, go. */
+  private async dropAborted(transactionRid: string): Promise<void> {
+    for (const blobId of await this.repo.dropFiles(transactionRid)) await this.blobs.delete(blobId);
   }
 
   /** Each branch's open transaction (at most one per branch), by branch name. */
@@ -116,7 +121,11 @@ export class Datasets {
       status: 'OPEN',
       createdTime: this.now(),
     });
-    if (!opened) throw E.openTransactionAlreadyExists(datasetRid, branch.name, (await this.openTransactions(datasetRid)).get(branch.name)?.rid);
+    if (!opened) {
+      // The branch deleted meanwhile (another instance) is not a conflict: BranchNotFound, as a moment later.
+      await this.branch(datasetRid, branchName);
+      throw E.openTransactionAlreadyExists(datasetRid, branch.name, (await this.openTransactions(datasetRid)).get(branch.name)?.rid);
+    }
     return opened;
   }
 
@@ -125,8 +134,7 @@ export class Datasets {
     if (t.status !== 'OPEN') throw E.transactionNotOpen(t);
     const closed = await this.repo.closeTransaction(datasetRid, rid, status, this.now());
     if (!closed) throw E.transactionNotOpen(await this.transaction(datasetRid, rid));
-    // An aborted transaction leaves no trace in any view: its bytes go too.
-    if (status === 'ABORTED') for (const blobId of await this.repo.dropFiles(rid)) await this.blobs.delete(blobId);
+    if (status === 'ABORTED') await this.dropAborted(rid);
     else if (this.warmup?.wanted()) {
       // Not awaited: the commit answers now; a file list that fails to load only means no warm-up.
       const warmup = this.warmup;

@@ -96,9 +96,19 @@ export class PostgresDatasets implements DatasetsRepo {
     );
     return rows.map(branchOf);
   }
-  async deleteBranch(datasetRid: string, name: string) {
-    const res = await this.db.query('DELETE FROM dataset_branches WHERE dataset_rid = $1 AND name = $2', [datasetRid, name]);
-    return res.rowCount === 1;
+  // Under the branch's row lock, as opens and closes: an open after it finds no branch, one before it is aborted.
+  async deleteBranch(datasetRid: string, name: string, closedTime: string) {
+    return this.db.transaction(async (q) => {
+      if ((await q.query(LOCK_BRANCH, [datasetRid, name])).rowCount !== 1) return undefined;
+      const aborted = (
+        await q.query<{ rid: string }>(
+          `UPDATE dataset_transactions SET status = 'ABORTED', closed_time = $3 WHERE dataset_rid = $1 AND branch = $2 AND status = 'OPEN' RETURNING rid`,
+          [datasetRid, name, closedTime],
+        )
+      ).rows[0];
+      await q.query('DELETE FROM dataset_branches WHERE dataset_rid = $1 AND name = $2', [datasetRid, name]);
+      return aborted ? { aborted: aborted.rid } : {};
+    });
   }
 
   // Open and close both lock the branch's row first, so an open waits for a commit under way and then reads the

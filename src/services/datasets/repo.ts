@@ -10,11 +10,16 @@ export interface DatasetsRepo {
   insertBranch(branch: BranchRecord): Promise<boolean>;
   branch(datasetRid: string, name: string): Promise<BranchRecord | undefined>;
   branches(datasetRid: string): Promise<BranchRecord[]>;
-  deleteBranch(datasetRid: string, name: string): Promise<boolean>;
+  /**
+   * Deletes the branch and aborts its open transaction, if any, in one step (an open racing the delete either
+   * comes first and is aborted, or finds no branch); answers the aborted transaction's rid, or undefined when
+   * the branch was not there.
+   */
+  deleteBranch(datasetRid: string, name: string, closedTime: string): Promise<{ aborted?: string } | undefined>;
 
   /**
    * Opens a transaction whose parent is its branch's head at that moment; undefined when the branch has an open
-   * one already (one per branch). Both are decided atomically with commits: a head read before a concurrent
+   * one already (one per branch) or is gone. Both are decided atomically with commits: a head read before a concurrent
    * commit would put the new transaction on the old history and drop the committed files from its view.
    */
   openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>): Promise<TransactionRecord | undefined>;
