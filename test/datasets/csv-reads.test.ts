@@ -132,6 +132,9 @@ describe('CSV table reads', () => {
       'crlf-then-lf.csv': 'id,x,txt\r\n1,1,a\n2,2,b\r\n',
       'lf-then-crlf.csv': 'id,x,txt\n1,1,a\r\n2,2,b\n',
       'crlf-last-lf.csv': 'id,x,txt\r\n1,1,a\r\n2,2,b\n',
+      // With a quote, csv-parse reads the file: it too takes either line end.
+      'quoted-lf-then-crlf.csv': 'id,x,txt\n"1",1,a\r\n2,2,b\n',
+      'quoted-crlf-then-lf.csv': 'id,x,txt\r\n"1",1,a\n2,2,"b"\r\n',
     };
     for (const [path, text] of Object.entries(files)) {
       const file = await filesOf(blobs, { [path]: text });

@@ -60,17 +60,14 @@ function checkedRecords(path: string, body: string, records: string[][], width: 
 }
 
 /**
- * The rest of a file from its first double quote on, through csv-parse. `lineEnd` is the file's line break when
- * its header row showed it: csv-parse otherwise looks for one at every byte of its first record (three buffers
+ * Both line ends a record may have, CRLF first: a file may mix them, as uDSV's stretch allows too. Given
+ * explicitly, because csv-parse left to find one looks for it at every byte of its first record (three buffers
  * made per byte: a 10 MB record took seconds).
  */
-async function* strictRecords(
-  path: string,
-  head: string,
-  rest: AsyncIterator<string>,
-  linesBefore: number,
-  lineEnd?: string | string[],
-): AsyncGenerator<RecordBatch> {
+const LINE_ENDS = ['\r\n', '\n'];
+
+/** The rest of a file from its first double quote on, through csv-parse. */
+async function* strictRecords(path: string, head: string, rest: AsyncIterator<string>, linesBefore: number): AsyncGenerator<RecordBatch> {
   async function* source(): AsyncGenerator<Buffer> {
     if (head.length > 0) yield Buffer.from(head);
     for (let next = await rest.next(); !next.done; next = await rest.next()) {
@@ -82,7 +79,7 @@ async function* strictRecords(
   }
   const input = Readable.from(source(), { objectMode: false });
   // No `info: true`: it tripled the parse time; records are counted by the caller instead.
-  const parser = input.pipe(parse({ skip_empty_lines: true, relax_column_count: true, ...(lineEnd === undefined ? {} : { record_delimiter: lineEnd }) }));
+  const parser = input.pipe(parse({ skip_empty_lines: true, relax_column_count: true, record_delimiter: LINE_ENDS }));
   input.on('error', (err) => parser.destroy(err));
   let batch: string[][] = [];
   try {
@@ -140,7 +137,7 @@ export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, re
       // lone-CR file, a huge record): csv-parse takes the file from here.
       const header = parser ? '' : all.slice(0, all.indexOf('\n'));
       if (text.includes('"') || (cut >= 0 && !parser && !header.includes(',')) || (cut < 0 && all.length > 8 * PIECE_BYTES)) {
-        yield* strictRecords(path, all, pieces, lines, lineEnd);
+        yield* strictRecords(path, all, pieces, lines);
         return;
       }
       if (cut < 0) {
@@ -152,7 +149,7 @@ export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, re
       // uDSV splits on one line end only: a line ending unlike the header row (a bare LF in a CRLF file, a CRLF
       // in an LF file) would fail it or leave a CR in a cell. csv-parse, told both, takes the file from here.
       if (mixedLineEnds(body, lineEnd)) {
-        yield* strictRecords(path, all, pieces, lines, ['\r\n', '\n']);
+        yield* strictRecords(path, all, pieces, lines);
         return;
       }
       carry = all.slice(cut + 1);
