@@ -3,3 +3,5 @@
 export const DEFAULT_REALM = 'platform-internal-realm';
 export const DEFAULT_ORGANIZATION_RID = 'ri.organization.main.organization.default';
 export const ALL_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+/** Every token the service issues starts with this (access tokens; refresh tokens add `refresh_`). */
+export const TOKEN_PREFIX = 'platform_';

@@ -177,4 +177,22 @@ describe('the journal of a refused datasets request', () => {
     expect(badPath).toContain(`dataset "${rid}", transaction "${openRid}"`);
     expect(badFormat).toContain(`dataset "${rid}", branch "dev"`);
   });
+
+  it('never shows a secret given in a parameter, and names each value once, as the route took it', async () => {
+    const rid = await created();
+    const token = 'platform_abcdefghijklmnopqrstuvwxyz0123456789';
+    await t().app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=CSV&branchName=master;client_secret=SECRET1`, headers: t().auth });
+    await t().app.inject({ url: `/api/v2/datasets/${rid}/readTable?format=CSV&endTransactionRid=${token}`, headers: t().auth });
+    await t().app.inject({ url: `/api/v2/datasets/${rid}/files?branchName=first-given&branchName=${'b'.repeat(300)}`, headers: t().auth });
+    const entries = (await t().app.inject({ url: '/_emulate/platform/journal?limit=3' })).json() as { entries: Array<{ reason?: string }> };
+    const [repeated, tokenGiven, joined] = entries.entries.map((e) => e.reason ?? '');
+    for (const reason of [tokenGiven, joined]) {
+      expect(reason).not.toContain('SECRET1');
+      expect(reason).not.toContain('abcdefghijklmnop');
+      expect(reason).toContain('not shown');
+    }
+    // The route took the last branch given; the long name is cut, and said once.
+    expect(repeated).not.toContain('first-given');
+    expect(repeated).toMatch(/has no branch "b+…"$/);
+  });
 });

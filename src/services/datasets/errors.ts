@@ -3,42 +3,52 @@
 // and transaction for the journal.
 import { PlatformError, conflict, invalidArgument, notFound, quote } from '../../errors.js';
 import type { TransactionRecord } from './model.js';
+import { TOKEN_PREFIX } from '../../platform-constants.js';
 
-export const datasetNotFound = (datasetRid: string) => notFound('DatasetNotFound', { datasetRid }).because(`no dataset ${quote(datasetRid)}`);
+const NAME_LIKE = /^[\p{L}\p{N}_.:@/ +-]+$/u;
+/**
+ * An id or name as a reason shows it: quoted when it looks like one (letters, digits and `_.:@/ +-`); anything
+ * else (a value with `;` or `=`, several fields joined, or a token put in the wrong parameter) is described, so
+ * that a secret given by mistake reaches neither the journal nor the log. The wire's parameters still carry it.
+ */
+export const shown = (value: string): string =>
+  value === '' || (NAME_LIKE.test(value) && !value.startsWith(TOKEN_PREFIX)) ? quote(value) : `(a value of ${value.length} characters, not shown)`;
+
+export const datasetNotFound = (datasetRid: string) => notFound('DatasetNotFound', { datasetRid }).because(`no dataset ${shown(datasetRid)}`);
 export const branchNotFound = (datasetRid: string, branchName: string) =>
-  notFound('BranchNotFound', { datasetRid, branchName }).because(`dataset ${quote(datasetRid)} has no branch ${quote(branchName)}`);
+  notFound('BranchNotFound', { datasetRid, branchName }).because(`dataset ${shown(datasetRid)} has no branch ${shown(branchName)}`);
 export const branchAlreadyExists = (datasetRid: string, branchName: string) =>
-  conflict('BranchAlreadyExists', { datasetRid, branchName }).because(`dataset ${quote(datasetRid)} has a branch ${quote(branchName)} already`);
+  conflict('BranchAlreadyExists', { datasetRid, branchName }).because(`dataset ${shown(datasetRid)} has a branch ${shown(branchName)} already`);
 export const invalidBranchName = (branchName: string) =>
-  invalidArgument('InvalidBranchName', { branchName }).because(`branch name ${quote(branchName)} is empty, a dot segment, or looks like a rid or a UUID`);
+  invalidArgument('InvalidBranchName', { branchName }).because(`branch name ${shown(branchName)} is empty, a dot segment, or looks like a rid or a UUID`);
 export const transactionNotFound = (datasetRid: string, transactionRid: string) =>
-  notFound('TransactionNotFound', { datasetRid, transactionRid }).because(`dataset ${quote(datasetRid)} has no transaction ${quote(transactionRid)}`);
+  notFound('TransactionNotFound', { datasetRid, transactionRid }).because(`dataset ${shown(datasetRid)} has no transaction ${shown(transactionRid)}`);
 export const transactionNotOpen = (t: TransactionRecord, transactionStatus: string = t.status) =>
   invalidArgument('TransactionNotOpen', { datasetRid: t.datasetRid, transactionRid: t.rid, transactionStatus }).because(
-    `transaction ${quote(t.rid)} on branch ${quote(t.branch)} of dataset ${quote(t.datasetRid)} is ${transactionStatus}, not OPEN`,
+    `transaction ${shown(t.rid)} on branch ${shown(t.branch)} of dataset ${shown(t.datasetRid)} is ${transactionStatus}, not OPEN`,
   );
 export const transactionNotCommitted = (t: TransactionRecord) =>
   invalidArgument('TransactionNotCommitted', { datasetRid: t.datasetRid, transactionRid: t.rid, transactionStatus: t.status }).because(
-    `transaction ${quote(t.rid)} on branch ${quote(t.branch)} of dataset ${quote(t.datasetRid)} is ${t.status}, not COMMITTED`,
+    `transaction ${shown(t.rid)} on branch ${shown(t.branch)} of dataset ${shown(t.datasetRid)} is ${t.status}, not COMMITTED`,
   );
 /** `open`: the transaction that holds the branch, when it is still there to name. */
 export const openTransactionAlreadyExists = (datasetRid: string, branchName: string, open?: string) =>
   conflict('OpenTransactionAlreadyExists', { datasetRid, branchName }).because(
-    `branch ${quote(branchName)} of dataset ${quote(datasetRid)} has an open transaction already${open === undefined ? '' : ` (${quote(open)})`}`,
+    `branch ${shown(branchName)} of dataset ${shown(datasetRid)} has an open transaction already${open === undefined ? '' : ` (${shown(open)})`}`,
   );
 export const invalidTransactionType = (datasetRid: string, transactionRid: string, transactionType: string, why: string) =>
   invalidArgument('InvalidTransactionType', { datasetRid, transactionRid, transactionType }).because(why);
 // FileAlreadyExists carries NOT_FOUND in both SDKs (odd, but theirs).
 export const fileAlreadyExists = (t: TransactionRecord, path: string) =>
   notFound('FileAlreadyExists', { datasetRid: t.datasetRid, transactionRid: t.rid, path }).because(
-    `an APPEND transaction ${quote(t.rid)} on branch ${quote(t.branch)} of dataset ${quote(t.datasetRid)} may not overwrite ${quote(path)}, already in the view`,
+    `an APPEND transaction ${shown(t.rid)} on branch ${shown(t.branch)} of dataset ${shown(t.datasetRid)} may not overwrite ${quote(path)}, already in the view`,
   );
 export const fileNotFound = (datasetRid: string, filePath: string, where: string) =>
-  notFound('FileNotFound', { datasetRid, filePath }).because(`no file ${quote(filePath)} in ${where} of dataset ${quote(datasetRid)}`);
+  notFound('FileNotFound', { datasetRid, filePath }).because(`no file ${quote(filePath)} in ${where} of dataset ${shown(datasetRid)}`);
 // Content and delete know only these two (the SDK's lists for those calls hold no plain FileNotFound).
 export const fileNotFoundOnBranch = (datasetRid: string, branchName: string, path: string) =>
   notFound('FileNotFoundOnBranch', { datasetRid, branchName, path }).because(
-    `no file ${quote(path)} on branch ${quote(branchName)} of dataset ${quote(datasetRid)}`,
+    `no file ${quote(path)} on branch ${shown(branchName)} of dataset ${shown(datasetRid)}`,
   );
 export const fileNotFoundOnTransactionRange = (datasetRid: string, path: string, endTransactionRid: string, startTransactionRid?: string) =>
   notFound('FileNotFoundOnTransactionRange', {
@@ -46,10 +56,10 @@ export const fileNotFoundOnTransactionRange = (datasetRid: string, path: string,
     ...(startTransactionRid === undefined ? {} : { startTransactionRid }),
     endTransactionRid,
     path,
-  }).because(`no file ${quote(path)} in the view ending at transaction ${quote(endTransactionRid)} of dataset ${quote(datasetRid)}`);
+  }).because(`no file ${quote(path)} in the view ending at transaction ${shown(endTransactionRid)} of dataset ${shown(datasetRid)}`);
 export const schemaNotFound = (datasetRid: string, branchName: string, transactionRid?: string) =>
   notFound('SchemaNotFound', { datasetRid, branchName, ...(transactionRid === undefined ? {} : { transactionRid }) }).because(
-    `branch ${quote(branchName)} of dataset ${quote(datasetRid)} has no schema`,
+    `branch ${shown(branchName)} of dataset ${shown(datasetRid)} has no schema`,
   );
 export const invalidParameterCombination = (validCombinations: string[][], providedParameters: string[], why: string) =>
   invalidArgument('InvalidParameterCombination', { validCombinations, providedParameters }).because(why);

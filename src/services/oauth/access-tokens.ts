@@ -6,8 +6,9 @@ import type { OAuthDeps } from './deps.js';
 import { accessTokensFull, refusalFor } from './limits.js';
 import type { EmulatorError } from '../../errors.js';
 import { oauthLimitsOf } from './caps.js';
+import { TOKEN_PREFIX } from '../../platform-constants.js';
 
-const ACCESS_TOKEN_PREFIX = 'platform_';
+const ACCESS_TOKEN_PREFIX = TOKEN_PREFIX;
 
 /** The username an answer acts as, for the journal: under a symbol key, which JSON never writes. */
 const ACTS_AS: unique symbol = Symbol('acts as');

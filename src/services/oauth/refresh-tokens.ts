@@ -7,8 +7,9 @@ import { randomSecret } from '../../ids.js';
 import { invalidGrant } from '../../errors.js';
 import type { OAuthDeps } from './deps.js';
 import { oauthLimitsOf } from './caps.js';
+import { TOKEN_PREFIX } from '../../platform-constants.js';
 
-const REFRESH_TOKEN_PREFIX = 'platform_refresh_';
+const REFRESH_TOKEN_PREFIX = `${TOKEN_PREFIX}refresh_`;
 export const REFRESH_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function newRefreshToken(clock: Clock, of: Pick<RefreshTokenRecord, 'clientId' | 'userId' | 'scopes' | 'grantId'>): RefreshTokenRecord {

@@ -2,7 +2,7 @@
 import { invalidArgument } from '../../../errors.js';
 import type { PageRequest } from '../../paging.js';
 import { TRANSACTION_TYPES, type TransactionType } from '../model.js';
-import { invalidTransactionType } from '../errors.js';
+import { invalidTransactionType, shown } from '../errors.js';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -20,21 +20,14 @@ export function positive(q: Query, name: string): number | undefined {
   const v = one(q, name);
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v) || Number(v) < 1)
-    throw invalidArgument('InvalidParameterValue', { parameter: name }, `${name} must be a positive integer.`).because(
-      `${name} was ${JSON.stringify(v.slice(0, 32))}`,
-    );
+    throw invalidArgument('InvalidParameterValue', { parameter: name }, `${name} must be a positive integer.`).because(`${name} was ${shown(v)}`);
   return Number(v);
 }
 
 export function transactionType(datasetRid: string, value: unknown): TransactionType | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string' && (TRANSACTION_TYPES as readonly string[]).includes(value)) return value as TransactionType;
-  throw invalidTransactionType(
-    datasetRid,
-    '',
-    String(value),
-    `transaction type ${JSON.stringify(String(value).slice(0, 32))} is none of SNAPSHOT, APPEND, UPDATE, DELETE`,
-  );
+  throw invalidTransactionType(datasetRid, '', String(value), `transaction type ${shown(String(value))} is none of SNAPSHOT, APPEND, UPDATE, DELETE`);
 }
 
 /** A listing's page request, and the key its page tokens are bound to: the path and every other parameter. */

@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify';
 import type { Datasets } from '../operations.js';
 import { DEFAULT_BRANCH } from '../operations.js';
 import { findSchema } from '../schemas.js';
-import { columnNotFound, readTableError, schemaNotFound } from '../errors.js';
+import { columnNotFound, readTableError, schemaNotFound, shown } from '../errors.js';
 import type { TableFormat } from '../table/read-table.js';
 import { TableReadError } from '../table/table-error.js';
 import { tableModules, type TableModules } from '../table-modules.js';
@@ -18,7 +18,7 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
   const format = one(q, 'format');
   if (format !== 'ARROW' && format !== 'CSV')
     throw invalidArgument('InvalidParameterValue', { parameter: 'format' }, 'format must be ARROW or CSV.').because(
-      `format was ${JSON.stringify((format ?? '(none)').slice(0, 32))}`,
+      `format was ${format === undefined ? '(none)' : shown(format)}`,
     );
   const table = await tableModules();
   const branchName = one(q, branchKey);
