@@ -63,8 +63,17 @@ export function besideFolder(file: string): BesideFolder {
       return join(name, relative);
     },
     async commit() {
-      await rm(final, { recursive: true, force: true });
-      if (written) await rename(staging, final);
+      // Another process exporting to the same file may put its folder back between the two steps: try again.
+      for (let attempt = 0; ; attempt++) {
+        await rm(final, { recursive: true, force: true });
+        if (!written) return;
+        try {
+          return await rename(staging, final);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (attempt >= 4 || (code !== 'ENOTEMPTY' && code !== 'EEXIST')) throw err;
+        }
+      }
     },
     discard: () => rm(staging, { recursive: true, force: true }),
   };

@@ -156,6 +156,8 @@ describe('datasets seed', () => {
               files: [
                 { path: 'p/big.csv', content: big },
                 { path: 'p', content: big },
+                // A name longer than a disk takes (255 bytes): written beside as `file.csv`.
+                { path: `q/${'L'.repeat(300)}.csv`, content: big },
               ],
             },
           ],
@@ -187,6 +189,7 @@ describe('datasets seed', () => {
       expect(doc.platform.datasets[0]!.files).toEqual([
         { path: 'p', from: beside(0, 'p') },
         { path: 'p/big.csv', from: beside(1, 'big.csv') },
+        { path: `q/${'L'.repeat(300)}.csv`, from: beside(2, 'file.csv') },
       ]);
       expect(await readFile(join(dir, beside(1, 'big.csv')), 'utf8')).toBe(big);
       expect(await readdir(join(dir, 'state.yaml.files'))).toEqual(['ri.foundry.main.dataset.big']);

@@ -3,7 +3,7 @@
 // current view back: text files up to 64 KiB inline, small binary ones in base64; larger files go beside an
 // export file (`from:`), and over HTTP (one answer, nowhere beside it) are named as dropped.
 import { createReadStream, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { SeedCodec } from '../../seed/codec.js';
 import { DATASETS } from './part.js';
@@ -18,6 +18,15 @@ import { systemClock } from '../../clock.js';
 import { DATASET_LIMIT_KEYS } from './caps.js';
 
 const INLINE_MAX = 64 * 1024;
+/** A file name most file systems take (255 bytes), with room to spare. */
+const NAME_MAX_BYTES = 200;
+/** A file's name beside an export: its own, or `file` and its extension when the name is too long for a disk. */
+function besideName(path: string): string {
+  const name = basename(path);
+  if (Buffer.byteLength(name) <= NAME_MAX_BYTES) return name;
+  const ext = extname(name);
+  return `file${Buffer.byteLength(ext) <= 16 ? ext : ''}`;
+}
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** A rid as a folder name (rids hold only these characters, but a seeded one may hold anything). */
 const safeName = (rid: string) => rid.replace(/[^A-Za-z0-9._-]/g, '_');
@@ -148,7 +157,7 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
           if (f.size > INLINE_MAX) {
             // A file export writes it beside the document; over HTTP there is nowhere to put it.
             // In a folder of its own per file (`<rid>/<n>/<name>`): a dataset may hold both `x` and `x/y`.
-            if (writeBeside) entry.files.push({ path: f.path, from: await writeBeside(join(safeName(d.rid), String(beside++), basename(f.path)), stream) });
+            if (writeBeside) entry.files.push({ path: f.path, from: await writeBeside(join(safeName(d.rid), String(beside++), besideName(f.path)), stream) });
             else {
               stream.destroy();
               dropped(`datasets: ${d.rid} file ${f.path} (${f.size} bytes) is larger than the 64 KiB an exported seed inlines`);
