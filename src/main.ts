@@ -172,8 +172,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-/** Writes the state as a seed document: JSON for a `.json` file, else YAML (--export-on-exit). */
-/** Writes the state with its secrets (the file is the user's own, mode 0600; docs/contracts.md §7). */
+/**
+ * Writes the state as a seed document, JSON for a `.json` file, else YAML (--export-on-exit), with its secrets
+ * (the file is the user's own, mode 0600; docs/contracts.md §7).
+ */
 export async function writeStateFile(server: Pick<RunningServer, 'store' | 'services'>, file: string): Promise<void> {
   // Large dataset files go beside it, in `<file>.files/`, named by `from:` (docs/datasets.md, "Seed"). The
   // document goes in by a rename, as the folder does: a failure leaves the last export as it was.

@@ -4,26 +4,22 @@
 // bad parameter) is so still tied to its dataset.
 import type { FastifyRequest } from 'fastify';
 import { shown } from '../errors.js';
-
-/** The parameter's value as the routes take it: the last one given (routes/query.ts `one`). */
-const last = (value: unknown): string | undefined => {
-  const one = Array.isArray(value) ? value[value.length - 1] : value;
-  return typeof one === 'string' && one !== '' ? one : undefined;
-};
+import { one, type Query } from './query.js';
 
 export function datasetsSubject(request: FastifyRequest, reason: string): string | undefined {
-  const params = (request.params ?? {}) as Record<string, unknown>;
-  const query = (request.query ?? {}) as Record<string, unknown>;
+  const params = (request.params ?? {}) as Query;
+  const query = (request.query ?? {}) as Query;
+  // The value the routes take: a repeated parameter's last (`one`).
   const named: Array<[string, string | undefined]> = [
-    ['dataset', last(params.datasetRid)],
-    ['branch', last(params.branchName) ?? last(params.branchId) ?? last(query.branchName) ?? last(query.branchId)],
-    ['transaction', last(params.transactionRid) ?? last(query.transactionRid)],
-    ['start transaction', last(query.startTransactionRid)],
-    ['end transaction', last(query.endTransactionRid)],
+    ['dataset', one(params, 'datasetRid')],
+    ['branch', one(params, 'branchName') ?? one(params, 'branchId') ?? one(query, 'branchName') ?? one(query, 'branchId')],
+    ['transaction', one(params, 'transactionRid') ?? one(query, 'transactionRid')],
+    ['start transaction', one(query, 'startTransactionRid')],
+    ['end transaction', one(query, 'endTransactionRid')],
   ];
   const parts: string[] = [];
   for (const [what, value] of named) {
-    if (value === undefined) continue;
+    if (typeof value !== 'string' || value === '') continue;
     // As the reason would quote it; a value not shown there (not a name, or a token) is left out here too.
     const text = shown(value);
     if (text.startsWith('"') && !reason.includes(text)) parts.push(`${what} ${text}`);

@@ -36,8 +36,10 @@ let live = 0;
 const waiting: Array<(worker: Worker) => void> = [];
 /** Workers whose read waits on a stalled client (STALL_MS): not counted against MAX_WORKERS while so. */
 const stalledWorkers = new Set<Worker>();
+/** The workers the pool keeps (idle ones included): a read's, and a split read's helper. */
+const KEPT_WORKERS = Math.max(MAX_WORKERS, MAX_WITH_HELPER);
 /** However many reads stall, at most this many threads in all: each may hold parquet-wasm, tens of MB. */
-const MOST_WORKERS = Math.max(MAX_WORKERS, MAX_WITH_HELPER) + 2;
+const MOST_WORKERS = KEPT_WORKERS + 2;
 /** Room for a new worker for a read: fewer than MAX_WORKERS besides the stalled ones, and under MOST_WORKERS. */
 const roomForRead = () => live - stalledWorkers.size < MAX_WORKERS && live < MOST_WORKERS;
 /** Told when a worker is left idle or one ended (room for a new one): the warm-up waits so, behind any read. */
@@ -140,7 +142,7 @@ export function idleWorker(): Worker | undefined {
 /** A new worker while there is room for a split read's helper (MAX_WITH_HELPER); undefined otherwise. */
 export function spawnHelper(): Worker | undefined {
   if (!tableWorkers()) return undefined;
-  return live < Math.max(MAX_WORKERS, MAX_WITH_HELPER) ? spawn() : undefined;
+  return live < KEPT_WORKERS ? spawn() : undefined;
 }
 
 export function release(worker: Worker): void {
@@ -148,7 +150,7 @@ export function release(worker: Worker): void {
   const next = waiting.shift();
   if (next) next(worker);
   // One more than the pool keeps, started while a read stalled: ended, not kept idle.
-  else if (live - stalledWorkers.size > Math.max(MAX_WORKERS, MAX_WITH_HELPER)) void worker.terminate();
+  else if (live - stalledWorkers.size > KEPT_WORKERS) void worker.terminate();
   else {
     idle.push(worker);
     freed();
