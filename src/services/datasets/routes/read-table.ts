@@ -43,11 +43,13 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
     throw invalidArgument('ColumnTypesNotSupported', { datasetRid }).because(columns.problem);
   }
   const files = await datasets.view(range);
+  const gone = clientGone(reply);
   return sendTable(
     datasetRid,
-    table.readTableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit, undefined, clientGone(reply)),
+    table.readTableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit, undefined, gone),
     format as TableFormat,
     reply,
+    gone,
   );
 }
 
@@ -67,16 +69,17 @@ function sourceTable(
     throw invalidArgument('ColumnTypesNotSupported', { datasetRid }).because(columns.problem);
   }
   const rows = source.rows(columns, rowLimit);
-  return sendTable(datasetRid, format === 'ARROW' ? table.arrowStream(columns, rows) : table.csvStream(columns, rows), format, reply);
+  return sendTable(datasetRid, format === 'ARROW' ? table.arrowStream(columns, rows) : table.csvStream(columns, rows), format, reply, clientGone(reply));
 }
 
 /**
- * Aborts when the client closes the connection before the answer is complete: a read still waiting for a table
- * worker then gives up its place (a hundred reads abandoned in the queue each used to run first).
+ * Aborts when the client closes the connection before the answer is complete (or had closed it already): a read
+ * still waiting for a table worker then gives up its place (a hundred reads abandoned in the queue each used to
+ * run first), and one under way is returned (sendTable).
  */
 function clientGone(reply: FastifyReply): AbortSignal {
   const gone = new AbortController();
-  if (reply.raw.destroyed) gone.abort();
+  if (reply.raw.destroyed || reply.request.raw.destroyed) gone.abort();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) gone.abort();
   });
@@ -90,7 +93,7 @@ function clientGone(reply: FastifyReply): AbortSignal {
  */
 const HELD_BYTES = 64 * 1024;
 
-async function sendTable(datasetRid: string, bytes: AsyncGenerator<Buffer>, format: TableFormat, reply: FastifyReply) {
+async function sendTable(datasetRid: string, bytes: AsyncGenerator<Buffer>, format: TableFormat, reply: FastifyReply, gone: AbortSignal) {
   const held: Buffer[] = [];
   let size = 0;
   let done = false;
@@ -120,8 +123,8 @@ async function sendTable(datasetRid: string, bytes: AsyncGenerator<Buffer>, form
     stream.destroy();
     bytes.return(undefined).catch(() => undefined);
   };
-  // The client may have gone while the first 64 KiB were made: then 'close' was already emitted.
-  if (reply.raw.destroyed || reply.request.raw.destroyed) release();
-  else reply.raw.once('close', release);
+  // The client may have gone while the first 64 KiB were made: then the signal has aborted already.
+  if (gone.aborted) release();
+  else gone.addEventListener('abort', release, { once: true });
   return reply.type(format === 'CSV' ? 'text/csv; charset=utf-8' : 'application/octet-stream').send(stream);
 }
