@@ -37,6 +37,26 @@ describe('views', () => {
   });
 });
 
+describe('dataset names', () => {
+  it('are display names of their folder: blank, "." and "..", a "/" and over 700 characters are refused; the rest is kept', async () => {
+    await created();
+    const create = (name: string) => json(t(), 'POST', '/api/v2/datasets', { name, parentFolderRid: 'ri.compass.main.folder.root' });
+    for (const bad of [' ', '.', '..', 'a/b', 'x'.repeat(701)]) {
+      const res = await create(bad);
+      expect([bad.slice(0, 3), res.status, platformError(res.body).errorName, platformError(res.body).parameters.displayName]).toEqual([
+        bad.slice(0, 3),
+        400,
+        'InvalidDisplayName',
+        bad,
+      ]);
+    }
+    for (const good of ['..hidden', 'a.b', 'x'.repeat(700), 'trips 2026 (café)']) {
+      const res = await create(good);
+      expect([res.status, res.body.name]).toEqual([200, good]);
+    }
+  });
+});
+
 describe('schemas', () => {
   it('refuse unknown field types, an ARRAY without its item type and a column named twice', async () => {
     const rid = await created();

@@ -50,7 +50,7 @@ describe('datasets seed', () => {
             files: [{ path: '../x.csv', content: '' }, { path: 'a//b', content: '' }, { path: 'c.csv' }, { path: 'd.csv', from: '/nonexistent/d.csv' }],
           },
           {
-            name: 'y',
+            name: 'y/z',
             schema: { '': 'string' },
             branches: ['ok', '..', 'ri.foundry.main.branch.x'],
             files: [{ path: 'b.bin', content_base64: '!!!not base64!!!' }],
@@ -71,6 +71,8 @@ describe('datasets seed', () => {
     expect(err).toContain('platform.datasets[1].branches[1]: ".." cannot name a branch');
     expect(err).toContain('platform.datasets[1].branches[2]: "ri.foundry.main.branch.x" cannot name a branch');
     expect(err).toContain('platform.datasets[1].files[0].content_base64: not base64');
+    expect(err).toContain('platform.datasets[1].name: the name holds a "/"');
+    expect(err).not.toContain('platform.datasets[0].name');
     expect(err).not.toContain('branches[0]');
   });
 

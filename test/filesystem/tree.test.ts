@@ -133,6 +133,10 @@ describe('filesystem folders, projects and spaces', () => {
     const taken = await post('/api/v2/filesystem/folders', { parentFolderRid: 'ri.compass.main.folder.data', displayName: 'sales' });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toMatchObject({ errorName: 'ResourceNameAlreadyExists', parameters: { displayName: 'sales' } });
+    for (const displayName of ['', '..', 'a/b', 'n'.repeat(701)]) {
+      const bad = await post('/api/v2/filesystem/folders', { parentFolderRid: 'ri.compass.main.folder.data', displayName });
+      expect([bad.statusCode, bad.json().errorName]).toEqual([400, 'InvalidDisplayName']);
+    }
     expect((await post('/api/v2/filesystem/folders', { parentFolderRid: 'ri.compass.main.folder.space-main', displayName: 'x' })).json().errorName).toBe(
       'CreateFolderOutsideProjectNotSupported',
     );

@@ -11,6 +11,7 @@ import { tableSourceFor } from './table/sources.js';
 import type { ParquetWarmup } from './parquet-warmup.js';
 import { watchUpload } from './csv-learning.js';
 import { badBranchName } from './paths.js';
+import { checkDisplayName } from '../display-names.js';
 
 export const DEFAULT_BRANCH = 'master';
 
@@ -44,6 +45,8 @@ export class Datasets {
     rid = `ri.foundry.main.dataset.${randomUuid()}`,
     branches: readonly string[] = [DEFAULT_BRANCH],
   ): Promise<DatasetRecord> {
+    // Its name is a display name of its folder: it is found by path there (a stream's dataset too).
+    checkDisplayName(name);
     const record = { rid, name, parentFolderRid };
     await this.repo.insertDataset(record);
     for (const branch of branches) await this.repo.insertBranch({ datasetRid: rid, name: branch });

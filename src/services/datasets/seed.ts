@@ -11,6 +11,7 @@ import { BLOBS } from '../../blobs/index.js';
 import { Datasets } from './operations.js';
 import { findSchema, putSchema } from './schemas.js';
 import { badBranchName, pathProblem } from './paths.js';
+import { displayNameProblem } from '../display-names.js';
 import { checkSchema } from './schema-check.js';
 import { PlatformError } from '../../errors.js';
 import { DatasetsSeed, fieldOfSeed, schemaOfSeed, seedOfField, type DatasetSeedEntry, type SeedColumn } from './seed-schema.js';
@@ -48,6 +49,8 @@ function check(part: DatasetSeedEntry[], path: string, _platform: Record<string,
         problems.push(`${at}.schema: ${e.reason ?? e.message}`);
       }
     }
+    const nameProblem = displayNameProblem(d.name);
+    if (nameProblem) problems.push(`${at}.name: the name ${nameProblem}`);
     d.branches.forEach((b, j) => {
       if (d.branches.indexOf(b) < j) problems.push(`${at}.branches[${j}]: duplicate branch "${b}"`);
       if (badBranchName(b)) problems.push(`${at}.branches[${j}]: "${b}" cannot name a branch (empty, "." or "..", or a rid or UUID)`);

@@ -14,6 +14,7 @@ import type { NodeKind, NodeRecord } from '../store/records.js';
 import { nameTaken, place } from '../tree.js';
 import { folderWire, projectWire, resourceWire, spaceWire } from '../wire.js';
 import { pageOf } from '../../paging.js';
+import { checkDisplayName } from '../../display-names.js';
 import { READ, WRITE } from './resources.js';
 
 const F = '/api/v2/filesystem/folders';
@@ -47,10 +48,6 @@ export function folderRoutes(parent: FastifyInstance, deps: { store: Store; cloc
     updatedBy: who,
     updatedTime: now(),
   });
-  const checkName = (name: string) => {
-    if (name.trim() === '' || name.includes('/'))
-      throw invalidArgument('InvalidDisplayName', { displayName: name }).because('a name is not empty and holds no "/"');
-  };
 
   app.post(F, {
     config: { auth: { kind: 'bearer', scope: WRITE, denied: { errorName: 'CreateFolderPermissionDenied', parameters: () => ({}) } } },
@@ -62,7 +59,7 @@ export function folderRoutes(parent: FastifyInstance, deps: { store: Store; cloc
         throw invalidArgument('CreateFolderOutsideProjectNotSupported', { parentFolderRid }).because(
           'a folder lives in a project or a folder, not directly in a space',
         );
-      checkName(displayName);
+      checkDisplayName(displayName);
       if (await nameTaken(tree(), parentFolderRid, displayName))
         throw conflict('ResourceNameAlreadyExists', { parentFolderRid, displayName }).because(`the folder holds a "${displayName}" already`);
       const node = created('FOLDER', `ri.compass.main.folder.${randomUuid()}`, displayName, parentFolderRid, request.principal!.id);
@@ -133,7 +130,7 @@ export function folderRoutes(parent: FastifyInstance, deps: { store: Store; cloc
       const { displayName, spaceRid, description } = request.body;
       const space = await tree().get(spaceRid);
       if (!space || space.kind !== 'SPACE') throw notFound('SpaceNotFound', { spaceRid }).because(`no space has the rid ${spaceRid}`);
-      checkName(displayName);
+      checkDisplayName(displayName);
       if (await nameTaken(tree(), spaceRid, displayName))
         throw conflict('ProjectNameAlreadyExists', { displayName, spaceRid }).because(`the space holds a project "${displayName}" already`);
       const node = created('PROJECT', `ri.compass.main.folder.${randomUuid()}`, displayName, spaceRid, request.principal!.id, description);
