@@ -56,7 +56,7 @@ describe('table reads in the worker thread', () => {
     for (const format of ['CSV', 'ARROW'] as TableFormat[]) {
       for (const rowLimit of [undefined, 4_000]) {
         const here = await all(tableBytes(format, files, blobs, columns(), SCHEMA, rowLimit));
-        const there = await all(readTableBytes(format, files, blobs, columns(), SCHEMA, rowLimit));
+        const there = await all(readTableBytes(format, files, blobs, columns(), SCHEMA, { rowLimit }));
         expect(there.equals(here), `${format} rowLimit ${rowLimit}`).toBe(true);
       }
     }
@@ -92,7 +92,7 @@ describe('table reads in the worker thread', () => {
   it('answer a worker that throws or dies with a ReadTableError, and serve the next read', async () => {
     const blobs = new MemoryBlobs();
     const files = await stored(blobs, { 'a.csv': csvText(20) });
-    const read = (fault?: ReadJob['fault']) => all(readTableBytes('CSV', files, blobs, columns(), SCHEMA, undefined, fault));
+    const read = (fault?: ReadJob['fault']) => all(readTableBytes('CSV', files, blobs, columns(), SCHEMA, { fault }));
     expect(await failure(read('throw'))).toBe('the table could not be read: fault injected by a test');
     expect(await failure(read('exit'))).toBe('the table could not be read: its reader thread stopped (exit code 3)');
     expect((await read()).toString()).toBe(csvText(20));

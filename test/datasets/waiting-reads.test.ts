@@ -44,7 +44,7 @@ describe('reads waiting for a table worker', () => {
     const startedBefore = workerStats.started;
     const gone = new AbortController();
     // Twenty reads wait for a worker (or start on one left free), then their clients leave at once.
-    const dropped = Array.from({ length: 20 }, () => readTableBytes('ARROW', big, blobs, columns(), SCHEMA, undefined, undefined, gone.signal));
+    const dropped = Array.from({ length: 20 }, () => readTableBytes('ARROW', big, blobs, columns(), SCHEMA, { signal: gone.signal }));
     const pending = dropped.map((read) => read.next());
     gone.abort();
     for (const read of holders) await read.return(undefined);

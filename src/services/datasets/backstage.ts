@@ -28,7 +28,8 @@ async function firstRows(datasets: Datasets, dataset: DatasetRecord): Promise<st
     const range = await datasets.readRange(dataset.rid, { branchName: DEFAULT_BRANCH });
     const chunks: Buffer[] = [];
     // In the table worker too: a Parquet file's first rows decode a whole row group.
-    for await (const chunk of readTableBytes('CSV', await datasets.view(range), datasets.blobs, columns, schema.schema, FIRST_ROWS)) chunks.push(chunk);
+    for await (const chunk of readTableBytes('CSV', await datasets.view(range), datasets.blobs, columns, schema.schema, { rowLimit: FIRST_ROWS }))
+      chunks.push(chunk);
     // One line per row: a quoted cell's line breaks are shown as ↵, not as another row.
     const rows = parse(Buffer.concat(chunks), { raw: true, relax_column_count: true }) as unknown as Array<{ raw: string }>;
     return rows

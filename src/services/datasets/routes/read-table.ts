@@ -46,7 +46,7 @@ export async function readTable(datasets: Datasets, datasetRid: string, q: Query
   const gone = clientGone(reply);
   return sendTable(
     datasetRid,
-    table.readTableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, rowLimit, undefined, gone),
+    table.readTableBytes(format as TableFormat, files, datasets.blobs, columns, schema.schema, { rowLimit, signal: gone }),
     format as TableFormat,
     reply,
     gone,

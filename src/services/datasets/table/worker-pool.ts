@@ -17,6 +17,15 @@ import { acquire, hasParquet, idleWorker, release, tableWorkers, workerStats } f
 
 export { workerStats };
 
+/** What a read may add to its columns: a row limit, a test's fault, and its client's signal. */
+export interface ReadOptions {
+  rowLimit?: number | undefined;
+  /** Test-only: a failure the worker stages (worker-protocol.ts). */
+  fault?: ReadJob['fault'];
+  /** Aborts when the read's client is gone: a read still waiting for a worker then ends without running. */
+  signal?: AbortSignal | undefined;
+}
+
 /** The answer's bytes, converted in a worker thread; the same bytes an in-thread tableBytes gives. */
 export function readTableBytes(
   format: TableFormat,
@@ -24,10 +33,7 @@ export function readTableBytes(
   blobs: ByteSource,
   columns: readonly Column[],
   schema: DatasetSchema,
-  rowLimit?: number,
-  fault?: ReadJob['fault'],
-  /** Aborts when the read's client is gone: a read still waiting for a worker then ends without running. */
-  signal?: AbortSignal,
+  { rowLimit, fault, signal }: ReadOptions = {},
 ): AsyncGenerator<Buffer> {
   if (!learnedAny() || !isPassthrough(format, columns, schema, rowLimit)) return readNow(format, files, blobs, columns, schema, rowLimit, fault, signal);
   // A passthrough read of files learned at upload (csv-learner.ts) sends those its schema fits as they are.
