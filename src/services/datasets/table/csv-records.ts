@@ -66,8 +66,11 @@ function checkedRecords(path: string, body: string, records: string[][], width: 
  */
 const LINE_ENDS = ['\r\n', '\n'];
 
-/** The rest of a file from its first double quote on, through csv-parse. */
-async function* strictRecords(path: string, head: string, rest: AsyncIterator<string>, linesBefore: number): AsyncGenerator<RecordBatch> {
+/**
+ * The rest of a file from its first double quote on, through csv-parse; at most `most` records (csv-parse's `to`:
+ * it stops at the end of the last one, so nothing after it is tokenized or can fail).
+ */
+async function* strictRecords(path: string, head: string, rest: AsyncIterator<string>, linesBefore: number, most = Infinity): AsyncGenerator<RecordBatch> {
   async function* source(): AsyncGenerator<Buffer> {
     if (head.length > 0) yield Buffer.from(head);
     for (let next = await rest.next(); !next.done; next = await rest.next()) {
@@ -79,7 +82,9 @@ async function* strictRecords(path: string, head: string, rest: AsyncIterator<st
   }
   const input = Readable.from(source(), { objectMode: false });
   // No `info: true`: it tripled the parse time; records are counted by the caller instead.
-  const parser = input.pipe(parse({ skip_empty_lines: true, relax_column_count: true, record_delimiter: LINE_ENDS }));
+  const parser = input.pipe(
+    parse({ skip_empty_lines: true, relax_column_count: true, record_delimiter: LINE_ENDS, ...(most === Infinity ? {} : { to: most }) }),
+  );
   input.on('error', (err) => parser.destroy(err));
   let batch: string[][] = [];
   try {
@@ -113,19 +118,38 @@ function mixedLineEnds(body: string, lineEnd: string): boolean {
 }
 
 /**
- * The records, header row first; `recordsBefore` records of the file were read before (by the byte scan,
- * csv-bytes.ts), so that line numbers in errors count from the file's start.
+ * Where the first `count` records of quote-free whole lines end (an empty line is no record, as the tokenizers
+ * skip it), or -1 when the text holds fewer.
  */
-export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, recordsBefore = 0): AsyncGenerator<RecordBatch> {
+function recordsEnd(body: string, count: number): number {
+  let from = 0;
+  for (let at = body.indexOf('\n'); at >= 0; at = body.indexOf('\n', from)) {
+    const empty = at === from || (at === from + 1 && body.charCodeAt(from) === 13);
+    from = at + 1;
+    if (!empty && --count === 0) return from;
+  }
+  return -1;
+}
+
+/**
+ * The records, header row first; `recordsBefore` records of the file were read before (by the byte scan,
+ * csv-bytes.ts), so that line numbers in errors count from the file's start. With `most`, the records (the
+ * header row included) stop there: the text after them is never tokenized, so a ragged line or a stray quote
+ * past a row limit fails nothing.
+ */
+export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, recordsBefore = 0, most = Infinity): AsyncGenerator<RecordBatch> {
+  if (most <= 0) return;
   const pieces = textPieces(bytes)[Symbol.asyncIterator]();
   let carry = '';
   let parser: Parser | undefined;
   let width = 0;
   let lineEnd: string | undefined;
   let lines = recordsBefore;
+  let given = 0;
   const fast = (body: string): RecordBatch => {
     const records = checkedRecords(path, body, parser!.stringArrs(body), width, lines + 1);
     lines += records.length;
+    given += records.length;
     return { records, text: body };
   };
   try {
@@ -137,7 +161,7 @@ export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, re
       // lone-CR file, a huge record): csv-parse takes the file from here.
       const header = parser ? '' : all.slice(0, all.indexOf('\n'));
       if (text.includes('"') || (cut >= 0 && !parser && !header.includes(',')) || (cut < 0 && all.length > 8 * PIECE_BYTES)) {
-        yield* strictRecords(path, all, pieces, lines);
+        yield* strictRecords(path, all, pieces, lines, most - given);
         return;
       }
       if (cut < 0) {
@@ -149,7 +173,7 @@ export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, re
       // uDSV splits on one line end only: a line ending unlike the header row (a bare LF in a CRLF file, a CRLF
       // in an LF file) would fail it or leave a CR in a cell. csv-parse, told both, takes the file from here.
       if (mixedLineEnds(body, lineEnd)) {
-        yield* strictRecords(path, all, pieces, lines);
+        yield* strictRecords(path, all, pieces, lines, most - given);
         return;
       }
       carry = all.slice(cut + 1);
@@ -157,12 +181,18 @@ export async function* csvRecords(path: string, bytes: AsyncIterable<Buffer>, re
         parser = initParser(inferSchema(body, { col: ',', encl: '"', header: () => [] }));
         width = parser.schema.cols.length;
       }
+      // The records wanted end in this text: the lines after them are left untokenized.
+      const end = most === Infinity ? -1 : recordsEnd(body, most - given);
+      if (end >= 0) {
+        yield fast(body.slice(0, end));
+        return;
+      }
       yield fast(body);
     }
     // A last line without its line break gets one, so that a passthrough read can put the next file after it.
     if (carry.trim().length > 0) {
       if (!parser) {
-        yield* strictRecords(path, carry, pieces, lines);
+        yield* strictRecords(path, carry, pieces, lines, most - given);
         return;
       }
       yield fast(`${carry}\n`);

@@ -22,11 +22,18 @@ export interface CsvReadOptions {
   columnar?: boolean;
   /** Called when the whole file was read, checked and passed through (so a later read may skip the checks). */
   fitted?: () => void;
+  /**
+   * The caller takes at most this many rows of the file (a read's row limit, less the rows before the file): the
+   * records after them are not read, so a value, a ragged line or a stray quote there fails nothing.
+   */
+  rowLimit?: number;
 }
 
 export async function* csvRows(path: string, bytes: Readable, columns: readonly Column[], options: CsvReadOptions): AsyncGenerator<CsvBatch> {
   if (!options.passthrough && !options.columnar) return yield* tokenizedRows(path, bytes, columns, options, 0);
   const reader: StretchReader<Buffer | ColumnBatch> = options.passthrough ? provenBytes(columns) : arrowColumns(columns);
+  // The bytes' reader stops at the first record it cannot take and sends the records before it, whatever the
+  // limit (the caller cuts them); each of them was a row, so the tokenizers are left the limit less those.
   try {
     yield* readStretches(
       bytes as AsyncIterable<Buffer>,
@@ -39,7 +46,10 @@ export async function* csvRows(path: string, bytes: Readable, columns: readonly 
   }
 }
 
-/** The file (from its header row) through the tokenizers; `recordsBefore` records were read before the header's next line. */
+/**
+ * The file (from its header row) through the tokenizers; `recordsBefore` records were read before the header's
+ * next line, each sent as a row. Under a row limit only the rows left are tokenized and checked.
+ */
 async function* tokenizedRows(
   path: string,
   bytes: Readable,
@@ -52,8 +62,11 @@ async function* tokenizedRows(
   let passthrough = options.passthrough;
   let line = 0;
   let wholeFileRaw = true;
+  // Rows still wanted; the records asked of the tokenizers are those and the header row.
+  let left = options.rowLimit === undefined ? Infinity : Math.max(0, options.rowLimit - recordsBefore);
+  const limited = left !== Infinity;
   try {
-    for await (const { records, text } of csvRecords(path, bytes, recordsBefore)) {
+    for await (const { records, text } of csvRecords(path, bytes, recordsBefore, left + 1)) {
       let start = 0;
       let skipText = 0;
       if (!positions) {
@@ -74,8 +87,10 @@ async function* tokenizedRows(
       // Text holding U+FFFD may stand for bytes that were not UTF-8: such a file is not remembered as fitting
       // (its later reads would send those bytes as they are).
       wholeFileRaw &&= raw && !text.includes('\uFFFD');
-      const rows: Cell[][] = raw ? [] : new Array<Cell[]>(records.length - start);
-      for (let r = start; r < records.length; r++) {
+      const end = Math.min(records.length, start + left);
+      left -= end - start;
+      const rows: Cell[][] = raw ? [] : new Array<Cell[]>(end - start);
+      for (let r = start; r < end; r++) {
         line += 1;
         const record = records[r]!;
         if (record.length !== width) throw new TableReadError(`${path} line ${line}: the record has ${record.length} fields, the header row ${width}`);
@@ -99,7 +114,8 @@ async function* tokenizedRows(
   } finally {
     bytes.destroy();
   }
-  if (positions && passthrough && wholeFileRaw) options.fitted?.();
+  // A file cut by a row limit was not read whole (a passthrough read has none: read-table.ts isPassthrough).
+  if (positions && passthrough && wholeFileRaw && !limited) options.fitted?.();
 }
 
 /**

@@ -8,8 +8,9 @@ import type { DatasetSchema, FileRecord } from '../model.js';
 import { columnOf, unsupportedType, type Cell, type Column } from './columns.js';
 import { csvRows, fittedText } from './csv-source.js';
 import { PIECE_BYTES } from './csv-records.js';
-import { parquetColumns } from './parquet-source.js';
+import { ipcColumns, parquetColumns, parquetRawBatches, type RangeReader } from './parquet-source.js';
 import { firstOf, type ColumnBatch } from './arrow-vectors.js';
+import { RecordBatchReader, Table, tableToIPC, type RecordBatch } from 'apache-arrow';
 import { arrowStream, csvStream } from './encode.js';
 import { isIpcBatch, type IpcBatch } from './arrow-ipc.js';
 import { TableReadError } from './table-error.js';
@@ -24,6 +25,32 @@ function firstRows(batch: Cell[][] | ColumnBatch | IpcBatch, count: number): Cel
   // Record batch bytes are asked for only when every row is taken (rowsOf's `ipc`).
   if (isIpcBatch(batch)) throw new Error('a passed-through Arrow batch cannot be cut');
   return { length: count, columns: batch.columns.map((c) => firstOf(c, count)) };
+}
+
+/**
+ * A Parquet file's first `wanted` rows as column batches. A batch is converted to the schema's types whole (a
+ * value that does not fit fails it), so the batch the limit falls in is cut first, as parquet-wasm wrote it: the
+ * rows past the limit are never converted, nor refused.
+ */
+async function* firstParquetRows(path: string, size: number, read: RangeReader, columns: readonly Column[], wanted: number): AsyncGenerator<ColumnBatch> {
+  let left = wanted;
+  for await (const raw of parquetRawBatches(path, size, read, columns)) {
+    const batches = [...(RecordBatchReader.from(raw.ipc) as Iterable<RecordBatch>)];
+    const rows = batches.reduce((sum, b) => sum + b.numRows, 0);
+    let ipc = raw.ipc;
+    if (rows > left) {
+      const kept: RecordBatch[] = [];
+      for (let need = left, i = 0; need > 0; i++) {
+        const batch = batches[i]!;
+        kept.push(batch.numRows > need ? batch.slice(0, need) : batch);
+        need -= Math.min(need, batch.numRows);
+      }
+      ipc = tableToIPC(new Table(kept), 'stream');
+    }
+    yield* ipcColumns(path, ipc, columns, raw.seen);
+    left -= Math.min(rows, left);
+    if (left <= 0) return;
+  }
 }
 
 export type TableFormat = 'ARROW' | 'CSV';
@@ -126,11 +153,17 @@ async function* rowsOf(
     const bytes: Readable | undefined = format === 'parquet' ? undefined : await blobs.open(blobId);
     if (format === 'csv' && !bytes) throw new TableReadError(`${file.path}: its bytes are gone from the store`);
     const key = fitKey(blobId, columns);
+    const read: RangeReader = (start, end) => readRange(file.path, blobs, blobId, start, end);
+    // Under a row limit each file is told the rows left: what it reads past them is never checked (a row that is
+    // not sent is not refused either), whatever the format.
+    const limited = left !== Infinity;
     const source: AsyncIterable<TableBatch> = !bytes
-      ? parquetColumns(file.path, file.size, (start, end) => readRange(file.path, blobs, blobId, start, end), columns, ipc)
+      ? limited
+        ? firstParquetRows(file.path, file.size, read, columns, left)
+        : parquetColumns(file.path, file.size, read, columns, ipc)
       : passthrough && fits.has(key)
         ? fittedText(bytes, PIECE_BYTES)
-        : csvRows(file.path, bytes, columns, { passthrough, columnar: arrow, fitted: () => fits.remember(key) });
+        : csvRows(file.path, bytes, columns, { passthrough, columnar: arrow, fitted: () => fits.remember(key), ...(limited ? { rowLimit: left } : {}) });
     try {
       for await (const batch of source) {
         if (Buffer.isBuffer(batch)) yield batch;
