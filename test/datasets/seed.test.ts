@@ -8,7 +8,7 @@ import { bearer, buildTestApp, mintToken, type TestApp } from '../helpers/app.js
 import { startEmulator } from '../../src/index.js';
 import { testStoreSpec } from '../helpers/store.js';
 import { controlToken } from '../clients/conformance-helpers.js';
-import { READ } from './helpers.js';
+import { READ, WRITE } from './helpers.js';
 import { parse } from 'yaml';
 import { exportState } from '../../src/seed/export.js';
 import { parseSeed } from '../../src/seed/load.js';
@@ -215,6 +215,94 @@ describe('datasets seed', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("keeps each file's content type through an export and an import, in the document only where it is not the default", async () => {
+    t = await buildTestApp({ seed: { platform: { users: [{ username: 'dev' }], datasets: [{ rid: 'ri.foundry.main.dataset.typed', name: 'typed' }] } } });
+    const auth = bearer(await mintToken(t.app, 'dev', [READ, WRITE]));
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
+    const types: Record<string, [string, Buffer]> = {
+      'logo.png': ['image/png', png],
+      'raw.csv': ['application/octet-stream', Buffer.from('a,b\n1,2\n')],
+      'plain.csv': ['text/csv', Buffer.from('a\n1\n')],
+      'notes.txt': ['text/plain; charset=utf-8', Buffer.from('hi\n')],
+      // Over 64 KiB: beside an export file.
+      'big.png': ['image/png', Buffer.concat([png, Buffer.alloc(70_000, 7)])],
+    };
+    for (const [path, [type, bytes]] of Object.entries(types)) {
+      const url = `/api/v2/datasets/ri.foundry.main.dataset.typed/files/${path}/upload`;
+      expect((await t.app.inject({ method: 'POST', url, headers: { ...auth, 'content-type': type }, payload: bytes })).statusCode).toBe(200);
+    }
+    const exported = (await t.app.inject({ url: '/_emulate/platform/state' })).json() as { platform: { datasets: Array<{ files: unknown[] }> } };
+    expect(exported.platform.datasets[0]!.files).toEqual([
+      { path: 'logo.png', content_type: 'image/png', content_base64: png.toString('base64') },
+      { path: 'notes.txt', content_type: 'text/plain; charset=utf-8', content: 'hi\n' },
+      // text/csv is what the seed gives a .csv path anyway.
+      { path: 'plain.csv', content: 'a\n1\n' },
+      { path: 'raw.csv', content_type: 'application/octet-stream', content: 'a,b\n1,2\n' },
+    ]);
+
+    const dir = await mkdtemp(join(tmpdir(), 'ds-types-'));
+    try {
+      const file = join(dir, 'state.yaml');
+      await writeStateFile({ store: t.store, services: SERVICES }, file);
+      const doc = parse(await readFile(file, 'utf8')) as { platform: { datasets: Array<{ files: Array<Record<string, string>> }> } };
+      expect(doc.platform.datasets[0]!.files[0]).toEqual({
+        path: 'big.png',
+        content_type: 'image/png',
+        from: join('state.yaml.files', 'ri.foundry.main.dataset.typed', '0', 'big.png'),
+      });
+      await t.app.close();
+      t = undefined;
+
+      const emulator = await startEmulator({ config: file, store: testStoreSpec() });
+      try {
+        const token = await emulator.mintToken('dev', [READ]);
+        for (const [path, [type, bytes]] of Object.entries(types)) {
+          const res = await fetch(`${emulator.url}/api/v2/datasets/ri.foundry.main.dataset.typed/files/${path}/content`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          expect([path, res.headers.get('content-type'), Buffer.from(await res.arrayBuffer()).equals(bytes)]).toEqual([path, type, true]);
+        }
+        const again = (await (await fetch(`${emulator.url}/_emulate/platform/state`)).json()) as typeof exported;
+        expect(again.platform.datasets).toEqual(exported.platform.datasets);
+      } finally {
+        await emulator.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a content type that is not a media type and a branch name over 1024 UTF-8 bytes, naming each path', async () => {
+    const err = await buildTestApp({
+      seed: {
+        platform: {
+          datasets: [
+            {
+              name: 'x',
+              branches: ['master', 'b'.repeat(1025), 'é'.repeat(513), 'é'.repeat(512)],
+              files: [
+                { path: 'a.png', content: 'x', content_type: 'png' },
+                { path: 'b.csv', content: 'x', content_type: 'text/csv\r\nX-Other: 1' },
+                { path: 'c.txt', content: 'x', content_type: '' },
+                { path: 'd.txt', content: 'x', content_type: 'text/plain; charset=utf-8' },
+              ],
+            },
+          ],
+        },
+      },
+    }).then(
+      () => 'loaded',
+      (e: Error) => e.message,
+    );
+    expect(err).toContain('platform.datasets[0].files[0].content_type: "png" is not a media type');
+    expect(err).toContain('platform.datasets[0].files[1].content_type: "text/csv\\r\\nX-Other: 1" is not a media type');
+    expect(err).toContain('platform.datasets[0].files[2].content_type: "" is not a media type');
+    expect(err).toMatch(/platform\.datasets\[0\]\.branches\[1\]: "b+…" cannot name a branch: it is 1025 bytes long in UTF-8/);
+    expect(err).toMatch(/platform\.datasets\[0\]\.branches\[2\]: "é+…" cannot name a branch: it is 1026 bytes long in UTF-8/);
+    expect(err).not.toContain('files[3]');
+    expect(err).not.toContain('branches[3]');
   });
 
   it('reads `from:` relative to the seed file', async () => {

@@ -170,6 +170,37 @@ describe('branches', () => {
     }
     expect(outcomes.size).toBeGreaterThan(0);
   });
+
+  it('refuse a name over 1024 UTF-8 bytes, which no URL could reach again; the longest taken are reached over HTTP', async () => {
+    const rid = await created();
+    // Percent-encoded in a URL, a longer name may pass Node's 16 KiB of headers: every later request answers 431.
+    for (const name of ['x'.repeat(20_000), '€'.repeat(2_000), 'x'.repeat(1025), 'é'.repeat(513)]) {
+      const res = await json(t(), 'POST', `/api/v2/datasets/${rid}/branches`, { name });
+      const error = platformError(res.body);
+      // The parameter gives the name back (cut at 1024 characters, as every parameter is).
+      const given = String(error.parameters.branchName);
+      expect([name.length, res.status, error.errorName, name.startsWith(given.replace(/…$/, ''))]).toEqual([name.length, 400, 'InvalidBranchName', true]);
+    }
+    expect((await json(t(), 'GET', `/api/v2/datasets/${rid}/branches`)).body.data).toEqual([{ name: 'master' }]);
+    // Over a real socket: inject() does not meet Node's header limit.
+    const base = await t().app.listen({ host: '127.0.0.1', port: 0 });
+    const call = (method: string, url: string, body?: unknown) =>
+      fetch(`${base}/api/v2/datasets/${rid}${url}`, {
+        method,
+        headers: { ...t().auth, ...(body === undefined ? {} : { 'content-type': typeof body === 'string' ? 'text/csv' : 'application/json' }) },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+    for (const name of ['x'.repeat(1024), '€'.repeat(341), 'é'.repeat(512)]) {
+      const b = encodeURIComponent(name);
+      expect((await call('POST', '/branches', { name })).status).toBe(200);
+      expect((await call('GET', `/branches/${b}`)).status).toBe(200);
+      expect((await call('POST', `/files/a.csv/upload?branchName=${b}`, 'v\n1\n')).status).toBe(200);
+      expect((await call('POST', `/transactions?branchName=${b}`, { transactionType: 'APPEND' })).status).toBe(200);
+      const history = await call('GET', `/branches/${b}/transactions`);
+      expect([history.status, ((await history.json()) as { data: unknown[] }).data.length]).toEqual([200, 2]);
+      expect((await call('DELETE', `/branches/${b}`)).status).toBe(204);
+    }
+  });
 });
 
 describe('paths', () => {

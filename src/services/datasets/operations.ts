@@ -10,10 +10,16 @@ import * as E from './errors.js';
 import { tableSourceFor } from './table/sources.js';
 import type { ParquetWarmup } from './parquet-warmup.js';
 import { watchUpload } from './csv-learning.js';
-import { badBranchName } from './paths.js';
+import { branchNameProblem } from './paths.js';
 import { checkDisplayName } from '../display-names.js';
 
 export const DEFAULT_BRANCH = 'master';
+
+/** Refuses a name the API could not take, or no URL could reach again (docs/datasets.md, "Branches"). */
+function checkBranchName(name: string): void {
+  const problem = branchNameProblem(name);
+  if (problem !== undefined) throw E.invalidBranchName(name).because(`branch name ${E.shown(name)} ${problem}`);
+}
 
 export class Datasets {
   constructor(
@@ -47,6 +53,7 @@ export class Datasets {
   ): Promise<DatasetRecord> {
     // Its name is a display name of its folder: it is found by path there (a stream's dataset too).
     checkDisplayName(name);
+    for (const branch of branches) checkBranchName(branch);
     const record = { rid, name, parentFolderRid };
     await this.repo.insertDataset(record);
     for (const branch of branches) await this.repo.insertBranch({ datasetRid: rid, name: branch });
@@ -68,7 +75,7 @@ export class Datasets {
 
   async createBranch(datasetRid: string, name: string, transactionRid?: string): Promise<BranchRecord> {
     await this.dataset(datasetRid);
-    if (badBranchName(name)) throw E.invalidBranchName(name);
+    checkBranchName(name);
     let head: string | undefined;
     if (transactionRid !== undefined) {
       const t = await this.transaction(datasetRid, transactionRid);

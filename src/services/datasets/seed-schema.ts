@@ -12,6 +12,8 @@ const SeedFile = Type.Object(
     content_base64: Type.Optional(Type.String()),
     /** A file beside the seed (relative to the seed file's folder). */
     from: Type.Optional(Type.String({ minLength: 1 })),
+    /** Its media type (`image/png`, `text/csv; charset=utf-8`); default `text/csv` for a `.csv` path, else `application/octet-stream`. */
+    content_type: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

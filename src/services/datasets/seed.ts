@@ -1,7 +1,8 @@
 // The `datasets` seed codec (docs/datasets.md, "Seed"): each dataset with its branches, and its files as one
 // committed SNAPSHOT on the first branch with the schema attached to it. The export writes the first branch's
 // current view back: text files up to 64 KiB inline, small binary ones in base64; larger files go beside an
-// export file (`from:`), and over HTTP (one answer, nowhere beside it) are named as dropped.
+// export file (`from:`), and over HTTP (one answer, nowhere beside it) are named as dropped. Each file keeps its
+// content type: `content_type` when it is not the one a seed gives its path by default.
 import { createReadStream, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,10 +11,10 @@ import { DATASETS } from './part.js';
 import { BLOBS } from '../../blobs/index.js';
 import { Datasets } from './operations.js';
 import { findSchema, putSchema } from './schemas.js';
-import { badBranchName, pathProblem } from './paths.js';
+import { branchNameProblem, pathProblem } from './paths.js';
 import { displayNameProblem } from '../display-names.js';
 import { checkSchema } from './schema-check.js';
-import { PlatformError } from '../../errors.js';
+import { PlatformError, quote } from '../../errors.js';
 import { DatasetsSeed, fieldOfSeed, schemaOfSeed, seedOfField, type DatasetSeedEntry, type SeedColumn } from './seed-schema.js';
 import { systemClock } from '../../clock.js';
 import { DATASET_LIMIT_KEYS } from './caps.js';
@@ -29,6 +30,17 @@ function besideName(path: string): string {
   return `file${Buffer.byteLength(ext) <= 16 ? ext : ''}`;
 }
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * The content type a seed file gets without `content_type`. Part of the seed format: the export leaves out a
+ * content type equal to it, so that a seed written without one exports as it was written.
+ */
+const defaultContentType = (path: string) => (path.endsWith('.csv') ? 'text/csv' : 'application/octet-stream');
+const TOKEN = "[\\w!#$%&'*+.^`|~-]+";
+/**
+ * A media type as an upload's Content-Type is taken (the framework checks the same): `type/subtype`, both RFC 9110
+ * tokens, then optional `;` parameters in characters a header may hold. What the API stored, the seed takes back.
+ */
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}[ \\t]*(?:;[\\t\\x20-\\x7e\\x80-\\xff]*)?$`);
 /** A rid as a folder name (rids hold only these characters, but a seeded one may hold anything). */
 const safeName = (rid: string) => rid.replace(/[^A-Za-z0-9._-]/g, '_');
 
@@ -53,7 +65,8 @@ function check(part: DatasetSeedEntry[], path: string, _platform: Record<string,
     if (nameProblem) problems.push(`${at}.name: the name ${nameProblem}`);
     d.branches.forEach((b, j) => {
       if (d.branches.indexOf(b) < j) problems.push(`${at}.branches[${j}]: duplicate branch "${b}"`);
-      if (badBranchName(b)) problems.push(`${at}.branches[${j}]: "${b}" cannot name a branch (empty, "." or "..", or a rid or UUID)`);
+      const problem = branchNameProblem(b);
+      if (problem) problems.push(`${at}.branches[${j}]: ${quote(b)} cannot name a branch: it ${problem}`);
     });
     d.files.forEach((f, j) => {
       const fat = `${at}.files[${j}]`;
@@ -62,6 +75,8 @@ function check(part: DatasetSeedEntry[], path: string, _platform: Record<string,
       if (d.files.findIndex((o) => o.path === f.path) < j) problems.push(`${fat}.path: duplicate file "${f.path}"`);
       const sources = [f.content, f.content_base64, f.from].filter((v) => v !== undefined).length;
       if (sources !== 1) problems.push(`${fat}: give exactly one of content, content_base64 and from`);
+      if (f.content_type !== undefined && !MEDIA_TYPE.test(f.content_type))
+        problems.push(`${fat}.content_type: ${quote(f.content_type)} is not a media type (type/subtype, then optional ";" parameters)`);
       // Node's decoder skips what is not base64 without a word: a typo would become other bytes.
       if (f.content_base64 !== undefined && !BASE64.test(f.content_base64.replace(/\s+/g, '')))
         problems.push(`${fat}.content_base64: not base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4)`);
@@ -114,7 +129,7 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
           await datasets.upload(record.rid, f.path, bytesOf(f), {
             transactionRid: t.rid,
             maxBytes: Number.MAX_SAFE_INTEGER,
-            contentType: f.path.endsWith('.csv') ? 'text/csv' : 'application/octet-stream',
+            contentType: f.content_type ?? defaultContentType(f.path),
           });
         await datasets.close(record.rid, t.rid, 'COMMITTED');
         snapshot = t.rid;
@@ -152,15 +167,23 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
         const branch = await datasets.branch(d.rid, main);
         let beside = 0;
         for (const f of await datasets.view({ datasetRid: d.rid, branch })) {
-          const stream = f.blobId === undefined ? undefined : await store.part(BLOBS).open(f.blobId);
-          if (!stream) {
+          const info = f.blobId === undefined ? undefined : await store.part(BLOBS).stat(f.blobId);
+          const stream = info && (await store.part(BLOBS).open(info.blobId));
+          if (!info || !stream) {
             dropped(`datasets: ${d.rid} file ${f.path}: its bytes are gone from the store`);
             continue;
+          }
+          // Its content type, unless the seed would give it that one anyway.
+          let typed: { content_type?: string } = {};
+          if (info.contentType !== defaultContentType(f.path)) {
+            if (MEDIA_TYPE.test(info.contentType)) typed = { content_type: info.contentType };
+            else dropped(`datasets: ${d.rid} file ${f.path}: its content type ${quote(info.contentType)} is not one a seed takes; it is left out`);
           }
           if (f.size > INLINE_MAX) {
             // A file export writes it beside the document; over HTTP there is nowhere to put it.
             // In a folder of its own per file (`<rid>/<n>/<name>`): a dataset may hold both `x` and `x/y`.
-            if (writeBeside) entry.files.push({ path: f.path, from: await writeBeside(join(safeName(d.rid), String(beside++), besideName(f.path)), stream) });
+            if (writeBeside)
+              entry.files.push({ path: f.path, ...typed, from: await writeBeside(join(safeName(d.rid), String(beside++), besideName(f.path)), stream) });
             else {
               stream.destroy();
               dropped(`datasets: ${d.rid} file ${f.path} (${f.size} bytes) is larger than the 64 KiB an exported seed inlines`);
@@ -170,7 +193,9 @@ export const datasetsSeedCodec: SeedCodec<DatasetSeedEntry[]> = {
           const parts: Buffer[] = [];
           for await (const p of stream) parts.push(p as Buffer);
           const bytes = Buffer.concat(parts);
-          entry.files.push(isText(bytes) ? { path: f.path, content: bytes.toString('utf8') } : { path: f.path, content_base64: bytes.toString('base64') });
+          entry.files.push(
+            isText(bytes) ? { path: f.path, ...typed, content: bytes.toString('utf8') } : { path: f.path, ...typed, content_base64: bytes.toString('base64') },
+          );
         }
       }
       out.push(entry);
