@@ -93,6 +93,12 @@ function clientGone(reply: FastifyReply): AbortSignal {
  */
 const HELD_BYTES = 64 * 1024;
 
+/**
+ * An Arrow IPC message that claims 1 MiB of metadata and holds eight bytes: readers fail on it with "Expected to
+ * read 1048576 metadata bytes, but only read 8" (docs/datasets.md, "A read that fails late").
+ */
+const CUT_ARROW_MESSAGE = Buffer.from([0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x10, 0x00, ...Buffer.from('failed\0\0')]);
+
 async function sendTable(datasetRid: string, bytes: AsyncGenerator<Buffer>, format: TableFormat, reply: FastifyReply, gone: AbortSignal) {
   const held: Buffer[] = [];
   let size = 0;
@@ -113,7 +119,19 @@ async function sendTable(datasetRid: string, bytes: AsyncGenerator<Buffer>, form
   }
   async function* all(): AsyncGenerator<Buffer> {
     yield* held.splice(0);
-    if (!done) yield* bytes;
+    if (done) return;
+    if (format !== 'ARROW') return yield* bytes;
+    try {
+      yield* bytes;
+    } catch (err) {
+      // Too late for a 400: the rows sent so far would read as a whole, shorter table (apache-arrow and pyarrow
+      // take a stream's end for its end). A message cut short after them makes every Arrow reader fail instead.
+      // The answer then ends as usual: closing the connection instead made fetch drop the last bytes (the cut
+      // message with them), and apache-arrow took the stream's error for its end.
+      if (gone.aborted) throw err;
+      reply.log.warn({ err }, 'readTable failed after its answer began: the Arrow stream ends with a cut message');
+      yield CUT_ARROW_MESSAGE;
+    }
   }
   const stream = Readable.from(all(), { objectMode: false });
   // A client gone before the answer was read: destroying the stream returns `all` only if it ever started, so
