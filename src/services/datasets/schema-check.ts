@@ -32,6 +32,11 @@ function checkField(field: FieldSchema, name: string, depth: number): void {
   if (field.type === 'ARRAY' && !isField(field.arraySubtype)) throw invalidField(name, `ARRAY field ${JSON.stringify(name)} has no arraySubtype`);
   if (field.type === 'DECIMAL' && !(wholeAtLeast(field.precision, 1) && wholeAtLeast(field.scale, 0)))
     throw invalidField(name, `DECIMAL field ${JSON.stringify(name)} needs a positive whole precision and a scale of 0 or more`);
+  // The wire's DecimalType allows a precision up to 38, and a scale cannot have more digits than the precision.
+  if (field.type === 'DECIMAL' && typeof field.precision === 'number' && field.precision > MAX_PRECISION)
+    throw invalidField(name, `DECIMAL field ${JSON.stringify(name)} has precision ${field.precision}; the most is ${MAX_PRECISION}`);
+  if (field.type === 'DECIMAL' && typeof field.precision === 'number' && typeof field.scale === 'number' && field.scale > field.precision)
+    throw invalidField(name, `DECIMAL field ${JSON.stringify(name)} has scale ${field.scale} above its precision ${field.precision}`);
   for (const key of ['arraySubtype', 'mapKeyType', 'mapValueType'] as const) {
     const inner = field[key];
     if (inner !== undefined) {
@@ -46,6 +51,8 @@ function checkField(field: FieldSchema, name: string, depth: number): void {
   }
 }
 
+const MAX_PRECISION = 38;
+
 /** Absent, or a whole number of at least `least`. */
 const wholeAtLeast = (value: unknown, least: number) => value === undefined || (Number.isInteger(value) && (value as number) >= least);
 
@@ -57,10 +64,10 @@ export function checkSchema(schema: DatasetSchema): void {
   const seen = new Set<string>();
   for (const [i, field] of schema.fieldSchemaList.entries()) {
     const name = typeof field.name === 'string' ? field.name : `#${i + 1}`;
-    if (field.name !== undefined && (typeof field.name !== 'string' || field.name === ''))
-      throw invalidField(name, `column ${i + 1}'s name is ${field.name === '' ? 'empty' : 'not text'}`);
+    // A top-level column is read by its name: without one, a read would look for a made-up one.
+    if (typeof field.name !== 'string' || field.name === '')
+      throw invalidField(name, `column ${i + 1}'s name is ${field.name === '' ? 'empty' : field.name === undefined ? 'missing' : 'not text'}`);
     checkField(field, name, 0);
-    if (field.name === undefined) continue;
     if (seen.has(field.name))
       throw invalidArgument('InvalidSchema', { errorType: 'DUPLICATE_FIELD_NAME', message: `column ${JSON.stringify(field.name)} is named twice` }).because(
         `column ${JSON.stringify(field.name)} is named twice in the schema`,

@@ -243,3 +243,102 @@ def test_parquet_list_items_keep_their_type(client):
     assert list(row["ids"]) == [9007199254740993]
     csv = bytes(D.read_table(ds.rid, format="CSV")).decode()
     assert csv == 'days,at,ids\n"[""2026-01-02"",null]","[""2026-01-01T10:00:00.000Z""]",[9007199254740993]\n'
+
+
+def parquet_of(table) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    return sink.getvalue().to_pybytes()
+
+
+def test_parquet_values_as_pyarrow_writes_them_keep_their_meaning(client):
+    """decimal256, nanosecond and far timestamps, large_list, and columns read under STRING (docs/datasets.md, "Parquet")."""
+    import datetime
+    import decimal
+
+    import pyarrow as pa
+
+    D = client.datasets.Dataset
+    ds = new_dataset(client)
+    utc = datetime.timezone.utc
+    table = pa.table(
+        {
+            "big": pa.array([decimal.Decimal("1.25"), decimal.Decimal("-123456789012345678901234567890.12"), None], pa.decimal256(40, 2)),
+            # pandas' default unit: cut to the microsecond, toward the past.
+            "ns": pa.array([1_767_225_600_123_456_789, -1_001, 9_214_646_399_999_999_999], pa.timestamp("ns", tz="UTC")),
+            "far": pa.array([datetime.datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=utc), datetime.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=utc), None], pa.timestamp("us", tz="UTC")),
+            "tags": pa.array([[1.5, 2.0], [], None], pa.large_list(pa.float64())),
+            "raw": pa.array([b"plain text", "caf\u00e9".encode(), None], pa.binary()),
+            "day": pa.array([datetime.date(2026, 1, 2), datetime.date(1969, 12, 31), None], pa.date32()),
+        }
+    )
+    D.File.upload(ds.rid, "part-0.parquet", parquet_of(table), transaction_type="SNAPSHOT")
+    field = lambda name, kind, **more: {"name": name, "type": kind, "nullable": True, **more}
+    D.put_schema(
+        ds.rid,
+        schema={
+            "fieldSchemaList": [
+                field("big", "DECIMAL", precision=38, scale=2),
+                field("ns", "TIMESTAMP"),
+                field("far", "TIMESTAMP"),
+                field("tags", "ARRAY", arraySubtype={"type": "DOUBLE", "nullable": True}),
+                field("raw", "STRING"),
+                field("day", "STRING"),
+            ]
+        },
+    )
+    arrow = D.read_table(ds.rid, format="ARROW").to_pandas()
+    assert arrow["big"].tolist() == ["1.25", "-123456789012345678901234567890.12", None]
+    assert [pd.Timestamp(v).value for v in arrow["ns"]] == [1_767_225_600_123_456_000, -2_000, 9_214_646_399_999_999_000]
+    assert [None if pd.isna(v) else pd.Timestamp(v).isoformat() for v in arrow["far"]] == ["9999-12-31T23:59:59.999999+00:00", "1969-12-31T23:59:59.999999+00:00", None]
+    assert [None if v is None else list(v) for v in arrow["tags"]] == [[1.5, 2.0], [], None]
+    assert arrow["raw"].tolist() == ["plain text", "caf\u00e9", None]
+    assert arrow["day"].tolist() == ["2026-01-02", "1969-12-31", None]
+    csv = bytes(D.read_table(ds.rid, format="CSV")).decode()
+    assert csv.splitlines() == [
+        "big,ns,far,tags,raw,day",
+        "1.25,2026-01-01T00:00:00.123Z,9999-12-31T23:59:59.999Z,\"[1.5,2]\",plain text,2026-01-02",
+        "-123456789012345678901234567890.12,1969-12-31T23:59:59.999Z,1969-12-31T23:59:59.999Z,[],caf\u00e9,1969-12-31",
+        ",2261-12-31T23:59:59.999Z,,,,",
+    ]
+
+
+def test_parquet_values_that_do_not_fit_their_column_are_refused_not_changed(client):
+    import datetime
+
+    import pyarrow as pa
+
+    D = client.datasets.Dataset
+    field = lambda name, kind: {"name": name, "type": kind, "nullable": True}
+    cases = [
+        ("count", pa.array([3.0, 1.5], pa.float64()), "LONG", 'row 2, column "count": "1.5" is not a long integer'),
+        ("count", pa.array(["7", "x1"], pa.string()), "LONG", 'row 2, column "count": "x1" is not a long integer'),
+        ("ratio", pa.array([1.0, 1e300], pa.float64()), "FLOAT", 'row 2, column "ratio": "1e+300" is not a 32-bit float (out of range)'),
+        ("when", pa.array([datetime.time(1, 2, 3)], pa.time64("us")), "STRING", 'column "when" is Time'),
+    ]
+    for name, values, kind, message in cases:
+        ds = new_dataset(client)
+        D.File.upload(ds.rid, "part-0.parquet", parquet_of(pa.table({name: values})), transaction_type="SNAPSHOT")
+        D.put_schema(ds.rid, schema={"fieldSchemaList": [field(name, kind)]})
+        for fmt in ("ARROW", "CSV"):
+            with pytest.raises(ReadTableError) as refused:
+                D.read_table(ds.rid, format=fmt)
+            assert message in refused.value.parameters["message"], (kind, fmt, refused.value.parameters)
+
+
+def test_csv_numbers_as_pandas_writes_them(client):
+    D = client.datasets.Dataset
+    ds = new_dataset(client)
+    frame = pd.DataFrame({"value": [1.5, float("inf"), float("-inf"), float("nan")], "ratio": [0.1, 2.5, -1.0, None]})
+    D.File.upload(ds.rid, "part-0.csv", frame.to_csv(index=False).encode(), transaction_type="SNAPSHOT")
+    D.put_schema(ds.rid, schema={"fieldSchemaList": [{"name": "value", "type": "DOUBLE", "nullable": True}, {"name": "ratio", "type": "FLOAT", "nullable": True}]})
+    back = D.read_table(ds.rid, format="ARROW").to_pandas()
+    assert back["value"].tolist()[:3] == [1.5, float("inf"), float("-inf")] and pd.isna(back["value"].iloc[3])
+    assert bytes(D.read_table(ds.rid, format="CSV", columns=["ratio"])).decode() == "ratio\n0.1\n2.5\n-1\n\n"
+    D.File.upload(ds.rid, "part-1.csv", b"value,ratio\n0x10,1\n", transaction_type="SNAPSHOT")
+    with pytest.raises(ReadTableError) as refused:
+        D.read_table(ds.rid, format="ARROW")
+    assert refused.value.parameters["message"] == 'part-1.csv line 2, column "value": "0x10" is not a number'

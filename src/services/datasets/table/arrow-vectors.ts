@@ -15,9 +15,12 @@ import {
   makeBuilder,
   makeData,
   makeVector,
-  type DataType,
+  DataType,
+  TimeUnit,
+  type Timestamp,
 } from 'apache-arrow';
 import type { Cell } from './columns.js';
+import { microsToMillis, putMicros } from './instant-text.js';
 
 /**
  * Rows as columns: per read column, its cells, a typed array a decoder gave that already is the Arrow type's
@@ -34,9 +37,17 @@ export function firstOf(column: ColumnBatch['columns'][number], count: number): 
   return 'subarray' in column ? column.subarray(0, count) : Array.prototype.slice.call(column, 0, count);
 }
 
-/** A column as cells (what CSV text is written from): Arrow data gives its values, nulls as null. */
+/**
+ * A column as cells (what CSV text is written from): Arrow data gives its values, nulls as null; microsecond
+ * timestamps their whole milliseconds, read exactly (apache-arrow's own would round past 2^53 microseconds).
+ */
 export function cellsOf(column: ColumnBatch['columns'][number]): ArrayLike<Cell> {
-  return column instanceof Data ? (Array.from(makeVector(column)) as Cell[]) : (column as ArrayLike<Cell>);
+  if (!(column instanceof Data)) return column as ArrayLike<Cell>;
+  if (DataType.isTimestamp(column.type) && (column.type as Timestamp).unit === TimeUnit.MICROSECOND) {
+    const millis = microsToMillis(column);
+    return Array.from({ length: column.length }, (_v, i) => (column.getValid(i) ? millis[i]! : null));
+  }
+  return Array.from(makeVector(column)) as Cell[];
 }
 
 export const isColumnBatch = (batch: unknown): batch is ColumnBatch => typeof batch === 'object' && batch !== null && 'columns' in batch;
@@ -88,11 +99,7 @@ function micros(cells: ArrayLike<unknown>, length: number): BigInt64Array {
   const words = new Uint32Array(out.buffer);
   for (let i = 0; i < length; i++) {
     const cell = cells[i];
-    if (isNull(cell)) continue;
-    const value = Math.round((cell as number) * 1000);
-    const high = Math.floor(value / 4294967296);
-    words[2 * i] = value - high * 4294967296;
-    words[2 * i + 1] = high;
+    if (!isNull(cell)) putMicros(words, i, cell as number);
   }
   return out;
 }

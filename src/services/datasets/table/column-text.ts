@@ -6,7 +6,7 @@
 // written a value at a time as before, errors included.
 import { isAscii } from 'node:buffer';
 import { Data, DataType, DateUnit, Precision, TimeUnit, type DateDay, type Float, type Int, type Timestamp } from 'apache-arrow';
-import type { Cell, Column } from './columns.js';
+import { float32Text, type Cell, type Column } from './columns.js';
 import { cellsOf, type ColumnBatch } from './arrow-vectors.js';
 import { bitmapOf, dayWriter, instantWriter, microsToMillis, SAFE_HIGH, TWO_32, validAt, wholeMillis, type ColumnWriter } from './instant-text.js';
 import { decompose, digitCount, parts, partsLength, writeParts, writeSafeInteger } from './number-text.js';
@@ -203,9 +203,12 @@ function dataWriter(type: DataType, data: Data): ColumnWriter | undefined {
   if (DataType.isFloat(type) && (type as Float).precision === Precision.DOUBLE && data.stride === 1) {
     return doubleWriter(data.values as Float64Array, bitmapOf(data), data.length);
   }
-  const numeric = (DataType.isFloat(type) && (type as Float).precision === Precision.SINGLE) || (DataType.isInt(type) && (type as Int).bitWidth <= 32);
-  if (numeric && data.stride === 1) {
-    const values = data.values as Float64Array;
+  if (DataType.isFloat(type) && (type as Float).precision === Precision.SINGLE && data.stride === 1) {
+    const values = data.values as Float32Array;
+    return eachValue(data, (i) => float32Text(values[i]!));
+  }
+  if (DataType.isInt(type) && (type as Int).bitWidth <= 32 && data.stride === 1) {
+    const values = data.values as Int32Array;
     return eachValue(data, (i) => String(values[i]));
   }
   if (DataType.isInt(type) && (type as Int).bitWidth === 64 && (type as Int).isSigned) {
@@ -213,8 +216,7 @@ function dataWriter(type: DataType, data: Data): ColumnWriter | undefined {
   }
   if (DataType.isDate(type) && (type as DateDay).unit === DateUnit.DAY) return dayWriter(data.values as Int32Array, bitmapOf(data), data.length);
   if (DataType.isTimestamp(type) && (type as Timestamp).unit === TimeUnit.MICROSECOND) {
-    const millis = microsToMillis(data);
-    return millis && instantWriter(millis, bitmapOf(data));
+    return instantWriter(microsToMillis(data), bitmapOf(data));
   }
   return undefined;
 }

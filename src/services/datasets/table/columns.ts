@@ -2,7 +2,7 @@
 // Parquet value becomes its value, and how that value is written back as CSV text. One place per type.
 import { Bool, DateDay, Field, Float32, Float64, Int16, Int32, Int64, Int8, List, TimestampMicrosecond, Utf8, type DataType } from 'apache-arrow';
 import type { FieldSchema } from '../model.js';
-import { anyScan, booleanScan, dateScan, daysInMonth, decimalScan, integerScan, timestampScan, type CellScan } from './csv-scan.js';
+import { anyScan, booleanScan, dateScan, daysInMonth, decimalScan, floatScan, integerScan, timestampScan, type CellScan } from './csv-scan.js';
 
 /** A value as the Arrow builders take it: ms numbers for dates and timestamps, bigint for longs. */
 export type Cell = string | number | bigint | boolean | null | Cell[];
@@ -55,17 +55,49 @@ function integer(bits: 8 | 16 | 32, make: () => DataType): Kind {
   };
 }
 
-function floating(make: () => DataType): Kind {
+// A number as CSV writers put it: decimal digits with an optional point and exponent, or NaN and the
+// infinities in the spellings pandas, Python and JavaScript write (`nan`, `inf`, `-Infinity`), any case.
+// Number() alone would also take hex (`0x10`), binary and octal, and read a blank cell as 0.
+const DECIMAL_NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+const SPECIAL_NUMBER = /^\s*(nan|([+-]?)inf(inity)?)\s*$/i;
+
+function numberOf(t: string): number {
+  if (DECIMAL_NUMBER.test(t)) return Number(t);
+  const special = SPECIAL_NUMBER.exec(t);
+  if (!special) return fail(t, 'a number');
+  return special[2] === undefined ? Number.NaN : special[2] === '-' ? -Infinity : Infinity;
+}
+
+/** The largest float32 (the CSV readers' plain range for FLOAT: a cell past it goes to the check). */
+export const FLOAT_MAX = 3.4028234663852886e38;
+/** A FLOAT as its Arrow Float32 keeps it; a finite number past float32's range is refused, not made infinite. */
+function float32(n: number, shown: string): number {
+  const f = Math.fround(n);
+  return Number.isFinite(n) && !Number.isFinite(f) ? fail(shown, 'a 32-bit float (out of range)') : f;
+}
+
+/**
+ * A float32's shortest text that reads back as the same float32 (`0.1`, not the double `0.10000000149011612`):
+ * the fewest significant digits, at most nine, that do.
+ */
+export function float32Text(x: number): string {
+  // Whole numbers below 2^24 are exact in a float32: their digits are the shortest text.
+  if (!Number.isFinite(x) || (Number.isInteger(x) && Math.abs(x) < 2 ** 24)) return String(x);
+  for (let digits = 1; digits < 9; digits++) {
+    const shorter = Number(x.toPrecision(digits));
+    if (Math.fround(shorter) === x) return String(shorter);
+  }
+  return String(Number(x.toPrecision(9)));
+}
+
+function floating(bits: 32 | 64, make: () => DataType): Kind {
+  const kept = bits === 32 ? float32 : (n: number) => n;
   return {
     arrow: make,
-    scan: decimalScan,
-    // Number() itself skips surrounding white space; only a NaN needs a second look.
-    parse: (t) => {
-      const n = Number(t);
-      return Number.isNaN(n) && !/^\s*nan\s*$/i.test(t) ? fail(t, 'a number') : n;
-    },
-    value: (v) => Number(v),
-    text: (c) => String(c),
+    scan: bits === 32 ? floatScan : decimalScan,
+    parse: (t) => kept(numberOf(t), t),
+    value: (v) => kept(Number(v), String(v)),
+    text: bits === 32 ? (c) => float32Text(Math.fround(Number(c))) : (c) => String(c),
   };
 }
 
@@ -73,6 +105,13 @@ const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 /** A LONG outside 64 bits is refused: stored in an Arrow Int64 it would wrap to another number. */
 const inLongRange = (n: bigint, shown: string): bigint => (n >= LONG_MIN && n <= LONG_MAX ? n : fail(shown, 'a 64-bit integer'));
+
+function longOf(v: unknown): bigint {
+  if (typeof v === 'bigint') return inLongRange(v, String(v));
+  if (typeof v === 'number') return Number.isInteger(v) ? inLongRange(BigInt(v), String(v)) : fail(String(v), 'a long integer');
+  const t = String(v).trim();
+  return /^[+-]?\d+$/.test(t) ? inLongRange(BigInt(t), String(v)) : fail(String(v), 'a long integer');
+}
 
 const ms = (v: unknown): number => (v instanceof Date ? v.getTime() : typeof v === 'bigint' ? Number(v) : Number(v));
 
@@ -117,11 +156,12 @@ const KINDS: Record<string, Kind> = {
     // Up to 18 digits always fits; a longer one is range-checked as parse does (an Arrow Int64 would wrap it).
     check: (t) => void (/^\s*[+-]?\d{1,18}\s*$/.test(t) || inLongRange(/^\s*[+-]?\d+\s*$/.test(t) ? BigInt(t.trim()) : fail(t, 'a long integer'), t)),
     scan: integerScan(18),
-    value: (v) => inLongRange(typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v))), String(v)),
+    // A decoder's bigint, a whole number, or text read as a CSV cell is; a fraction is refused, not cut.
+    value: (v) => longOf(v),
     text: (c) => String(c),
   },
-  DOUBLE: floating(() => new Float64()),
-  FLOAT: floating(() => new Float32()),
+  DOUBLE: floating(64, () => new Float64()),
+  FLOAT: floating(32, () => new Float32()),
   BOOLEAN: {
     arrow: () => new Bool(),
     scan: booleanScan,
@@ -148,7 +188,8 @@ const KINDS: Record<string, Kind> = {
       return Number.isNaN(n) ? fail(t, 'a timestamp (ISO 8601)') : n;
     },
     value: ms,
-    text: (c) => new Date(Number(c)).toISOString(),
+    // Whole milliseconds cut toward the past: a microsecond before 1970 is still 1969 (Date alone cuts toward zero).
+    text: (c) => new Date(Math.floor(Number(c))).toISOString(),
   },
 };
 

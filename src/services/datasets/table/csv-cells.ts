@@ -79,7 +79,7 @@ function put(slot: Slot, r: number, b: Buffer, s: number, e: number, doubled: bo
         return true;
       }
       if (kind === TIMESTAMP) {
-        slot.long(r, Math.round(value * 1000));
+        slot.micros(r, value);
         return true;
       }
       if (value >= slot.min && value <= slot.max) {
@@ -152,7 +152,7 @@ export function readCells(b: Buffer, from: number, limit: number, layout: CellLa
           // The common case, written here rather than through put (a call per cell).
           const value = VALUE[0]!;
           if (kind === LONG) slot!.long(r, value);
-          else if (kind === TIMESTAMP) slot!.long(r, Math.round(value * 1000));
+          else if (kind === TIMESTAMP) slot!.micros(r, value);
           else if (value >= slot!.min && value <= slot!.max) slot!.numbers[r] = value;
           else if (!put(slot!, r, b, at, end, false, -2)) return { records: r, end: start, stop: 'unproven' };
         } else {

@@ -4,7 +4,8 @@
 // as arrow-vectors.ts lays out the same cells (nulls hold zero; a validity bitmap only when there is a null).
 import { makeData, type Bool, type Data, type Utf8 } from 'apache-arrow';
 import { columnData } from './arrow-vectors.js';
-import type { Cell, Column } from './columns.js';
+import { putMicros } from './instant-text.js';
+import { FLOAT_MAX, type Cell, type Column } from './columns.js';
 
 /** How a slot's cells are read and kept. */
 export const Kind = { STRING: 1, DOUBLE: 2, FLOAT: 3, INTEGER: 4, DATE: 5, BOOLEAN: 6, LONG: 7, TIMESTAMP: 8, OTHER: 9 } as const;
@@ -22,8 +23,13 @@ const KINDS: Record<string, Kind> = {
   LONG: Kind.LONG,
   TIMESTAMP: Kind.TIMESTAMP,
 };
-/** The integer types' ranges (a plain value outside is left to fromText, which refuses it). */
-const RANGES: Record<string, [number, number]> = { INTEGER: [-(2 ** 31), 2 ** 31 - 1], SHORT: [-(2 ** 15), 2 ** 15 - 1], BYTE: [-128, 127] };
+/** The integer types' and FLOAT's ranges (a plain value outside is left to fromText, which refuses it). */
+const RANGES: Record<string, [number, number]> = {
+  INTEGER: [-(2 ** 31), 2 ** 31 - 1],
+  SHORT: [-(2 ** 15), 2 ** 15 - 1],
+  BYTE: [-128, 127],
+  FLOAT: [-FLOAT_MAX, FLOAT_MAX],
+};
 const TWO_32 = 4294967296;
 const EMPTY_I32 = new Int32Array(0);
 
@@ -94,6 +100,11 @@ export class Slot {
     this.words[2 * r + 1] = high;
   }
 
+  /** A TIMESTAMP's milliseconds as its microseconds (exactly: instant-text.ts). */
+  micros(r: number, ms: number): void {
+    putMicros(this.words, r, ms);
+  }
+
   /** The value fromText gave for a cell no plain reader took. */
   put(r: number, cell: Cell): void {
     switch (this.kind) {
@@ -102,7 +113,7 @@ export class Slot {
         this.longs[r] = cell as bigint;
         return;
       case Kind.TIMESTAMP:
-        return this.long(r, Math.round((cell as number) * 1000));
+        return this.micros(r, cell as number);
       case Kind.DATE:
         this.numbers[r] = Math.floor((cell as number) / 86_400_000);
         return;

@@ -60,6 +60,17 @@ export const decimalScan: CellScan = (b, at) => {
   return i === start ? -1 : i;
 };
 
+/**
+ * A FLOAT cell: what decimalScan takes, without an exponent and in at most 38 characters, so always within
+ * float32's range; anything else goes to the check, which refuses a value past that range.
+ */
+export const floatScan: CellScan = (b, at) => {
+  const end = decimalScan(b, at);
+  if (end < 0 || end - at > 38) return -1;
+  for (let i = at; i < end; i++) if (b[i] === 101 || b[i] === 69) return -1;
+  return end;
+};
+
 /** `true` or `false`, lower case (other spellings go to the check). */
 export const booleanScan: CellScan = (b, at) => {
   if (b[at] === 116) return b[at + 1] === 114 && b[at + 2] === 117 && b[at + 3] === 101 ? at + 4 : -1;
@@ -154,6 +165,7 @@ const BOOLEAN = 4;
 const DATE = 5;
 const TIMESTAMP = 6;
 const NONE = 7;
+const FLOAT = 8;
 
 interface Kinds {
   kind: Uint8Array;
@@ -164,6 +176,7 @@ interface Kinds {
 const KIND_OF = new Map<CellScan, number>([
   [anyScan, ANY],
   [decimalScan, DECIMAL],
+  [floatScan, FLOAT],
   [booleanScan, BOOLEAN],
   [dateScan, DATE],
   [timestampScan, TIMESTAMP],
@@ -242,6 +255,9 @@ export function scanRecords(bytes: Buffer, from: number, limit: number, columns:
               break;
             case DECIMAL:
               end = decimalScan(bytes, at);
+              break;
+            case FLOAT:
+              end = floatScan(bytes, at);
               break;
             case BOOLEAN:
               end = booleanScan(bytes, at);

@@ -139,28 +139,45 @@ export function dayWriter(days: Int32Array, bitmap: Uint8Array | undefined, leng
   };
 }
 
-/** Whole milliseconds of each valid value, as Date keeps them (cut toward zero, -0 as 0); NaN stays NaN. */
+/**
+ * Milliseconds (a fraction is microseconds, rounded to the nearest) as 64-bit microseconds at `words[2i]` (low)
+ * and `words[2i + 1]` (high), by exact 32-bit halves: `ms * 1000` as a double loses microseconds past 2^53
+ * (after the year 2255).
+ */
+export function putMicros(words: Int32Array | Uint32Array, i: number, ms: number): void {
+  const whole = Math.floor(ms);
+  const high = Math.floor(whole / TWO_32);
+  const low = (whole - high * TWO_32) * 1000 + Math.round((ms - whole) * 1000);
+  const carry = Math.floor(low / TWO_32);
+  words[2 * i] = low - carry * TWO_32;
+  words[2 * i + 1] = high * 1000 + carry;
+}
+
+/**
+ * Whole milliseconds of each valid value, cut toward the past (so a microsecond before 1970 stays in 1969, as
+ * the calendar reads it), -0 as 0; NaN stays NaN. The per-value way (columns.ts) cuts the same way.
+ */
 export function wholeMillis(values: ArrayLike<number>, length: number): Float64Array {
   const out = new Float64Array(length);
-  for (let i = 0; i < length; i++) out[i] = Math.trunc(values[i]!) + 0;
+  for (let i = 0; i < length; i++) out[i] = Math.floor(values[i]!) + 0;
   return out;
 }
 
 /**
- * Microseconds (64-bit, two 32-bit words each) as Date reads them from apache-arrow: whole milliseconds cut toward
- * zero. Undefined past 2^53 (apache-arrow refuses those: the slow way fails as it did).
+ * Whole milliseconds of 64-bit microseconds given as their high (signed) and low 32-bit words, cut toward the
+ * past, exactly: as one double, microseconds past 2^53 (after the year 2255) would round to the next millisecond.
  */
-export function microsToMillis(data: Data): Float64Array | undefined {
+export function millisOfMicros(high: number, low: number): number {
+  const q = Math.floor(high / 1000);
+  return q * TWO_32 + Math.floor(((high - q * 1000) * TWO_32 + (low >>> 0)) / 1000) + 0;
+}
+
+/** A microsecond timestamp column's whole milliseconds (cut toward the past, as wholeMillis cuts); 0 for nulls. */
+export function microsToMillis(data: Data): Float64Array {
   const values = data.values as BigInt64Array;
+  // apache-arrow slices a value buffer with its data (the offset is left for the validity bitmap).
   const words = new Int32Array(values.buffer, values.byteOffset, data.length * 2);
-  const bitmap = bitmapOf(data);
   const out = new Float64Array(data.length);
-  for (let i = 0; i < data.length; i++) {
-    if (!validAt(bitmap, i)) continue;
-    const high = words[2 * i + 1]!;
-    if (high >= SAFE_HIGH || high < -SAFE_HIGH) return undefined;
-    const micros = high * TWO_32 + (words[2 * i]! >>> 0);
-    out[i] = (micros - (micros % 1000)) / 1000 + 0;
-  }
+  for (let i = 0; i < data.length; i++) out[i] = millisOfMicros(words[2 * i + 1]!, words[2 * i]!);
   return out;
 }
