@@ -26,7 +26,10 @@ export function pageSizeOf(raw: number | string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_PAGE_SIZE;
   const n = typeof raw === 'string' ? Number(raw) : raw;
   if (!Number.isInteger(n) || n < 1)
-    throw invalidArgument('InvalidPageSize', { pageSize: raw }).because(`pageSize must be a whole number of at least 1; got ${String(raw)}`);
+    // A number where the query's text is one (the wire's PageSize is an integer), as a JSON body gives it.
+    throw invalidArgument('InvalidPageSize', { pageSize: Number.isFinite(n) ? n : raw }).because(
+      `pageSize must be a whole number of at least 1; got ${String(raw)}`,
+    );
   return Math.min(n, MAX_PAGE_SIZE);
 }
 

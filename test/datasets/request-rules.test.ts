@@ -55,6 +55,55 @@ describe('dataset names', () => {
       expect([res.status, res.body.name]).toEqual([200, good]);
     }
   });
+
+  it('are unique in their folder: a second dataset of one name there is ResourceNameAlreadyExists, elsewhere it is made', async () => {
+    await created();
+    const create = (name: string, parentFolderRid: string) => json(t(), 'POST', '/api/v2/datasets', { name, parentFolderRid });
+    expect((await create('trips', 'ri.compass.main.folder.a')).status).toBe(200);
+    const again = await create('trips', 'ri.compass.main.folder.a');
+    expect([again.status, platformError(again.body).errorName, platformError(again.body).parameters]).toEqual([
+      409,
+      'ResourceNameAlreadyExists',
+      { parentFolderRid: 'ri.compass.main.folder.a', displayName: 'trips' },
+    ]);
+    expect((await create('trips', 'ri.compass.main.folder.b')).status).toBe(200);
+    expect((await create('Trips', 'ri.compass.main.folder.a')).status).toBe(200);
+  });
+});
+
+describe('DECIMAL precision and scale', () => {
+  it('refuse a value that does not fit, in every format, also in a file a read proved for a wider schema', async () => {
+    const rid = await created();
+    await uploadFile(t(), rid, 'd.csv', 'amount\n1.50\n123456.789\n', '?transactionType=SNAPSHOT');
+    expect((await putSchema(rid, [field('amount', 'DECIMAL', { precision: 10, scale: 3 })])).status).toBe(200);
+    const wide = await read(rid, 'CSV');
+    expect([wide.statusCode, wide.body]).toEqual([200, 'amount\n1.50\n123456.789\n']);
+    expect((await putSchema(rid, [field('amount', 'DECIMAL', { precision: 5, scale: 2 })])).status).toBe(200);
+    for (const format of ['CSV', 'ARROW'] as const) {
+      const narrow = await read(rid, format);
+      expect([format, narrow.statusCode, platformError(narrow.json()).parameters.message]).toEqual([
+        format,
+        400,
+        'd.csv line 3, column "amount": "123456.789" is not a decimal that fits DECIMAL(5, 2) (at most 3 digits before the point and 2 after)',
+      ]);
+    }
+  });
+});
+
+describe('refusals named as the clients know them', () => {
+  it('a schema on a branch with no commit, a POST under /files/ not ending in /upload, a page size below 1', async () => {
+    const rid = await created();
+    const noView = await putSchema(rid, [field('n', 'STRING')]);
+    expect([noView.status, platformError(noView.body).errorName, platformError(noView.body).parameters]).toEqual([
+      404,
+      'DatasetViewNotFound',
+      { datasetRid: rid, branch: 'master' },
+    ]);
+    const stray = await t().app.inject({ method: 'POST', url: `/api/v2/datasets/${rid}/files/a.csv`, headers: t().auth, payload: 'x' });
+    expect([stray.statusCode, stray.json().errorName, stray.json().parameters]).toEqual([404, 'NotFound', { path: `/api/v2/datasets/${rid}/files/a.csv` }]);
+    const page = await json(t(), 'GET', `/api/v2/datasets/${rid}/transactions?pageSize=0`);
+    expect([page.status, platformError(page.body).parameters]).toEqual([400, { pageSize: 0 }]);
+  });
 });
 
 describe('schemas', () => {

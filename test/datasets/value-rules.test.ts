@@ -3,7 +3,7 @@
 // text, a LONG never cut from a fraction, and timestamps kept to the microsecond past 2^53 and written cut
 // toward the past.
 import { describe, expect, it } from 'vitest';
-import { columnOf, float32Text } from '../../src/services/datasets/table/columns.js';
+import { columnOf, fitsDecimal, float32Text } from '../../src/services/datasets/table/columns.js';
 import { putMicros, wholeMillis } from '../../src/services/datasets/table/instant-text.js';
 import { checkSchema } from '../../src/services/datasets/schema-check.js';
 import type { DatasetSchema } from '../../src/services/datasets/model.js';
@@ -100,5 +100,20 @@ describe('schemas', () => {
     expect(refusedSchema(decimal(38, 38))).toBeUndefined();
     expect(refusedSchema([{ type: 'STRING', nullable: true }])).toBe("column 1's name is missing");
     expect(refusedSchema([{ name: 'a', type: 'STRUCT', nullable: true, subSchemas: [{ type: 'LONG', nullable: true }] }])).toBeUndefined();
+  });
+});
+
+describe('decimals', () => {
+  it('fit their precision and scale once the exponent is applied and zeros that say nothing are dropped', () => {
+    const fits = (t: string) => fitsDecimal(t, 5, 2);
+    expect(['123.45', '-123.4', '+1.5', '1.', '.5', '0.50000', '00012.3', '1.2345e2', '12345e-2', '0e99', '0.0'].filter((t) => !fits(t))).toEqual([]);
+    expect(['1234.5', '123.456', '1e3', '1.5e-3', '123456.789', '1e400', '5e-400'].filter(fits)).toEqual([]);
+    const d = columnOf({ name: 'd', type: 'DECIMAL', nullable: true, precision: 5, scale: 2 }, 'd');
+    expect(d.fromText(' 1.50 ')).toBe('1.50');
+    expect(refusal(() => d.fromText('123456.789'))).toBe(
+      '"123456.789" is not a decimal that fits DECIMAL(5, 2) (at most 3 digits before the point and 2 after)',
+    );
+    expect(refusal(() => d.fromValue('1000.00'))).toBe('"1000.00" is not a decimal that fits DECIMAL(5, 2) (at most 3 digits before the point and 2 after)');
+    expect(columnOf({ name: 'd', type: 'DECIMAL', nullable: true }, 'd').fromText('123456.789')).toBe('123456.789');
   });
 });

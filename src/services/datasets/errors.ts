@@ -17,6 +17,15 @@ export const shown = (value: string): string =>
 export const datasetNotFound = (datasetRid: string) => notFound('DatasetNotFound', { datasetRid }).because(`no dataset ${shown(datasetRid)}`);
 export const branchNotFound = (datasetRid: string, branchName: string) =>
   notFound('BranchNotFound', { datasetRid, branchName }).because(`dataset ${shown(datasetRid)} has no branch ${shown(branchName)}`);
+export const resourceNameAlreadyExists = (parentFolderRid: string, displayName: string) =>
+  conflict('ResourceNameAlreadyExists', { parentFolderRid, displayName }).because(
+    `the folder ${shown(parentFolderRid)} holds a dataset named ${shown(displayName)} already`,
+  );
+/** A branch with no committed transaction has no view (the Python SDK's put_schema names this error). */
+export const datasetViewNotFound = (datasetRid: string, branch: string) =>
+  notFound('DatasetViewNotFound', { datasetRid, branch }).because(
+    `branch ${shown(branch)} of dataset ${shown(datasetRid)} has no committed transaction: no view to attach a schema to`,
+  );
 export const branchAlreadyExists = (datasetRid: string, branchName: string) =>
   conflict('BranchAlreadyExists', { datasetRid, branchName }).because(`dataset ${shown(datasetRid)} has a branch ${shown(branchName)} already`);
 export const invalidBranchName = (branchName: string) =>

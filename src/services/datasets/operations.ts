@@ -45,18 +45,19 @@ export class Datasets {
     return new Date(this.clock.now()).toISOString();
   }
 
-  async create(
-    name: string,
-    parentFolderRid: string,
-    rid = `ri.foundry.main.dataset.${randomUuid()}`,
-    branches: readonly string[] = [DEFAULT_BRANCH],
-  ): Promise<DatasetRecord> {
-    // Its name is a display name of its folder: it is found by path there (a stream's dataset too).
+  /**
+   * A new dataset; `rid` is given by the seed and an import, which keep what they hold. A new one made by the API
+   * (no `rid`) needs a name no other dataset in its folder has: it is found by path there.
+   */
+  async create(name: string, parentFolderRid: string, rid?: string, branches: readonly string[] = [DEFAULT_BRANCH]): Promise<DatasetRecord> {
+    // Its name is a display name of its folder (a stream's dataset too).
     checkDisplayName(name);
     for (const branch of branches) checkBranchName(branch);
-    const record = { rid, name, parentFolderRid };
+    if (rid === undefined && (await this.repo.datasets()).some((d) => d.parentFolderRid === parentFolderRid && d.name === name))
+      throw E.resourceNameAlreadyExists(parentFolderRid, name);
+    const record = { rid: rid ?? `ri.foundry.main.dataset.${randomUuid()}`, name, parentFolderRid };
     await this.repo.insertDataset(record);
-    for (const branch of branches) await this.repo.insertBranch({ datasetRid: rid, name: branch });
+    for (const branch of branches) await this.repo.insertBranch({ datasetRid: record.rid, name: branch });
     return record;
   }
 

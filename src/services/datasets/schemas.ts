@@ -25,10 +25,7 @@ export async function putSchema(
   checkSchema(body.schema);
   const branch = await datasets.branch(datasetRid, body.branchName ?? DEFAULT_BRANCH);
   const end = body.endTransactionRid ?? branch.head;
-  if (end === undefined)
-    throw E.transactionNotFound(datasetRid, '').because(
-      `branch ${JSON.stringify(branch.name)} of dataset ${JSON.stringify(datasetRid)} has no committed transaction to attach a schema to`,
-    );
+  if (end === undefined) throw E.datasetViewNotFound(datasetRid, branch.name);
   const t = await datasets.transaction(datasetRid, end);
   if (t.status !== 'COMMITTED') throw E.transactionNotCommitted(t);
   const record: SchemaRecord = {

@@ -17,8 +17,10 @@ import pandas as pd
 import pytest
 from foundry_sdk import Config, FoundryClient, UserTokenAuth
 from foundry_sdk.v2.core.errors import InvalidFilePath, InvalidPageSize, InvalidParameterCombination
+from foundry_sdk.v2.filesystem.errors import ResourceNameAlreadyExists
 from foundry_sdk.v2.datasets.errors import (
     BranchNotFound,
+    DatasetViewNotFound,
     DatasetNotFound,
     FileNotFound,
     FileNotFoundOnBranch,
@@ -113,6 +115,12 @@ def test_every_transaction_type_branches_and_a_read_in_the_past(client):
 
 def test_the_error_classes_the_sdk_raises(client):
     ds = new_dataset(client)
+    # No committed transaction yet: no view to attach a schema to.
+    with pytest.raises(DatasetViewNotFound) as no_view:
+        client.datasets.Dataset.put_schema(ds.rid, schema=SCHEMA)
+    assert no_view.value.parameters == {"datasetRid": ds.rid, "branch": "master"}
+    with pytest.raises(ResourceNameAlreadyExists):
+        client.datasets.Dataset.create(name=ds.name, parent_folder_rid=FOLDER)
     tx = client.datasets.Dataset.Transaction.create(ds.rid, transaction_type="SNAPSHOT")
     with pytest.raises(OpenTransactionAlreadyExists):
         client.datasets.Dataset.Transaction.create(ds.rid, transaction_type="APPEND")

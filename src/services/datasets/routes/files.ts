@@ -9,7 +9,7 @@ import { fileWire, page } from '../shapes.js';
 import { fileTooLarge, invalidFilePath } from '../errors.js';
 import { V2, filePathOf, namesEmptyItem, readAuth, writeAuth } from './common.js';
 import { one, paging, rangeOf, transactionType, type Query } from './query.js';
-import { notFound } from '../../../errors.js';
+import { excerpt, notFound } from '../../../errors.js';
 import { maxDatasetFileBytes } from '../caps.js';
 
 type Req = FastifyRequest<{ Params: { datasetRid: string }; Querystring: Query }>;
@@ -53,7 +53,13 @@ export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: Servi
     scope.post(`${V2}/:datasetRid/files/*`, { config: writeAuth, bodyLimit: maxDatasetFileBytes(deps.seed) }, async (request: Req, reply: FastifyReply) => {
       const { datasetRid } = request.params;
       const { path, suffixed } = filePathOf(request.raw.url ?? '', 'upload');
-      if (!suffixed) throw notFound('ApiNotFound', {}).because('a POST under /files/ must end in /upload');
+      // The framework's own 404 for a route that does not exist (docs/contracts.md §1), which this one is.
+      if (!suffixed) {
+        const urlPath = (request.raw.url ?? '').split('?', 1)[0]!;
+        throw notFound('NotFound', { path: excerpt(urlPath, 256) }).because(
+          `No route answers POST ${excerpt(urlPath, 256)}: a POST under /files/ ends in /upload`,
+        );
+      }
       const file = await upload(request, reply, datasets, maxDatasetFileBytes(deps.seed), datasetRid, path);
       return fileWire(file);
     });

@@ -11,6 +11,8 @@ export interface Column {
   name: string;
   /** The schema's type name (STRING, LONG, ARRAY, ...): a DECIMAL is Utf8 too, but read otherwise. */
   schemaType: string;
+  /** The rule its cells are read by: the type, with a DECIMAL's precision and scale and an ARRAY's item rule. */
+  rule: string;
   type: DataType;
   /** From a CSV cell; throws a plain-words message when the text is not of the type. */
   fromText(text: string): Cell;
@@ -138,12 +140,48 @@ function isoMillis(text: string): number {
   return Date.parse(`${m[1]}-${m[2]}-${m[3]}T${hour}:${minute}:${second}.${(m[7] ?? '').padEnd(3, '0').slice(0, 3)}${zone}`);
 }
 
+const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Whether a decimal's text fits DECIMAL(precision, scale): at most precision - scale digits before the point and
+ * scale after it, once its exponent is applied and the zeros that say nothing (leading, trailing) are dropped.
+ */
+export function fitsDecimal(text: string, precision: number, scale: number): boolean {
+  const m = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) return false;
+  let whole = m[1] ?? '';
+  let fraction = m[2] ?? '';
+  const exponent = Number(m[3] ?? 0);
+  if (!/[1-9]/.test(whole + fraction)) return true;
+  if (Math.abs(exponent) > precision + whole.length + fraction.length) return false;
+  if (exponent > 0) {
+    whole += fraction.slice(0, exponent).padEnd(exponent, '0');
+    fraction = fraction.slice(exponent);
+  } else if (exponent < 0) {
+    const padded = whole.padStart(-exponent, '0');
+    fraction = padded.slice(padded.length + exponent) + fraction;
+    whole = padded.slice(0, padded.length + exponent);
+  }
+  return whole.replace(/^0+/, '').length <= precision - scale && fraction.replace(/0+$/, '').length <= scale;
+}
+
+/** A DECIMAL with its precision and scale: text that does not fit them is refused, in CSV cells and Parquet values. */
+function decimalOf(precision: number, scale: number): Kind {
+  const what = `a decimal that fits DECIMAL(${precision}, ${scale}) (at most ${precision - scale} digits before the point and ${scale} after)`;
+  const fitting = (t: string, shown: string) => (fitsDecimal(t, precision, scale) ? t : fail(shown, what));
+  return {
+    ...KINDS.DECIMAL!,
+    parse: (t) => fitting(String(KINDS.DECIMAL!.parse(t)), t),
+    value: (v) => fitting(String(v), String(v)),
+  };
+}
+
 const KINDS: Record<string, Kind> = {
   STRING: { arrow: () => new Utf8(), parse: (t) => t, scan: anyScan, value: (v) => String(v), text: (c) => String(c) },
   // Decimals travel as their exact text (an Arrow decimal needs a fixed precision the schema may not give).
   DECIMAL: {
     arrow: () => new Utf8(),
-    parse: (t) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t.trim()) ? t.trim() : fail(t, 'a decimal')),
+    parse: (t) => (DECIMAL_TEXT.test(t.trim()) ? t.trim() : fail(t, 'a decimal')),
     value: (v) => String(v),
     text: (c) => String(c),
   },
@@ -206,6 +244,7 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const NUMBER_TYPES = new Set(['BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE']);
 
 function kindOf(field: FieldSchema): Kind {
+  if (field.type === 'DECIMAL' && typeof field.precision === 'number' && typeof field.scale === 'number') return decimalOf(field.precision, field.scale);
   if (field.type !== 'ARRAY') return KINDS[field.type]!;
   const subField = field.arraySubtype!;
   const sub = kindOf(subField);
@@ -246,11 +285,18 @@ function kindOf(field: FieldSchema): Kind {
   };
 }
 
+function ruleOf(field: FieldSchema): string {
+  if (field.type === 'ARRAY') return `ARRAY<${ruleOf(field.arraySubtype!)}>`;
+  if (field.type === 'DECIMAL' && typeof field.precision === 'number' && typeof field.scale === 'number') return `DECIMAL(${field.precision},${field.scale})`;
+  return field.type;
+}
+
 export function columnOf(field: FieldSchema, name: string): Column {
   const kind = kindOf(field);
   return {
     name,
     schemaType: field.type,
+    rule: ruleOf(field),
     type: kind.arrow(field),
     // An empty CSV cell is null for every type but STRING (docs/datasets.md).
     fromText: (t) => (t === '' && field.type !== 'STRING' ? null : kind.parse(t)),

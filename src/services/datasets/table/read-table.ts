@@ -126,7 +126,7 @@ const FITTED_MAX = 10_000;
 // The schema's type word and the Arrow type both: STRING and DECIMAL are both Utf8, and a file proven as text is
 // not proven as decimals.
 export const fitKey = (blobId: string, columns: readonly Column[]) =>
-  `${blobId}\u0000${columns.map((c) => `${c.name}:${c.schemaType}:${String(c.type)}`).join('\u0000')}`;
+  `${blobId}\u0000${columns.map((c) => `${c.name}:${c.rule}:${String(c.type)}`).join('\u0000')}`;
 export const knownFits: FitMemory = {
   has: (key) => fitted.has(key),
   remember(key) {
