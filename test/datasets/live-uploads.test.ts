@@ -157,7 +157,8 @@ describe('uploads on a live server', () => {
         body: JSON.stringify({ transactionType: 'APPEND' }),
       })
     ).json()) as { rid: string };
-    const put = await api(`/v1/datasets/${RID}/transactions/${open.rid}/files/v1/put.csv`, { method: 'PUT', body: 'a\n3\n' });
+    // The transaction is in the path: a branch in the query (as a v1 caller may send out of habit) is not read.
+    const put = await api(`/v1/datasets/${RID}/transactions/${open.rid}/files/v1/put.csv?branchId=master`, { method: 'PUT', body: 'a\n3\n' });
     expect(put.status).toBe(200);
     await api(`/v2/datasets/${RID}/transactions/${open.rid}/commit`, { method: 'POST' });
     const table = await api(`/v1/datasets/${RID}/readTable?format=CSV&branchId=master`);

@@ -91,8 +91,11 @@ export async function upload(
   }
   const q = request.query;
   const transactionRid = transactionRidOverride ?? one(q, 'transactionRid');
-  const branchName = one(q, 'branchName') ?? one(q, 'branchId');
-  const type = transactionType(datasetRid, one(q, 'transactionType'));
+  // v1's PUT names its transaction in the path and takes no branch or type: the query's are not read (they were
+  // refused as a combination with a transactionRid the caller never sent).
+  const inPath = transactionRidOverride !== undefined;
+  const branchName = inPath ? undefined : (one(q, 'branchName') ?? one(q, 'branchId'));
+  const type = inPath ? undefined : transactionType(datasetRid, one(q, 'transactionType'));
   const contentType = request.headers['content-type'];
   try {
     return await datasets.upload(datasetRid, path, request.raw, {
