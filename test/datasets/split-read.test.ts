@@ -138,4 +138,25 @@ describe('a CSV read of Parquet files in two workers', () => {
     expect((await all(readTableBytes('CSV', files, blobs, columnsOf(schema), schema))).equals(here)).toBe(true);
     await workersSettled();
   });
+
+  it('does not hold up other reads while its client has stopped taking the answer (both its workers stall)', async () => {
+    const blobs = new MemoryBlobs();
+    const schema = schemaOf('LONG');
+    const files = await stored(blobs, { 'a.parquet': await parquetBytes(rows(60_000, 0), 'TIMESTAMP_MILLIS') });
+    const small = await stored(blobs, { 's.csv': 'sensor,value,count,ok,day,at\ns1,1.5,1,true,2026-01-01,2026-01-01T00:00:00Z\n' });
+    await splitReady(blobs);
+    const before = splitStats.reads;
+    const stalled = readTableBytes('CSV', files, blobs, columnsOf(schema), schema);
+    expect((await stalled.next()).done).toBe(false);
+    expect(splitStats.reads - before).toBe(1);
+    try {
+      // A read that needs a worker of its own: on two cores the pool has one, and the split read holds two.
+      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('still waiting after 15 s')), 15_000));
+      const answer = await Promise.race([all(readTableBytes('ARROW', small, blobs, columnsOf(schema), schema)), timeout]);
+      expect(answer.length).toBeGreaterThan(0);
+    } finally {
+      await stalled.return(undefined);
+    }
+    await workersSettled();
+  }, 40_000);
 });

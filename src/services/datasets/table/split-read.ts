@@ -61,9 +61,9 @@ const disagree = () => new TableReadError('the table could not be read: its two 
 export async function* splitRead(job: ReadJob, blobs: ByteSource, leadWorker: Worker, helperWorker: Worker): AsyncGenerator<Buffer> {
   splitStats.reads += 1;
   const { port1, port2 } = new MessageChannel();
-  const lead = startRun(leadWorker, { ...job, share: 'lead', port: port1 }, blobs, [port1]);
+  const lead = startRun(leadWorker, { ...job, share: 'lead', port: port1 }, blobs, [port1], helperWorker);
   const { parquetModule: _module, ...plain } = job;
-  const helper = startRun(helperWorker, { ...plain, share: 'helper', port: port2 }, blobs, [port2]);
+  const helper = startRun(helperWorker, { ...plain, share: 'helper', port: port2 }, blobs, [port2], leadWorker);
   const columns = planColumns(job.schema, job.columns);
   // The header goes out with the first rows, so that a failure in the first batch comes before any byte.
   let header: Buffer | undefined = Array.isArray(columns) ? Buffer.from(`${columns.map((c) => csvField(c.name)).join(',')}\n`) : undefined;

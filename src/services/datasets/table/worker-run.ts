@@ -23,7 +23,12 @@ export interface WorkerRun {
 }
 
 /** Sends `job` to `worker` (taken from the pool for this run alone) and serves it; `transfer` goes with the job. */
-export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transfer?: Transferable[]): WorkerRun {
+/**
+ * `partner`: the other worker of a split read (split-read.ts). It waits on the same client, so a stall marks it
+ * too: left counted, it kept the pool full on two cores, and a stalled Parquet -> CSV read held every other read.
+ */
+export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transfer?: Transferable[], partner?: Worker): WorkerRun {
+  const waitingOnClient = partner ? [worker, partner] : [worker];
   workerStats.running += 1;
   workerStats.started += 1;
   const streams = new Map<number, { bytes: Readable; chunks: AsyncIterator<Buffer> }>();
@@ -55,7 +60,7 @@ export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transf
     if (stall === undefined) return;
     clearTimeout(stall);
     stall = undefined;
-    resumed(worker);
+    for (const w of waitingOnClient) resumed(w);
   };
   const send = (message: ToWorker, moved?: Transferable[]) => {
     if (!dead) worker.postMessage(message, moved);
@@ -166,7 +171,7 @@ export function startRun(worker: Worker, job: ReadJob, blobs: ByteSource, transf
     async next() {
       while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const item = queue.shift()!;
-      if (Buffer.isBuffer(item)) stall = setTimeout(() => stalled(worker), STALL_MS);
+      if (Buffer.isBuffer(item)) stall = setTimeout(() => waitingOnClient.forEach(stalled), STALL_MS);
       return item;
     },
     ack() {
