@@ -8,6 +8,12 @@ export class MemoryDatasets implements DatasetsRepo {
   private readonly datasetsByRid = new Map<string, DatasetRecord>();
   private readonly branchesByKey = new Map<string, BranchRecord>();
   private readonly transactionsByRid = new Map<string, TransactionRecord>();
+  /**
+   * Each dataset's transactions, oldest first, and each branch's open one: a request reads its own dataset's, not
+   * every dataset's (a scan of them all cost 9-27 ms per request at 10-23k transactions in an outside soak).
+   */
+  private readonly transactionsByDataset = new Map<string, TransactionRecord[]>();
+  private readonly openByBranch = new Map<string, TransactionRecord>();
   /** transaction rid -> path -> file */
   private readonly filesByTransaction = new Map<string, Map<string, FileRecord>>();
   private readonly schemasByDataset = new Map<string, SchemaRecord[]>();
@@ -39,27 +45,32 @@ export class MemoryDatasets implements DatasetsRepo {
   }
   async deleteBranch(datasetRid: string, name: string, closedTime: string) {
     if (!this.branchesByKey.delete(key(datasetRid, name))) return undefined;
-    for (const t of this.transactionsByRid.values())
-      if (t.datasetRid === datasetRid && t.branch === name && t.status === 'OPEN') {
-        t.status = 'ABORTED';
-        t.closedTime = closedTime;
-        return { aborted: t.rid };
-      }
-    return {};
+    const open = this.openByBranch.get(key(datasetRid, name));
+    if (!open) return {};
+    this.openByBranch.delete(key(datasetRid, name));
+    open.status = 'ABORTED';
+    open.closedTime = closedTime;
+    return { aborted: open.rid };
   }
 
   async openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>) {
-    for (const t of this.transactionsByRid.values()) {
-      if (t.datasetRid === transaction.datasetRid && t.branch === transaction.branch && t.status === 'OPEN') return undefined;
-    }
-    const branch = this.branchesByKey.get(key(transaction.datasetRid, transaction.branch));
+    const branchKey = key(transaction.datasetRid, transaction.branch);
+    if (this.openByBranch.has(branchKey)) return undefined;
+    const branch = this.branchesByKey.get(branchKey);
     if (!branch) return undefined;
     const record: TransactionRecord = { ...transaction, ...(branch.head === undefined ? {} : { parent: branch.head }), seq: ++this.seq };
     this.transactionsByRid.set(record.rid, record);
+    const ofDataset = this.transactionsByDataset.get(record.datasetRid);
+    if (ofDataset) ofDataset.push(record);
+    else this.transactionsByDataset.set(record.datasetRid, [record]);
+    if (record.status === 'OPEN') this.openByBranch.set(branchKey, record);
     return { ...record };
   }
   async transactions(datasetRid: string) {
-    return [...this.transactionsByRid.values()].filter((t) => t.datasetRid === datasetRid).map((t) => ({ ...t }));
+    return (this.transactionsByDataset.get(datasetRid) ?? []).map((t) => ({ ...t }));
+  }
+  async liveTransactions(datasetRid: string) {
+    return (this.transactionsByDataset.get(datasetRid) ?? []).filter((t) => t.status !== 'ABORTED').map((t) => ({ ...t }));
   }
   async transaction(datasetRid: string, rid: string) {
     const found = this.transactionsByRid.get(rid);
@@ -68,6 +79,7 @@ export class MemoryDatasets implements DatasetsRepo {
   async closeTransaction(datasetRid: string, rid: string, status: Exclude<TransactionStatus, 'OPEN'>, closedTime: string) {
     const found = this.transactionsByRid.get(rid);
     if (!found || found.datasetRid !== datasetRid || found.status !== 'OPEN') return undefined;
+    if (this.openByBranch.get(key(datasetRid, found.branch)) === found) this.openByBranch.delete(key(datasetRid, found.branch));
     found.status = status;
     found.closedTime = closedTime;
     if (status === 'COMMITTED') {
@@ -106,6 +118,8 @@ export class MemoryDatasets implements DatasetsRepo {
     this.datasetsByRid.clear();
     this.branchesByKey.clear();
     this.transactionsByRid.clear();
+    this.transactionsByDataset.clear();
+    this.openByBranch.clear();
     this.filesByTransaction.clear();
     this.schemasByDataset.clear();
     this.seq = 0;

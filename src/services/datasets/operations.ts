@@ -111,7 +111,7 @@ export class Datasets {
   /** Each branch's open transaction (at most one per branch), by branch name. */
   async openTransactions(datasetRid: string): Promise<Map<string, TransactionRecord>> {
     const open = new Map<string, TransactionRecord>();
-    for (const t of await this.repo.transactions(datasetRid)) if (t.status === 'OPEN') open.set(t.branch, t);
+    for (const t of await this.repo.liveTransactions(datasetRid)) if (t.status === 'OPEN') open.set(t.branch, t);
     return open;
   }
 

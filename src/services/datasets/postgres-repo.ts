@@ -132,6 +132,13 @@ export class PostgresDatasets implements DatasetsRepo {
       transactionOf,
     );
   }
+  async liveTransactions(datasetRid: string) {
+    return (
+      await this.db.rows<TransactionRow>(`SELECT ${TX_COLUMNS} FROM dataset_transactions WHERE dataset_rid = $1 AND status <> 'ABORTED' ORDER BY seq`, [
+        datasetRid,
+      ])
+    ).map(transactionOf);
+  }
   async transaction(datasetRid: string, rid: string) {
     const row = await this.db.first<TransactionRow>(`SELECT ${TX_COLUMNS} FROM dataset_transactions WHERE dataset_rid = $1 AND rid = $2`, [datasetRid, rid]);
     return row && transactionOf(row);

@@ -23,6 +23,12 @@ export interface DatasetsRepo {
    * commit would put the new transaction on the old history and drop the committed files from its view.
    */
   openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>): Promise<TransactionRecord | undefined>;
+  /**
+   * The dataset's transactions but the aborted ones, oldest first: what views, schema histories and open lookups
+   * walk (an aborted transaction is in no view and no one's parent). A dataset with 26k aborted transactions read
+   * its views in 200 ms on PostgreSQL when they were loaded too.
+   */
+  liveTransactions(datasetRid: string): Promise<TransactionRecord[]>;
   /** Every transaction of the dataset, oldest first. */
   transactions(datasetRid: string): Promise<TransactionRecord[]>;
   transaction(datasetRid: string, rid: string): Promise<TransactionRecord | undefined>;

@@ -53,7 +53,7 @@ export async function findSchema(
   if (q.versionId !== undefined) return versions.find((v) => v.versionId === q.versionId);
   const end = q.endTransactionRid ?? branch.head;
   if (end === undefined) return undefined;
-  const order = history(await datasets.repo.transactions(datasetRid), end);
+  const order = history(await datasets.repo.liveTransactions(datasetRid), end);
   // Nearest transaction of the history first. A version counts when it was put on the branch read, or on the
   // branch that made its transaction (so a new branch inherits its parent's schema, but a put on the new branch
   // does not change the parent's); the branch's own newest put wins. The answer names the branch read, also

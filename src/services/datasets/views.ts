@@ -60,7 +60,7 @@ export function foldView(chain: readonly TransactionRecord[], files: readonly Fi
 
 /** The view of a range, sorted by path. */
 export async function viewOf(repo: DatasetsRepo, range: ViewRange): Promise<FileRecord[]> {
-  const chain = viewChain(await repo.transactions(range.datasetRid), range);
+  const chain = viewChain(await repo.liveTransactions(range.datasetRid), range);
   const view = foldView(chain, await repo.files(chain.map((t) => t.rid)));
   return [...view.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
