@@ -23,6 +23,11 @@ export interface PutOptions {
    * buffer for as long as the blob lives (the memory store), so that a watcher may keep a reference for free.
    */
   onChunk?(chunk: Buffer, kept: boolean): void;
+  /**
+   * The memory store only: the most bytes it may hold in all, this write's included; past it the write fails with
+   * BlobStoreFull and nothing of it is kept (docs/datasets.md, "The byte store"). PostgreSQL keeps bytes on disk.
+   */
+  maxHeldBytes?: number;
 }
 
 /**
@@ -51,6 +56,13 @@ export interface BlobStore {
 export class BlobTooLarge extends Error {
   constructor(readonly maxBytes: number) {
     super(`the content is larger than ${maxBytes} bytes`);
+  }
+}
+
+/** A write would take the memory store past PutOptions.maxHeldBytes; nothing of it was kept. */
+export class BlobStoreFull extends Error {
+  constructor(readonly maxHeldBytes: number) {
+    super(`the memory byte store would hold more than ${maxHeldBytes} bytes`);
   }
 }
 

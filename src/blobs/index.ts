@@ -5,7 +5,7 @@ import type { BlobStore } from './blob-store.js';
 import { MemoryBlobs } from './memory-blobs.js';
 import { PostgresBlobs } from './postgres-blobs.js';
 
-export { BlobRemoved, BlobTooLarge, CHUNK_BYTES, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.js';
+export { BlobRemoved, BlobStoreFull, BlobTooLarge, CHUNK_BYTES, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.js';
 
 export const BLOBS: StorePart<BlobStore> = {
   name: 'blobs',

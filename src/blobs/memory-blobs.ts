@@ -2,10 +2,12 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { randomUuid } from '../ids.js';
-import { chunked, clampRange, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.js';
+import { BlobStoreFull, chunked, clampRange, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.js';
 
 export class MemoryBlobs implements BlobStore {
   private readonly blobs = new Map<string, { info: BlobInfo; chunks: Buffer[] }>();
+  /** Bytes of every blob kept: a write past PutOptions.maxHeldBytes fails (CONTRACTS §8: no store grows without end). */
+  private held = 0;
 
   async put(source: AsyncIterable<Uint8Array>, options: PutOptions): Promise<BlobInfo> {
     const hash = createHash('sha256');
@@ -14,6 +16,7 @@ export class MemoryBlobs implements BlobStore {
     // Each chunk is a buffer of its own (chunked() copies the stream into it): kept as it is, not copied again.
     for await (const chunk of chunked(source, options.maxBytes, hash, counted)) {
       if (chunk.length === 0) continue;
+      if (options.maxHeldBytes !== undefined && this.held + counted.size > options.maxHeldBytes) throw new BlobStoreFull(options.maxHeldBytes);
       chunks.push(chunk);
       options.onChunk?.(chunk, true);
     }
@@ -24,6 +27,7 @@ export class MemoryBlobs implements BlobStore {
       contentType: options.contentType ?? 'application/octet-stream',
     };
     this.blobs.set(info.blobId, { info, chunks });
+    this.held += info.size;
     return info;
   }
 
@@ -42,11 +46,15 @@ export class MemoryBlobs implements BlobStore {
   }
 
   async delete(blobId: string): Promise<void> {
+    const blob = this.blobs.get(blobId);
+    if (!blob) return;
     this.blobs.delete(blobId);
+    this.held -= blob.info.size;
   }
 
   clear(): void {
     this.blobs.clear();
+    this.held = 0;
   }
 }
 

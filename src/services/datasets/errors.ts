@@ -89,6 +89,14 @@ export const columnNotFound = (datasetRid: string, column: string) =>
   invalidArgument('ColumnTypesNotSupported', { datasetRid }, `The column ${quote(column)} is not in the dataset's schema.`).because(
     `column ${quote(column)} is not in the schema`,
   );
+/** The memory byte store holds its most (limits.max_memory_blob_bytes): 413 as an oversize file is, nothing stored. */
+export const byteStoreFull = (maxHeldBytes: number) =>
+  new PlatformError(
+    'REQUEST_ENTITY_TOO_LARGE',
+    'ByteStoreFull',
+    { maxHeldBytes },
+    `The emulator's memory store holds its most file bytes (${maxHeldBytes}, limits.max_memory_blob_bytes): delete files, reset, or raise the limit.`,
+  ).because(`the upload would take the memory byte store past limits.max_memory_blob_bytes (${maxHeldBytes})`);
 export const fileTooLarge = (maxBytes: number) =>
   new PlatformError(
     'REQUEST_ENTITY_TOO_LARGE',

@@ -2,7 +2,7 @@
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
 import { randomUuid } from '../../ids.js';
-import { BLOBS, BlobRemoved, BlobTooLarge } from '../../blobs/index.js';
+import { BLOBS, BlobRemoved, BlobStoreFull, BlobTooLarge } from '../../blobs/index.js';
 import { DATASETS } from './part.js';
 import type { BranchRecord, DatasetRecord, FileRecord, TransactionRecord, TransactionType } from './model.js';
 import { viewOf, type ViewRange } from './views.js';
@@ -201,7 +201,15 @@ export class Datasets {
     datasetRid: string,
     path: string,
     body: AsyncIterable<Uint8Array>,
-    q: { transactionRid?: string; branchName?: string; transactionType?: TransactionType; maxBytes: number; contentType?: string; declaredBytes?: number },
+    q: {
+      transactionRid?: string;
+      branchName?: string;
+      transactionType?: TransactionType;
+      maxBytes: number;
+      maxHeldBytes?: number;
+      contentType?: string;
+      declaredBytes?: number;
+    },
   ): Promise<FileRecord> {
     if (q.transactionRid !== undefined) {
       if (q.branchName !== undefined || q.transactionType !== undefined)
@@ -231,7 +239,7 @@ export class Datasets {
     t: TransactionRecord,
     path: string,
     body: AsyncIterable<Uint8Array>,
-    q: { maxBytes: number; contentType?: string; declaredBytes?: number },
+    q: { maxBytes: number; maxHeldBytes?: number; contentType?: string; declaredBytes?: number },
   ): Promise<FileRecord> {
     if (t.status !== 'OPEN') throw E.transactionNotOpen(t);
     if (t.type === 'DELETE')
@@ -250,12 +258,14 @@ export class Datasets {
     try {
       info = await this.blobs.put(body, {
         maxBytes: q.maxBytes,
+        ...(q.maxHeldBytes === undefined ? {} : { maxHeldBytes: q.maxHeldBytes }),
         ...(q.contentType === undefined ? {} : { contentType: q.contentType }),
         ...(watched ? { onChunk: watched.onChunk } : {}),
       });
     } catch (err) {
       watched?.failed();
       if (err instanceof BlobTooLarge) throw E.fileTooLarge(err.maxBytes);
+      if (err instanceof BlobStoreFull) throw E.byteStoreFull(err.maxHeldBytes);
       // A reset took the blob, and with it the transaction: answered as the memory store's putFile is below.
       if (err instanceof BlobRemoved) throw E.transactionNotOpen(await this.transaction(t.datasetRid, t.rid));
       throw err;

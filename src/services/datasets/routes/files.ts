@@ -10,7 +10,7 @@ import { fileTooLarge, invalidFilePath } from '../errors.js';
 import { V2, filePathOf, namesEmptyItem, readAuth, writeAuth } from './common.js';
 import { one, paging, rangeOf, transactionType, type Query } from './query.js';
 import { excerpt, notFound } from '../../../errors.js';
-import { maxDatasetFileBytes } from '../caps.js';
+import { maxDatasetFileBytes, uploadCaps, type UploadCaps } from '../caps.js';
 
 type Req = FastifyRequest<{ Params: { datasetRid: string }; Querystring: Query }>;
 
@@ -60,7 +60,7 @@ export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: Servi
           `No route answers POST ${excerpt(urlPath, 256)}: a POST under /files/ ends in /upload`,
         );
       }
-      const file = await upload(request, reply, datasets, maxDatasetFileBytes(deps.seed), datasetRid, path);
+      const file = await upload(request, reply, datasets, uploadCaps(deps.seed), datasetRid, path);
       return fileWire(file);
     });
   });
@@ -78,7 +78,7 @@ export async function upload(
   request: FastifyRequest<{ Querystring: Query }>,
   reply: FastifyReply,
   datasets: Datasets,
-  maxBytes: number,
+  { maxBytes, maxHeldBytes }: UploadCaps,
   datasetRid: string,
   path: string,
   transactionRidOverride?: string,
@@ -100,6 +100,7 @@ export async function upload(
   try {
     return await datasets.upload(datasetRid, path, request.raw, {
       maxBytes,
+      maxHeldBytes,
       ...(transactionRid === undefined ? {} : { transactionRid }),
       ...(branchName === undefined ? {} : { branchName }),
       ...(type === undefined ? {} : { transactionType: type }),
