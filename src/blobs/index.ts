@@ -31,6 +31,18 @@ export const BLOBS: StorePart<BlobStore> = {
         );
       `,
     },
+    {
+      version: 2,
+      name: 'blob chunks vacuumed unthrottled',
+      // A reset deletes every chunk (DELETE, not TRUNCATE: postgres-store.ts), and a failed write deletes its own.
+      // Autovacuum's default throttling reclaims their space about as fast as a local upload loop writes: an
+      // outside soak grew the chunks' storage from 2 to 10.8 GB with nothing live. Unthrottled, the space is
+      // reused as fast as it is freed (the file never shrinks; VACUUM FULL would lock out every instance).
+      sql: `
+        ALTER TABLE blob_chunks SET (autovacuum_vacuum_cost_delay = 0, autovacuum_vacuum_scale_factor = 0.05,
+          toast.autovacuum_vacuum_cost_delay = 0, toast.autovacuum_vacuum_scale_factor = 0.05);
+      `,
+    },
   ],
   memory: () => new MemoryBlobs(),
   postgres: (db) => new PostgresBlobs(db),

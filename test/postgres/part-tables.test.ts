@@ -55,4 +55,19 @@ describe('store parts on PostgreSQL', () => {
     await store.clear();
     for (const table of declared) expect(Number((await db.first<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))!.n), table).toBe(0);
   });
+
+  it('vacuum the byte store unthrottled, table and TOAST alike (a reset deletes every chunk)', async () => {
+    const { db, schema } = await open();
+    const options = await db.rows<{ kind: string; reloptions: string[] | null }>(
+      `SELECT CASE WHEN c.relname = 'blob_chunks' THEN 'table' ELSE 'toast' END AS kind, c.reloptions FROM pg_class c
+         JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE (n.nspname = $1 AND c.relname = 'blob_chunks')
+            OR c.oid = (SELECT reltoastrelid FROM pg_class t JOIN pg_namespace tn ON tn.oid = t.relnamespace WHERE tn.nspname = $1 AND t.relname = 'blob_chunks')`,
+      [schema],
+    );
+    expect(Object.fromEntries(options.map((o) => [o.kind, [...(o.reloptions ?? [])].sort()]))).toEqual({
+      table: ['autovacuum_vacuum_cost_delay=0', 'autovacuum_vacuum_scale_factor=0.05'],
+      toast: ['autovacuum_vacuum_cost_delay=0', 'autovacuum_vacuum_scale_factor=0.05'],
+    });
+  });
 });
