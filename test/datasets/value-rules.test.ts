@@ -3,7 +3,8 @@
 // text, a LONG never cut from a fraction, and timestamps kept to the microsecond past 2^53 and written cut
 // toward the past.
 import { describe, expect, it } from 'vitest';
-import { columnOf, fitsDecimal, float32Text } from '../../src/services/datasets/table/columns.js';
+import { columnOf } from '../../src/services/datasets/table/columns.js';
+import { fitsDecimal, float32Text } from '../../src/services/datasets/table/cell-rules.js';
 import { putMicros, wholeMillis } from '../../src/services/datasets/table/instant-text.js';
 import { checkSchema } from '../../src/services/datasets/schema-check.js';
 import type { DatasetSchema } from '../../src/services/datasets/model.js';

@@ -5,21 +5,15 @@ import { randomUuid } from '../../ids.js';
 import { BLOBS, BlobRemoved, BlobStoreFull, BlobTooLarge } from '../../blobs/index.js';
 import { DATASETS } from './part.js';
 import type { BranchRecord, DatasetRecord, FileRecord, TransactionRecord, TransactionType } from './model.js';
-import { viewOf, type ViewRange } from './views.js';
+import { fileIn, viewOf, type ViewRange } from './views.js';
 import * as E from './errors.js';
 import { tableSourceFor } from './table/sources.js';
 import type { ParquetWarmup } from './parquet-warmup.js';
 import { watchUpload } from './csv-learning.js';
-import { branchNameProblem } from './paths.js';
+import { checkBranchName } from './paths.js';
 import { checkDisplayName } from '../display-names.js';
 
 export const DEFAULT_BRANCH = 'master';
-
-/** Refuses a name the API could not take, or no URL could reach again (docs/datasets.md, "Branches"). */
-function checkBranchName(name: string): void {
-  const problem = branchNameProblem(name);
-  if (problem !== undefined) throw E.invalidBranchName(name).because(`branch name ${E.shown(name)} ${problem}`);
-}
 
 export class Datasets {
   constructor(
@@ -180,17 +174,9 @@ export class Datasets {
     };
   }
 
-  /**
-   * The file at `path` in a view. Missing, it is FileNotFound, or with `precise` the branch's or range's own
-   * error: content and delete know only those two (docs/datasets.md, "Errors").
-   */
+  /** The file at `path` in a view (views.ts fileIn names what is missing). */
   async file(range: ViewRange, path: string, precise = false): Promise<FileRecord> {
-    const found = (await this.view(range)).find((f) => f.path === path);
-    if (found) return found;
-    const { datasetRid, branch, startTransactionRid, endTransactionRid } = range;
-    if (!precise) throw E.fileNotFound(datasetRid, path, branch ? `branch ${JSON.stringify(branch.name)}` : 'the transaction range');
-    if (endTransactionRid === undefined && branch) throw E.fileNotFoundOnBranch(datasetRid, branch.name, path);
-    throw E.fileNotFoundOnTransactionRange(datasetRid, path, endTransactionRid ?? branch?.head ?? '', startTransactionRid);
+    return fileIn(await this.view(range), range, path, precise);
   }
 
   /**

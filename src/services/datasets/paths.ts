@@ -1,6 +1,7 @@
 // File paths in a dataset (docs/datasets.md, "Paths"): relative, `/`-separated, never empty, no empty, `.` or
 // `..` segment, no NUL. Branch names (docs/datasets.md, "Branches"), at most 1024 UTF-8 bytes. Both checked the
 // same way for routes and the seed.
+import { invalidBranchName, shown } from './errors.js';
 
 const RID_LIKE = /^ri\.|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,4 +39,10 @@ export function pathProblem(path: string): string | undefined {
     if (segment === '.' || segment === '..') return `the path has a "${segment}" segment`;
   }
   return undefined;
+}
+
+/** Refuses a name the API could not take, or no URL could reach again (docs/datasets.md, "Branches"). */
+export function checkBranchName(name: string): void {
+  const problem = branchNameProblem(name);
+  if (problem !== undefined) throw invalidBranchName(name).because(`branch name ${shown(name)} ${problem}`);
 }

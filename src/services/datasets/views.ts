@@ -4,7 +4,7 @@
 // then folded oldest first: SNAPSHOT replaces everything, APPEND and UPDATE add or replace, DELETE removes.
 import type { DatasetsRepo } from './repo.js';
 import type { BranchRecord, FileRecord, TransactionRecord } from './model.js';
-import { transactionNotCommitted, transactionNotFound } from './errors.js';
+import { fileNotFound, fileNotFoundOnBranch, fileNotFoundOnTransactionRange, transactionNotCommitted, transactionNotFound } from './errors.js';
 
 export interface ViewRange {
   datasetRid: string;
@@ -63,4 +63,17 @@ export async function viewOf(repo: DatasetsRepo, range: ViewRange): Promise<File
   const chain = viewChain(await repo.liveTransactions(range.datasetRid), range);
   const view = foldView(chain, await repo.files(chain.map((t) => t.rid)));
   return [...view.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The file at `path` among a view's files. Missing, it is FileNotFound, or with `precise` the branch's or range's
+ * own error: content and delete know only those two (docs/datasets.md, "Errors").
+ */
+export function fileIn(files: readonly FileRecord[], range: ViewRange, path: string, precise: boolean): FileRecord {
+  const found = files.find((f) => f.path === path);
+  if (found) return found;
+  const { datasetRid, branch, startTransactionRid, endTransactionRid } = range;
+  if (!precise) throw fileNotFound(datasetRid, path, branch ? `branch ${JSON.stringify(branch.name)}` : 'the transaction range');
+  if (endTransactionRid === undefined && branch) throw fileNotFoundOnBranch(datasetRid, branch.name, path);
+  throw fileNotFoundOnTransactionRange(datasetRid, path, endTransactionRid ?? branch?.head ?? '', startTransactionRid);
 }

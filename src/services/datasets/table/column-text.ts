@@ -6,7 +6,8 @@
 // written a value at a time as before, errors included.
 import { isAscii } from 'node:buffer';
 import { Data, DataType, DateUnit, Precision, TimeUnit, type DateDay, type Float, type Int, type Timestamp } from 'apache-arrow';
-import { float32Text, type Cell, type Column } from './columns.js';
+import type { Cell, Column } from './columns.js';
+import { float32Text } from './cell-rules.js';
 import { cellsOf, type ColumnBatch } from './arrow-vectors.js';
 import { bitmapOf, dayWriter, instantWriter, microsToMillis, SAFE_HIGH, TWO_32, validAt, wholeMillis, type ColumnWriter } from './instant-text.js';
 import { decompose, digitCount, parts, partsLength, writeParts, writeSafeInteger } from './number-text.js';

@@ -2,6 +2,7 @@
 // Parquet value becomes its value, and how that value is written back as CSV text. One place per type.
 import { Bool, DateDay, Field, Float32, Float64, Int16, Int32, Int64, Int8, List, TimestampMicrosecond, Utf8, type DataType } from 'apache-arrow';
 import type { FieldSchema } from '../model.js';
+import { DECIMAL_TEXT, fail, fitsDecimal, float32, float32Text, numberOf } from './cell-rules.js';
 import { anyScan, booleanScan, dateScan, daysInMonth, decimalScan, floatScan, integerScan, timestampScan, type CellScan } from './csv-scan.js';
 
 /** A value as the Arrow builders take it: ms numbers for dates and timestamps, bigint for longs. */
@@ -39,11 +40,6 @@ interface Kind {
   fromJson?(v: unknown): Cell;
 }
 
-const short = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-const fail = (text: string, what: string): never => {
-  throw new Error(`${short(text)} is not ${what}`);
-};
-
 function integer(bits: 8 | 16 | 32, make: () => DataType): Kind {
   const max = 2 ** (bits - 1);
   const check = (n: number, shown: string) => (Number.isInteger(n) && n >= -max && n < max ? n : fail(shown, `a ${bits}-bit integer`));
@@ -55,41 +51,6 @@ function integer(bits: 8 | 16 | 32, make: () => DataType): Kind {
     value: (v) => check(Number(v), String(v)),
     text: (c) => String(c),
   };
-}
-
-// A number as CSV writers put it: decimal digits with an optional point and exponent, or NaN and the
-// infinities in the spellings pandas, Python and JavaScript write (`nan`, `inf`, `-Infinity`), any case.
-// Number() alone would also take hex (`0x10`), binary and octal, and read a blank cell as 0.
-const DECIMAL_NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
-const SPECIAL_NUMBER = /^\s*(nan|([+-]?)inf(inity)?)\s*$/i;
-
-function numberOf(t: string): number {
-  if (DECIMAL_NUMBER.test(t)) return Number(t);
-  const special = SPECIAL_NUMBER.exec(t);
-  if (!special) return fail(t, 'a number');
-  return special[2] === undefined ? Number.NaN : special[2] === '-' ? -Infinity : Infinity;
-}
-
-/** The largest float32 (the CSV readers' plain range for FLOAT: a cell past it goes to the check). */
-export const FLOAT_MAX = 3.4028234663852886e38;
-/** A FLOAT as its Arrow Float32 keeps it; a finite number past float32's range is refused, not made infinite. */
-function float32(n: number, shown: string): number {
-  const f = Math.fround(n);
-  return Number.isFinite(n) && !Number.isFinite(f) ? fail(shown, 'a 32-bit float (out of range)') : f;
-}
-
-/**
- * A float32's shortest text that reads back as the same float32 (`0.1`, not the double `0.10000000149011612`):
- * the fewest significant digits, at most nine, that do.
- */
-export function float32Text(x: number): string {
-  // Whole numbers below 2^24 are exact in a float32: their digits are the shortest text.
-  if (!Number.isFinite(x) || (Number.isInteger(x) && Math.abs(x) < 2 ** 24)) return String(x);
-  for (let digits = 1; digits < 9; digits++) {
-    const shorter = Number(x.toPrecision(digits));
-    if (Math.fround(shorter) === x) return String(shorter);
-  }
-  return String(Number(x.toPrecision(9)));
 }
 
 function floating(bits: 32 | 64, make: () => DataType): Kind {
@@ -138,31 +99,6 @@ function isoMillis(text: string): number {
   const zone = m[8] === undefined || m[8].toUpperCase() === 'Z' ? 'Z' : m[8].length === 3 ? `${m[8]}:00` : `${m[8].slice(0, 3)}:${m[8].slice(-2)}`;
   if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4)) > 59)) return Number.NaN;
   return Date.parse(`${m[1]}-${m[2]}-${m[3]}T${hour}:${minute}:${second}.${(m[7] ?? '').padEnd(3, '0').slice(0, 3)}${zone}`);
-}
-
-const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-/**
- * Whether a decimal's text fits DECIMAL(precision, scale): at most precision - scale digits before the point and
- * scale after it, once its exponent is applied and the zeros that say nothing (leading, trailing) are dropped.
- */
-export function fitsDecimal(text: string, precision: number, scale: number): boolean {
-  const m = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (!m) return false;
-  let whole = m[1] ?? '';
-  let fraction = m[2] ?? '';
-  const exponent = Number(m[3] ?? 0);
-  if (!/[1-9]/.test(whole + fraction)) return true;
-  if (Math.abs(exponent) > precision + whole.length + fraction.length) return false;
-  if (exponent > 0) {
-    whole += fraction.slice(0, exponent).padEnd(exponent, '0');
-    fraction = fraction.slice(exponent);
-  } else if (exponent < 0) {
-    const padded = whole.padStart(-exponent, '0');
-    fraction = padded.slice(padded.length + exponent) + fraction;
-    whole = padded.slice(0, padded.length + exponent);
-  }
-  return whole.replace(/^0+/, '').length <= precision - scale && fraction.replace(/0+$/, '').length <= scale;
 }
 
 /** A DECIMAL with its precision and scale: text that does not fit them is refused, in CSV cells and Parquet values. */

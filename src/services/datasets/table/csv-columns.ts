@@ -5,7 +5,8 @@
 import { makeData, type Bool, type Data, type Utf8 } from 'apache-arrow';
 import { columnData } from './arrow-vectors.js';
 import { putMicros } from './instant-text.js';
-import { FLOAT_MAX, type Cell, type Column } from './columns.js';
+import type { Cell, Column } from './columns.js';
+import { FLOAT_MAX } from './cell-rules.js';
 
 /** How a slot's cells are read and kept. */
 export const Kind = { STRING: 1, DOUBLE: 2, FLOAT: 3, INTEGER: 4, DATE: 5, BOOLEAN: 6, LONG: 7, TIMESTAMP: 8, OTHER: 9 } as const;
