@@ -108,7 +108,7 @@ describe('decimals', () => {
   it('fit their precision and scale once the exponent is applied and zeros that say nothing are dropped', () => {
     const fits = (t: string) => fitsDecimal(t, 5, 2);
     expect(['123.45', '-123.4', '+1.5', '1.', '.5', '0.50000', '00012.3', '1.2345e2', '12345e-2', '0e99', '0.0'].filter((t) => !fits(t))).toEqual([]);
-    expect(['1234.5', '123.456', '1e3', '1.5e-3', '123456.789', '1e400', '5e-400'].filter(fits)).toEqual([]);
+    expect(['1234.5', '123.456', '1e3', '1.5e-3', '123456.789', '1e400', '5e-400', '.', '', '+', 'e5'].filter(fits)).toEqual([]);
     const d = columnOf({ name: 'd', type: 'DECIMAL', nullable: true, precision: 5, scale: 2 }, 'd');
     expect(d.fromText(' 1.50 ')).toBe('1.50');
     expect(refusal(() => d.fromText('123456.789'))).toBe(

@@ -12,12 +12,14 @@ export const fail = (text: string, what: string): never => {
 // A number as CSV writers put it: decimal digits with an optional point and exponent, or NaN and the
 // infinities in the spellings pandas, Python and JavaScript write (`nan`, `inf`, `-Infinity`), any case.
 // Number() alone would also take hex (`0x10`), binary and octal, and read a blank cell as 0.
-const DECIMAL_NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
-const SPECIAL_NUMBER = /^\s*(nan|([+-]?)inf(inity)?)\s*$/i;
+/** Decimal text: digits with an optional point and exponent (a DOUBLE's, FLOAT's and DECIMAL's plain form). */
+export const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const SPECIAL_NUMBER = /^(nan|([+-]?)inf(inity)?)$/i;
 
 export function numberOf(t: string): number {
-  if (DECIMAL_NUMBER.test(t)) return Number(t);
-  const special = SPECIAL_NUMBER.exec(t);
+  const trimmed = t.trim();
+  if (DECIMAL_TEXT.test(trimmed)) return Number(trimmed);
+  const special = SPECIAL_NUMBER.exec(trimmed);
   if (!special) return fail(t, 'a number');
   return special[2] === undefined ? Number.NaN : special[2] === '-' ? -Infinity : Infinity;
 }
@@ -44,14 +46,13 @@ export function float32Text(x: number): string {
   return String(Number(x.toPrecision(9)));
 }
 
-export const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
 /**
  * Whether a decimal's text fits DECIMAL(precision, scale): at most precision - scale digits before the point and
  * scale after it, once its exponent is applied and the zeros that say nothing (leading, trailing) are dropped.
  */
 export function fitsDecimal(text: string, precision: number, scale: number): boolean {
-  const m = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  // Decimal text first (the pattern below alone would take "." or ""), then its parts.
+  const m = DECIMAL_TEXT.test(text) ? /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text) : null;
   if (!m) return false;
   let whole = m[1] ?? '';
   let fraction = m[2] ?? '';
