@@ -25,7 +25,8 @@ export interface PutOptions {
   onChunk?(chunk: Buffer, kept: boolean): void;
   /**
    * The memory store only: the most bytes it may hold in all, this write's included; past it the write fails with
-   * BlobStoreFull and nothing of it is kept (docs/datasets.md, "The byte store"). PostgreSQL keeps bytes on disk.
+   * BlobStoreFull and nothing of it is kept (docs/datasets.md, "The byte store"). Every upload route passes
+   * maxMemoryBlobBytes(seed) (memory-cap.ts); a seed's own files pass none. PostgreSQL keeps bytes on disk.
    */
   maxHeldBytes?: number;
 }

@@ -2,12 +2,13 @@
 // its seed codec so the loader validates it with the rest of the document.
 import { Type } from '@sinclair/typebox';
 import type { Seed } from '../../seed/schema.js';
+import { MEMORY_BLOB_LIMIT_KEYS, maxMemoryBlobBytes } from '../../blobs/index.js';
 
 export const DATASET_LIMIT_KEYS = {
   /** The largest dataset file an upload may store; default 1 GiB. */
   max_dataset_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
-  /** The most bytes the memory store keeps for files in all (datasets, attachments, media); default 8 GiB. */
-  max_memory_blob_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+  // The memory store's total, shared with attachments and media (src/blobs/memory-cap.ts).
+  ...MEMORY_BLOB_LIMIT_KEYS,
 };
 
 /** What one upload may store: its own size, and the memory store's total after it. */
@@ -15,9 +16,6 @@ export interface UploadCaps {
   maxBytes: number;
   maxHeldBytes: number;
 }
-
-/** The memory byte store's total: big enough that a test suite never meets it, small enough to stop a runaway loop. */
-export const maxMemoryBlobBytes = (seed: Pick<Seed, 'limits'>): number => seed.limits.max_memory_blob_bytes ?? 8 * 1024 * 1024 * 1024;
 
 export const uploadCaps = (seed: Pick<Seed, 'limits'>): UploadCaps => ({ maxBytes: maxDatasetFileBytes(seed), maxHeldBytes: maxMemoryBlobBytes(seed) });
 

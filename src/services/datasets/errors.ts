@@ -4,6 +4,7 @@
 import { PlatformError, conflict, invalidArgument, notFound, quote } from '../../errors.js';
 import type { TransactionRecord } from './model.js';
 import { TOKEN_PREFIX } from '../../platform-constants.js';
+import { byteStoreFull as sharedByteStoreFull } from '../../blobs/index.js';
 
 const NAME_LIKE = /^[\p{L}\p{N}_.:@/ +-]+$/u;
 /**
@@ -90,13 +91,7 @@ export const columnNotFound = (datasetRid: string, column: string) =>
     `column ${quote(column)} is not in the schema`,
   );
 /** The memory byte store holds its most (limits.max_memory_blob_bytes): 413 as an oversize file is, nothing stored. */
-export const byteStoreFull = (maxHeldBytes: number) =>
-  new PlatformError(
-    'REQUEST_ENTITY_TOO_LARGE',
-    'ByteStoreFull',
-    { maxHeldBytes },
-    `The emulator's memory store holds its most file bytes (${maxHeldBytes}, limits.max_memory_blob_bytes): delete files, reset, or raise the limit.`,
-  ).because(`the upload would take the memory byte store past limits.max_memory_blob_bytes (${maxHeldBytes})`);
+export const byteStoreFull = (maxHeldBytes: number) => sharedByteStoreFull(maxHeldBytes, 'delete files, reset, or raise the limit');
 export const fileTooLarge = (maxBytes: number) =>
   new PlatformError(
     'REQUEST_ENTITY_TOO_LARGE',

@@ -1,11 +1,11 @@
 // Storing and reading uploaded attachments and media (docs/live-ontology.md): bytes stream into the byte store
-// under the cap; the record keeps name, type and size. Unused uploads older than an hour are swept on every
-// upload and when the clock is moved.
+// under the file cap and the memory store's total; the record keeps name, type and size. Unused uploads older
+// than an hour are swept on every upload and when the clock is moved.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Store } from '../../../store/store.js';
 import type { Clock } from '../../../clock.js';
-import { BLOBS, BlobTooLarge, type BlobStore } from '../../../blobs/index.js';
+import { BLOBS, BlobStoreFull, BlobTooLarge, byteStoreFull, type BlobStore } from '../../../blobs/index.js';
 import { invalidArgument, notFound, PlatformError } from '../../../errors.js';
 import { ONTOLOGY_FILES, type OntologyFile } from './part.js';
 import { declaredType, typeFromBytes, typeFromName } from './media-type.js';
@@ -17,6 +17,8 @@ export interface UploadOptions {
   filename: string;
   contentType: string | undefined;
   maxBytes: number;
+  /** The memory store's total after this upload (limits.max_memory_blob_bytes). */
+  maxHeldBytes: number;
 }
 
 export const fileTooLarge = (maxBytes: number) =>
@@ -33,9 +35,11 @@ export async function uploadFile(store: Store, clock: Clock, body: AsyncIterable
   const blobs = store.part(BLOBS);
   let info;
   try {
-    info = await blobs.put(body, { maxBytes: options.maxBytes });
+    info = await blobs.put(body, { maxBytes: options.maxBytes, maxHeldBytes: options.maxHeldBytes });
   } catch (err) {
     if (err instanceof BlobTooLarge) throw fileTooLarge(options.maxBytes);
+    // No route deletes an upload: the sweep drops one no object uses after an hour, and a reset drops them all.
+    if (err instanceof BlobStoreFull) throw byteStoreFull(err.maxHeldBytes, 'reset, or raise the limit (an upload no object uses goes after an hour)');
     throw err;
   }
   const mediaType = declaredType(options.contentType) ?? typeFromName(options.filename) ?? (await sniff(blobs, info.blobId));

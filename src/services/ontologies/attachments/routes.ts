@@ -1,6 +1,7 @@
 // Attachments and media on the wire (docs/live-ontology.md; @osdk/foundry.ontologies and @osdk/foundry.mediasets
 // 2.57.0): uploads read the raw request body in their own scope (no parser consumes it) and stream it into the
-// byte store under limits.max_ontology_file_bytes; reads stream the bytes back with their kept media type.
+// byte store under limits.max_ontology_file_bytes and the memory store's total, limits.max_memory_blob_bytes;
+// reads stream the bytes back with their kept media type.
 // Known deviations: media sets are one fixed set and view; `preview` and attribution are accepted and ignored;
 // no transformations, no image previews.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,14 +12,14 @@ import { invalidArgument } from '../../../errors.js';
 import { attachmentWire, fileTooLarge, findFile, openFile, sweepExpired, uploadFile } from './files.js';
 import { attachmentRidOf, mediaItemRidOf, mediaReference } from './values.js';
 import type { OntologyFile } from './part.js';
-import { maxOntologyFileBytes } from './caps.js';
+import { fileCaps } from './caps.js';
 
 type Query = Record<string, string | string[] | undefined>;
 const one = (q: Query, key: string) => (Array.isArray(q[key]) ? q[key][0] : q[key]);
 
 export function fileRoutes(parent: FastifyInstance, deps: ServiceDeps): void {
   const { store, clock } = deps;
-  const maxBytes = maxOntologyFileBytes(deps.seed);
+  const { maxBytes, maxHeldBytes } = fileCaps(deps.seed);
   // Counted in the clock route's `swept` only when something expired.
   parent.onClockMoved(async (): Promise<Record<string, number>> => {
     const swept = await sweepExpired(store, clock);
@@ -42,6 +43,7 @@ export function fileRoutes(parent: FastifyInstance, deps: ServiceDeps): void {
         filename: one(request.query as Query, 'filename') ?? '',
         contentType: request.headers['content-type'],
         maxBytes,
+        maxHeldBytes,
       });
     } finally {
       if (!request.raw.complete) reply.header('connection', 'close');
