@@ -37,7 +37,8 @@ platform:
     name: Default Enrollment
 
   connections:
-    - display_name: Weather API
+    - rid: ri.magritte..source.weather   # default: derived from the display name
+      display_name: Weather API
       parent_folder_rid: ri.compass.main.folder.example
       domains:
         - host: api.weather.example
@@ -60,8 +61,46 @@ platform:
       - deployed_app_rid: ri.foundry.main.deployed-app.example
         runtime_id: my-runtime
         branch: master
+        # functions: { namespace: example, ontologies: [example-ontology] }   # its functions as queries (docs/functions.md)
+        # client_id: pipeline            # a confidential client whose token the module gets (docs/functions.md)
+        # sources: [{ api_name: weather, connection: ri.magritte..source.weather }]
+        # resources: { input: { rid: ri.foundry.main.dataset.readings } }   # pipeline mode's aliases (docs/streams.md)
+    # The state export writes those per app under functions:, module_environments: and pipelines: ({ apps: [...] });
+    # a seed may use either form.
     # poll_timeout_ms: 2000        # how long a runtime's job poll is held before 204
     # execute_timeout_ms: 300000   # how long a synchronous execute waits before 504
+
+  # Directory: groups, markings that guard resources, and the folder tree (docs/directory.md).
+  groups:
+    - name: analysts
+      members: [alice]             # usernames, or { group: name }
+  marking_categories:
+    - { id: classification, name: Classification, type: CONJUNCTIVE }
+  markings:
+    - { id: internal, name: INTERNAL, category: classification, members: [{ group: analysts }] }
+  spaces: [{ rid: ri.compass.main.folder.space-main, name: Main }]
+  projects: [{ rid: ri.compass.main.folder.project-demo, name: Demo, space: ri.compass.main.folder.space-main }]
+  folders: [{ rid: ri.compass.main.folder.example, name: example, parent: ri.compass.main.folder.project-demo }]
+  # resources: [{ rid: ri.foundry.main.dataset.sales, name: sales, parent: ri.compass.main.folder.example, type: FOUNDRY_DATASET }]
+  # cbac_banner: { classification: UNCLASSIFIED, text_color: "#fff", background_colors: ["#3a3"] }
+
+  # Datasets: files in one committed SNAPSHOT on the first branch, read back by readTable (docs/datasets.md).
+  datasets:
+    - rid: ri.foundry.main.dataset.readings   # default: a new rid
+      name: readings
+      parent_folder_rid: ri.compass.main.folder.example
+      schema: { sensor: string, value: double, at: timestamp }
+      branches: [master, develop]
+      files:
+        - { path: part-0.csv, content: "sensor,value,at\\na,1.5,2026-01-01T00:00:00Z\\n" }
+        # - { path: part-1.parquet, from: ./data/part-1.parquet }   # a file beside this one
+
+  # Streams: records pushed and read, as pipelines and modules in pipeline mode use them (docs/streams.md).
+  streams:
+    - name: events
+      parent_folder_rid: ri.compass.main.folder.example
+      schema: { id: string, temperature: double }
+      records: [{ id: a, temperature: 20.5 }]
 
   # limits:                        # memory caps (README "Limits"); the defaults suit any test suite
   #   max_pending_sign_ins: 10000  # past it the oldest pending sign-in is forgotten

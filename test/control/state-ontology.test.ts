@@ -217,7 +217,7 @@ describe('state export of ontologies', () => {
     const { app } = await buildTestApp({ seed: ACME_SEED, logLevel: 'warn', logDestination: log });
     await apply(app, await mintToken(app, 'dev', SCOPES), 'fireEmployee', { employee: 4 });
     await exportJson(app);
-    const warnings = log.parsed().filter((l) => l.msg === 'state export left out references to objects that no longer exist');
+    const warnings = log.parsed().filter((l) => l.msg === 'state export left things out of the document (each line of `dropped` says what and why)');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ count: 1, dropped: ['acme: pair [4, 3] of Employee.mentors names an object that no longer exists'] });
   });

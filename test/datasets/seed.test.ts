@@ -67,13 +67,44 @@ describe('datasets seed', () => {
     expect(err).toContain('platform.datasets[0].files[1].path: the path has an empty segment');
     expect(err).toContain('platform.datasets[0].files[2]: give exactly one of content, content_base64 and from');
     expect(err).toContain('platform.datasets[0].files[3].from: cannot read /nonexistent/d.csv');
-    expect(err).toContain("platform.datasets[1].schema: column 1's name is empty");
+    expect(err).toContain('platform.datasets[1].schema[""]: the column\'s name is empty');
     expect(err).toContain('platform.datasets[1].branches[1]: ".." cannot name a branch');
     expect(err).toContain('platform.datasets[1].branches[2]: "ri.foundry.main.branch.x" cannot name a branch');
     expect(err).toContain('platform.datasets[1].files[0].content_base64: not base64');
     expect(err).toContain('platform.datasets[1].name: the name holds a "/"');
     expect(err).not.toContain('platform.datasets[0].name');
     expect(err).not.toContain('branches[0]');
+  });
+
+  it("reports every column's schema problem at once, each at its column, beside an unknown type word", async () => {
+    const err = await buildTestApp({
+      seed: {
+        platform: {
+          datasets: [
+            {
+              name: 'x',
+              schema: {
+                a: 'strin',
+                d: { type: 'DECIMAL', precision: 50, scale: 2 },
+                e: { type: 'ARRAY' },
+                f: { type: 'DECIMAL', precision: 5, scale: 6 },
+                'odd name': { type: 'NUMBER' },
+                ok: 'long',
+              },
+            },
+          ],
+        },
+      },
+    }).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
+    expect(err).toContain('platform.datasets[0].schema.a: unknown column type "strin"');
+    expect(err).toContain('platform.datasets[0].schema.d: DECIMAL field "d" has precision 50; the most is 38');
+    expect(err).toContain('platform.datasets[0].schema.e: ARRAY field "e" has no arraySubtype');
+    expect(err).toContain('platform.datasets[0].schema.f: DECIMAL field "f" has scale 6 above its precision 5');
+    expect(err).toContain('platform.datasets[0].schema["odd name"]: field "odd name" has type "NUMBER", not a schema field type');
+    expect(err).not.toContain('schema.ok');
   });
 
   it('puts every listed branch at the snapshot, whichever comes first', async () => {
@@ -141,7 +172,7 @@ describe('datasets seed', () => {
       () => 'loaded',
       (e: Error) => e.message,
     );
-    expect(bad).toContain('platform.datasets[0].schema: field "n" has type "NOPE"');
+    expect(bad).toContain('platform.datasets[0].schema.n: field "n" has type "NOPE"');
   });
 
   it('writes files over 64 KiB beside an export file, and starting from that file reads them back', async () => {

@@ -3,7 +3,7 @@
 // of its field (letters, digits and `_:.@-`); otherwise it describes it. Neither the answer, the log nor the
 // journal may carry the secret.
 import { describe, expect, it } from 'vitest';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, mintToken } from '../helpers/app.js';
 import { AUTHORIZE, FORM, TOKEN, basic } from '../oauth/flow.js';
 import { captureLog } from './helpers.js';
 
@@ -79,5 +79,31 @@ describe('values joined with ";" never carry a secret into a refusal', () => {
     });
     expect(JSON.stringify(app.journal.list({ refusals: true }).at(0))).toContain('someone.else@example.test');
     expect(unknown.statusCode).toBe(401);
+  });
+
+  it('a query value holding a credential field, encoded, is hidden in the journal and the log as its reason hides it', async () => {
+    const log = captureLog();
+    const { app } = await buildTestApp({ seed: { platform: { users: [{ username: 'dev' }] } }, logLevel: 'debug', logDestination: log });
+    const token = await mintToken(app, 'dev', ['api:datasets-read', 'api:datasets-write']);
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v2/datasets',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: 'joined', parentFolderRid: 'ri.compass.main.folder.root' },
+    });
+    const rid = (created.json() as { rid: string }).rid;
+    const branch = encodeURIComponent(`master;client_secret=${S.clientSecret}`);
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/v2/datasets/${rid}/transactions?branchName=${branch}&tag=plain`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { transactionType: 'APPEND' },
+    });
+    expect(res.statusCode).toBe(404);
+    const entry = app.journal.list({ refusals: true }).at(0)!;
+    expect(entry.path).toContain('branchName=[redacted]');
+    expect(entry.path).toContain('tag=plain'); // a plain value is kept
+    expect(JSON.stringify(app.journal.list())).not.toContain(S.clientSecret);
+    expect(log.lines.join('\n')).not.toContain(S.clientSecret);
   });
 });

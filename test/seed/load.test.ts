@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTestSeed, validateTestSeed } from '../helpers/seed.js';
+import { CODECS, parseTestSeed, validateTestSeed } from '../helpers/seed.js';
 import { SeedError } from '../../src/seed/load.js';
 import { STARTER_CONFIG } from '../../src/starter-config.js';
 
@@ -116,5 +116,16 @@ platform:
     expect(seed.ontologies.length).toBeGreaterThan(0);
     expect(seed.compute_modules.runtimes.length).toBeGreaterThan(0);
     expect(seed.compute_modules.deployed_apps.length).toBeGreaterThan(0);
+    for (const key of ['groups', 'markings', 'spaces', 'projects', 'folders', 'datasets', 'streams']) expect(seed[key], key).not.toEqual([]);
+  });
+
+  it("names every service's seed key in the starter config, and its commented examples are valid too", () => {
+    // Generated from the services' list, so that a new service's key cannot be left out of `init`.
+    for (const { key } of CODECS) expect(STARTER_CONFIG, key).toMatch(new RegExp(`(^|[\\s{#])${key}:`, 'm'));
+    const optional = /^([ \t]*)# ((?:functions|client_id|sources|resources|cbac_banner): .*?)(?:[ \t]+#.*)?$/gm;
+    expect(STARTER_CONFIG.match(optional)).toHaveLength(6);
+    const seed = parseTestSeed(STARTER_CONFIG.replace(optional, '$1$2'));
+    expect(seed.resources).toHaveLength(1);
+    expect(seed.compute_modules.deployed_apps[0].functions).toMatchObject({ namespace: 'example' });
   });
 });

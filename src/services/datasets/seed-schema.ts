@@ -1,7 +1,10 @@
 // The `datasets` seed key (docs/datasets.md, "Seed"): its shape, and the column-type words a seed schema uses.
 import { isDeepStrictEqual } from 'node:util';
 import { Type, type Static } from '@sinclair/typebox';
+import { PlatformError } from '../../errors.js';
+import { fieldPath } from '../../field-path.js';
 import type { DatasetSchema, FieldSchema } from './model.js';
+import { checkSchema } from './schema-check.js';
 
 const SeedFile = Type.Object(
   {
@@ -92,4 +95,27 @@ export function seedOfField(field: FieldSchema & { name: string }): SeedColumn {
 
 export function schemaOfSeed(columns: Record<string, SeedColumn>): DatasetSchema {
   return { fieldSchemaList: Object.entries(columns).map(([name, column]) => fieldOfSeed(name, column)!) };
+}
+
+/**
+ * Every problem of a seed schema, each at its column's path (`...schema.price`): the rules putSchema applies, one
+ * column at a time, so that one bad column neither hides the others' problems nor stops them being checked.
+ */
+export function seedSchemaProblems(columns: Record<string, SeedColumn>, datasetAt: string): string[] {
+  const problems: string[] = [];
+  for (const [name, column] of Object.entries(columns)) {
+    const where = `${datasetAt}.${fieldPath(['schema', name])}`;
+    const field = fieldOfSeed(name, column);
+    if (!field) problems.push(`${where}: unknown column type ${JSON.stringify(column)}`);
+    else if (name === '') problems.push(`${where}: the column's name is empty`);
+    else {
+      try {
+        checkSchema({ fieldSchemaList: [field] });
+      } catch (e) {
+        if (!(e instanceof PlatformError)) throw e;
+        problems.push(`${where}: ${e.reason ?? e.message}`);
+      }
+    }
+  }
+  return problems;
 }

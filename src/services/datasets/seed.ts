@@ -13,9 +13,8 @@ import { Datasets } from './operations.js';
 import { findSchema, putSchema } from './schemas.js';
 import { branchNameProblem, pathProblem } from './paths.js';
 import { displayNameProblem } from '../display-names.js';
-import { checkSchema } from './schema-check.js';
-import { PlatformError, quote } from '../../errors.js';
-import { DatasetsSeed, fieldOfSeed, schemaOfSeed, seedOfField, type DatasetSeedEntry, type SeedColumn } from './seed-schema.js';
+import { quote } from '../../errors.js';
+import { DatasetsSeed, schemaOfSeed, seedOfField, seedSchemaProblems, type DatasetSeedEntry, type SeedColumn } from './seed-schema.js';
 import { systemClock } from '../../clock.js';
 import { DATASET_LIMIT_KEYS } from './caps.js';
 
@@ -50,17 +49,7 @@ function check(part: DatasetSeedEntry[], path: string, _platform: Record<string,
   part.forEach((d, i) => {
     const at = `${path}[${i}]`;
     if (d.rid !== undefined && part.findIndex((o) => o.rid === d.rid) < i) problems.push(`${at}.rid: duplicate dataset rid "${d.rid}"`);
-    const columns = Object.entries(d.schema ?? {});
-    for (const [name, column] of columns) if (!fieldOfSeed(name, column)) problems.push(`${at}.schema.${name}: unknown column type ${JSON.stringify(column)}`);
-    if (columns.every(([name, column]) => fieldOfSeed(name, column))) {
-      // The rules putSchema applies (an empty column name, a field type, say), so that the seed fails here with its path.
-      try {
-        checkSchema(schemaOfSeed(d.schema ?? {}));
-      } catch (e) {
-        if (!(e instanceof PlatformError)) throw e;
-        problems.push(`${at}.schema: ${e.reason ?? e.message}`);
-      }
-    }
+    problems.push(...seedSchemaProblems(d.schema ?? {}, at));
     const nameProblem = displayNameProblem(d.name);
     if (nameProblem) problems.push(`${at}.name: the name ${nameProblem}`);
     d.branches.forEach((b, j) => {

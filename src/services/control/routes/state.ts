@@ -31,7 +31,10 @@ export function stateRoutes(parent: FastifyInstance, deps: { store: Store; servi
       const dropped: string[] = [];
       const doc = await exportState(deps.store, codecs, { dropped, secrets: request.query.secrets === 'include' });
       if (dropped.length)
-        request.log.warn({ dropped: dropped.slice(0, 20), count: dropped.length }, 'state export left out references to objects that no longer exist');
+        request.log.warn(
+          { dropped: dropped.slice(0, 20), count: dropped.length },
+          'state export left things out of the document (each line of `dropped` says what and why)',
+        );
       const yaml = request.query.format === 'yaml' || (request.query.format === undefined && wantsYaml(request.headers.accept));
       reply.header('Cache-Control', 'no-store').header('Vary', 'Accept');
       return yaml ? reply.type('application/yaml; charset=utf-8').send(stateAsYaml(doc)) : reply.type('application/json; charset=utf-8').send(stateAsJson(doc));
