@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import type { UserRecord } from '../store/users.js';
 import type { AnsweredRequest } from './journal/hook.js';
+import { clientClosed } from './journal/client-left.js';
 import type { FrontLane } from './server-limits.js';
 import { bearerAnswer, type PlainAnswer } from './render-error.js';
 import { EXPIRED_TOKEN, NO_TOKEN, UNKNOWN_TOKEN } from './bearer-refusals.js';
@@ -228,6 +229,9 @@ export function installFastLanes(app: FastifyInstance, deps: FastLaneDeps): Fron
       basic: who.basic,
       username: who.username,
       refusal: who.refusal,
+      // Its client left while the lane waited (a token lookup, a grant): the answer reached no one. The duration
+      // is then until the lane noticed, at most the lookup's time longer than the client waited.
+      clientLeft: clientClosed(req.socket),
     };
     app.journal.recordAnswered(answered);
   }

@@ -19,8 +19,15 @@ export interface JournalEntry {
   /**
    * For every refusal: what was expected and what came, in plain words. On an answer that is not a refusal,
    * a note when the service can see it will not do what the caller hopes (a job no function of its module answers).
+   * On a request its client left, first of all that it left (`clientLeft`).
    */
   reason?: string;
+  /**
+   * Present (true) only when the client closed the connection before the answer was complete (a client timeout,
+   * a cancelled request, a download dropped half way). The status is then 499 if nothing had been sent, or the
+   * status being sent; `reason` says which, and `durationMs` is how long the client waited.
+   */
+  clientLeft?: true;
 }
 
 export interface JournalFilter {

@@ -1,15 +1,19 @@
 // The journal hook: the one place that records a request (docs/contracts.md §7) and logs a refusal with its reason
 // (DESIGN principle 11). Services never write entries; they throw errors that carry their `reason`, the
-// renderers leave the error on the request, and this hook reads it from there after the answer is sent.
+// renderers leave the error on the request, and this hook reads it from there after the answer is sent (or when
+// the client leaves before that: client-left.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
-import { PlatformError, type EmulatorError } from '../../errors.js';
-import type { ErrorLine, ErrorLineWriter } from '../error-log.js';
+import type { EmulatorError } from '../../errors.js';
+import type { ErrorLineWriter } from '../error-log.js';
 import type { JournalEntry, JournalFilter } from './entry.js';
 import { JournalRing, type JournalRecord } from './ring.js';
-import { looksLikeFieldValue, redactUrl } from '../../redact.js';
+import { redactUrl } from '../../redact.js';
 import { errorCodeOf, reasonOf } from './reason.js';
+import { levelOf, refusalLine, wordsOf } from './refusal-line.js';
 import { sentMethod } from '../../head-requests.js';
+import { basicClientId, basicOf, clientIdOf, usernameOf } from './who.js';
+import { CLIENT_CLOSED_REQUEST, leftNote, leftStatus, watchClientLeaving } from './client-left.js';
 
 export type JournalListener = (entry: JournalEntry) => void;
 
@@ -45,6 +49,8 @@ export interface AnsweredRequest {
   username: string | undefined;
   /** What a refused request was answered with. */
   refusal?: EmulatorError;
+  /** The client had closed the connection before the lane wrote its answer (client-left.ts): nothing reached it. */
+  clientLeft?: boolean;
 }
 
 /** The request id a lane's refusal is logged with: the framework, which numbers requests, never saw it. */
@@ -63,6 +69,8 @@ declare module 'fastify' {
     journalNote: string | null;
     /** The user an answer acts for when no bearer token named one (a token request's minted token). */
     journalUsername: string | null;
+    /** Set by the first of onResponse and the client leaving (client-left.ts), so that a request is journaled once. */
+    journalRecorded: boolean;
   }
 }
 
@@ -87,26 +95,6 @@ function journaled(request: FastifyRequest, status: number): boolean {
   return status !== 204 && request.routeOptions.config?.changes !== undefined;
 }
 
-const MAX_NAME = 128;
-const stringField = (body: unknown, name: string): string | undefined => {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_NAME && looksLikeFieldValue(value) ? value : undefined;
-};
-
-/** The client id of an OAuth request's Basic header (the secret after the colon is never read). */
-function basicClientId(header: string): string | undefined {
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon <= 0 || colon > MAX_NAME) return undefined;
-  try {
-    const id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-    return looksLikeFieldValue(id) ? id : undefined; // `web-app;client_secret=...` is no client id to show
-  } catch {
-    return undefined;
-  }
-}
-
 /** A raw record as readers see it: ISO time, redacted paths, the Basic header's client id. */
 function materialize(r: JournalRecord): JournalEntry {
   return {
@@ -121,48 +109,16 @@ function materialize(r: JournalRecord): JournalEntry {
     username: r.username,
     errorCode: r.errorCode,
     reason: r.reason,
+    clientLeft: r.clientLeft,
   };
 }
 
-const levelOf = (status: number) => (status >= 500 ? 'error' : 'info');
-
-function refusalLine(
-  reqId: string,
-  refusal: EmulatorError,
-  errorInstanceId: string | undefined,
-  status: number,
-  method: string,
-  url: string,
-  errorCode: string,
-  reason: string,
-): ErrorLine {
-  const platform = refusal instanceof PlatformError;
-  return {
-    reqId,
-    errorInstanceId,
-    errorCode: platform ? refusal.errorCode : errorCode,
-    errorName: platform ? refusal.errorName : undefined,
-    status,
-    method,
-    path: redactUrl(url),
-    reason,
-  };
-}
+const elapsedOf = (reply: FastifyReply) => Math.round(reply.elapsedTime * 1000) / 1000;
 
 /** The reason with what the route says the refusal is about (FastifyContextConfig.refusalSubject), if anything. */
 function withSubject(reason: string, request: FastifyRequest): string {
   const subject = request.routeOptions.config.refusalSubject?.(request, reason);
   return subject ? `${reason} (${subject})` : reason;
-}
-
-/** A refusal's journal words; a shared, frozen refusal's are worked out once. */
-const wordsKept = new WeakMap<EmulatorError, { errorCode: string; reason: string }>();
-function wordsOf(refusal: EmulatorError): { errorCode: string; reason: string } {
-  const kept = wordsKept.get(refusal);
-  if (kept !== undefined) return kept;
-  const words = { errorCode: errorCodeOf(refusal), reason: reasonOf(refusal) };
-  if (Object.isFrozen(refusal)) wordsKept.set(refusal, words);
-  return words;
 }
 
 export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal {
@@ -180,7 +136,9 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     capacity: deps.size,
     attach: (listener) => hook(listener),
     recordAnswered(answered) {
-      const refusal = answered.refusal;
+      // A lane's answer written after its client left reached no one: no refusal line, as for a routed request.
+      const left = answered.clientLeft === true;
+      const refusal = left ? undefined : answered.refusal;
       let errorCode: string | undefined;
       let reason: string | undefined;
       if (refusal !== undefined) {
@@ -201,13 +159,14 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
         method: answered.method,
         url: answered.url,
         originalUrl: undefined,
-        status: answered.status,
+        status: left ? CLIENT_CLOSED_REQUEST : answered.status,
         durationMs: answered.durationMs,
         clientId: answered.clientId,
         basic: answered.basic,
         username: answered.username,
         errorCode,
-        reason,
+        reason: left ? leftNote(false) : reason,
+        clientLeft: left || undefined,
       };
       push(record, listenerFailed);
     },
@@ -217,6 +176,8 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
   const listenerFailed = (err: unknown) => app.log.warn({ err }, 'a journal listener failed');
 
   function record(request: FastifyRequest, reply: FastifyReply): void {
+    if (request.journalRecorded) return;
+    request.journalRecorded = true;
     const { url } = request;
     const method = sentMethod(request.raw);
     const status = reply.statusCode;
@@ -239,7 +200,6 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     }
     if (!keep) return;
 
-    const authorization = request.headers.authorization;
     const record: JournalRecord = {
       id: ++lastId,
       timeMs: deps.clock.now(),
@@ -247,12 +207,45 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
       url,
       originalUrl: request.originalUrl !== url ? request.originalUrl : undefined,
       status,
-      durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
-      clientId: request.accessToken?.clientId ?? stringField(request.body, 'client_id'),
-      basic: authorization !== undefined && url.startsWith('/idp/') && /^Basic /i.test(authorization) ? authorization : undefined,
-      username: request.principal?.username ?? request.journalUsername ?? stringField(request.body, 'username'),
+      durationMs: elapsedOf(reply),
+      clientId: clientIdOf(request),
+      basic: basicOf(request),
+      username: usernameOf(request),
       errorCode,
       reason: reason ?? request.journalNote ?? undefined,
+      clientLeft: undefined,
+    };
+    push(record, (err) => request.log.warn({ err }, 'a journal listener failed'));
+  }
+
+  /**
+   * A request whose client left before its answer was complete (client-left.ts), with what was known then; what
+   * its handler does afterwards reaches no one and is not journaled. No refusal line: no refusal was answered in full.
+   */
+  function recordLeft(request: FastifyRequest, reply: FastifyReply): void {
+    if (request.journalRecorded) return;
+    request.journalRecorded = true;
+    const begun = reply.raw.headersSent;
+    const status = leftStatus(reply);
+    // A poll left while it waited changed nothing, like an idle poll's 204: the same rule leaves both out.
+    if (!journaled(request, begun ? status : 204)) return;
+    const { url } = request;
+    const refusal = begun ? request.refusal : null;
+    const more = refusal ? withSubject(reasonOf(refusal), request) : request.journalNote;
+    const record: JournalRecord = {
+      id: ++lastId,
+      timeMs: deps.clock.now(),
+      method: sentMethod(request.raw),
+      url,
+      originalUrl: request.originalUrl !== url ? request.originalUrl : undefined,
+      status,
+      durationMs: elapsedOf(reply),
+      clientId: clientIdOf(request),
+      basic: basicOf(request),
+      username: usernameOf(request),
+      errorCode: refusal ? errorCodeOf(refusal) : undefined,
+      reason: more ? `${leftNote(begun)} ${more}` : leftNote(begun),
+      clientLeft: true,
     };
     push(record, (err) => request.log.warn({ err }, 'a journal listener failed'));
   }
@@ -275,11 +268,19 @@ export function installJournal(app: FastifyInstance, deps: JournalDeps): Journal
     listener.decorateRequest('errorInstanceId', null);
     listener.decorateRequest('journalNote', null);
     listener.decorateRequest('journalUsername', null);
+    listener.decorateRequest('journalRecorded', false);
     // Not async: an app-wide async hook costs every request a promise and a microtask turn.
     listener.addHook('onResponse', (request, reply, done) => {
       record(request, reply);
       done();
     });
+    // A request left early writes no log line, so with the journal off there is nothing to watch for. This hook
+    // comes before the faults' (installFaults runs after installJournal), so a delayed request is watched too.
+    if (deps.size > 0)
+      listener.addHook('onRequest', (request, reply, done) => {
+        watchClientLeaving(request, reply, recordLeft);
+        done();
+      });
   }
   hook(app);
   return journal;

@@ -19,6 +19,8 @@ export interface JournalRecord {
   username: string | undefined;
   errorCode: string | undefined;
   reason: string | undefined;
+  /** Only when the client closed the connection before the answer was complete (client-left.ts). */
+  clientLeft: true | undefined;
 }
 
 export type Materialize = (record: JournalRecord) => JournalEntry;
