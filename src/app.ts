@@ -25,7 +25,8 @@ import { deferredValidation } from './http/deferred-validation.js';
 import { pathAliasRewriter } from './http/path-aliases.js';
 import { headAndAliasRewriter } from './head-requests.js';
 import { refuseHeadWhereOptedOut } from './http/head-opt-out.js';
-import { SERVICES, seedCodecsOf } from './services/index.js';
+import { SERVICES, instanceLapseOf, seedCodecsOf } from './services/index.js';
+import { InstanceLease } from './store/instance-lease.js';
 import type { ServiceDeps, ServiceModule } from './services/service-module.js';
 
 export interface AppDeps {
@@ -139,6 +140,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   useJsonBodies(app);
   rejectOtherMediaTypes(app);
 
+  // One lease per app, renewed while it runs: what its services hold on a shared store is taken back only once it lapses.
+  const instance = new InstanceLease(deps.store, instanceLapseOf(services, deps.seed), (err, message) => app.log.error({ err }, message));
+  app.addHook('onClose', async () => instance.stop());
+
   const serviceDeps: ServiceDeps = {
     settings: deps.settings,
     store: deps.store,
@@ -146,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     seed: deps.seed,
     resetToSeed: () => app.resetToSeed(),
     services,
+    instance,
   };
   for (const service of services) {
     await service.routes?.(app, serviceDeps);

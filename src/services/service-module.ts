@@ -6,6 +6,7 @@
 import type { Store } from '../store/store.js';
 import type { StorePart } from '../store/parts.js';
 import type { Clock } from '../clock.js';
+import type { InstanceLease } from '../store/instance-lease.js';
 import type { PathPolicy } from '../http/path-policy.js';
 import type { HttpApp } from '../http/route-config.js';
 import type { Settings } from '../settings.js';
@@ -22,6 +23,11 @@ export interface ServiceDeps {
   resetToSeed(): Promise<unknown>;
   /** The services this app serves, in order: what the generic control routes iterate. */
   services: readonly ServiceModule[];
+  /**
+   * This instance's lease on a shared store (src/store/instance-lease.ts): its id names what the instance holds
+   * (handed-out jobs, one-call uploads' transactions); another instance takes those back once it lapses.
+   */
+  instance: InstanceLease;
 }
 
 /** A view the dashboard shows for a service: fetched from `listPath` and drawn as a table of its columns. */
@@ -90,6 +96,11 @@ export interface ServiceModule {
   seed?: readonly AnySeedCodec[];
   /** Its tables: repositories built by each backend, emptied on reset, covered by the PostgreSQL pass. */
   store?: readonly StorePart<unknown>[];
+  /**
+   * On a shared store, how long after its instance's last lease renewal what this service hands out may be taken
+   * back, as its seed sets it; the app's lease lapses after the shortest any listed service asks for.
+   */
+  instanceLapseMs?(seed: Seed): number;
   /** Its public routes. */
   routes?(app: HttpApp, deps: ServiceDeps): void | Promise<void>;
   /** Its entry points for the JSON index at `GET /`, given the public base address. */

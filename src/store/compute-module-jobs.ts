@@ -49,8 +49,6 @@ export interface ComputeModuleJobRepo {
    * it out, whose lease it then is (stores shared by several instances).
    */
   claimNext(runtimeId: string, now: number, holder?: string): Promise<JobRecord | undefined>;
-  /** Shared stores: the instance `instanceId` is alive (its leases hold); timed by the database's clock. */
-  renewLease?(instanceId: string): Promise<void>;
   /**
    * Shared stores: every in-progress job whose holding instance has not renewed its lease for `goneMs` goes back
    * to the queue, its hand-out counted (or fails after `maxHandOuts`). One statement, so exactly once.

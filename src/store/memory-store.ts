@@ -14,6 +14,8 @@ export function createMemoryStore(extraParts: readonly StorePart<unknown>[] = []
     shared: false,
     // Nothing else shares this store: no hint ever arrives.
     notifications: { publish: () => undefined, subscribe: () => () => undefined },
+    // Nor does another instance: nothing it holds outlives this process, so no lease is kept.
+    instances: { renew: async () => undefined },
     async seedOnce(apply) {
       await apply();
       return true;

@@ -11,6 +11,7 @@ import { PgNotifications } from './postgres/notifications.js';
 import { PartRegistry, type StorePart } from './parts.js';
 import { coreRepositories, withCoreParts } from './core-parts.js';
 import { migrateParts } from './postgres/part-migrations.js';
+import { PgInstances } from './postgres/instances.js';
 
 export interface PostgresStoreOptions extends DbOptions {
   /** The services' store parts beyond the core ones: their migrations run at open, their tables reset. */
@@ -63,6 +64,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     part: (part) => registry.get(part),
     shared: true,
     notifications,
+    instances: new PgInstances(db),
     clear: () => resetWith(async () => undefined),
     resetWith: (apply) => resetWith(apply),
     async seedOnce(apply) {

@@ -12,6 +12,7 @@ import type { OntologyObjectRepo } from './ontology-objects.js';
 import type { ComputeModuleRepo } from './compute-modules.js';
 import type { ComputeModuleJobRepo } from './compute-module-jobs.js';
 import type { StorePart } from './parts.js';
+import type { InstanceRepo } from './instances.js';
 
 export interface Store {
   users: UserRepo;
@@ -44,6 +45,8 @@ export interface Store {
    * only: the store stays the truth, and a lost hint may delay, never lose, a wake-up.
    */
   notifications: StoreNotifications;
+  /** The instances sharing the store and their leases (instance-lease.ts); the memory store keeps none. */
+  instances: InstanceRepo;
   /**
    * Runs `apply` (the seed) only if this store has never been seeded, once across every instance starting
    * together; answers whether it ran. A fresh memory store always runs it.
@@ -52,6 +55,7 @@ export interface Store {
 }
 
 export type { StoreNotifications } from './notifications.js';
+export type { InstanceRepo } from './instances.js';
 export type { UserRecord, UserRepo, PrincipalType } from './users.js';
 export type { ClientRecord, ClientRepo, GrantType } from './clients.js';
 export type { AccessTokenRecord, TokenRepo } from './tokens.js';

@@ -2,6 +2,7 @@
 // per-runtime queue cap, and the retention bound on finished jobs. The lifecycle itself is in jobs.ts.
 import type { Store, JobRecord } from '../../store/store.js';
 import type { Clock } from '../../clock.js';
+import type { InstanceLease } from '../../store/instance-lease.js';
 import type { ComputeModuleSettings } from './settings.js';
 import { randomUuid } from '../../ids.js';
 import { deployedAppInactive, invalidRequest, queueFull, quote, resourceNotFound } from '../../errors.js';
@@ -13,6 +14,8 @@ export interface JobServiceDeps {
   store: Store;
   clock: Clock;
   settings: Readonly<ComputeModuleSettings>;
+  /** The app's lease on a shared store (src/store/instance-lease.ts); a job service made without one makes its own. */
+  instance?: InstanceLease;
   /** Where failures that no request can report (a lease check on a timer) are logged. */
   logError?: (err: unknown, message: string) => void;
 }

@@ -15,6 +15,7 @@ import { ModuleLiveness, sharedPolls } from './liveness.js';
 import { linkInstances, type CrossInstance } from './cross-instance.js';
 import { serializes } from './serializes.js';
 import { JobLeases } from './job-leases.js';
+import { InstanceLease } from '../../store/instance-lease.js';
 import { DEFAULT_BRANCH, enqueue, newJob, pruneRetained, type JobRequest, type JobServiceDeps, type SessionRequest } from './job-admission.js';
 import { JobReturns, MAX_HAND_OUTS, type JobHolder } from './job-returns.js';
 
@@ -72,6 +73,8 @@ export class JobService {
     });
     this.leases = new JobLeases({
       jobs: deps.store.computeModuleJobs,
+      lease: deps.instance ?? new InstanceLease(deps.store, deps.settings.moduleGoneMs, deps.logError),
+      ownsLease: !deps.instance,
       moduleGoneMs: deps.settings.moduleGoneMs,
       maxHandOuts: MAX_HAND_OUTS,
       now: () => deps.clock.now(),

@@ -1,5 +1,5 @@
 // The datasets repository in memory: the reference behaviour the PostgreSQL one matches.
-import type { DatasetsRepo } from './repo.js';
+import type { DatasetsRepo, OpenOutcome } from './repo.js';
 import type { BranchRecord, DatasetRecord, FileRecord, SchemaRecord, TransactionRecord, TransactionStatus } from './model.js';
 
 const key = (datasetRid: string, name: string) => `${datasetRid}\u0000${name}`;
@@ -53,18 +53,19 @@ export class MemoryDatasets implements DatasetsRepo {
     return { aborted: open.rid };
   }
 
-  async openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>) {
+  // One process: a one-call upload's transaction dies with it, so no holder is kept and none is reclaimed.
+  async openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>): Promise<OpenOutcome> {
     const branchKey = key(transaction.datasetRid, transaction.branch);
-    if (this.openByBranch.has(branchKey)) return undefined;
+    if (this.openByBranch.has(branchKey)) return {};
     const branch = this.branchesByKey.get(branchKey);
-    if (!branch) return undefined;
+    if (!branch) return {};
     const record: TransactionRecord = { ...transaction, ...(branch.head === undefined ? {} : { parent: branch.head }), seq: ++this.seq };
     this.transactionsByRid.set(record.rid, record);
     const ofDataset = this.transactionsByDataset.get(record.datasetRid);
     if (ofDataset) ofDataset.push(record);
     else this.transactionsByDataset.set(record.datasetRid, [record]);
     if (record.status === 'OPEN') this.openByBranch.set(branchKey, record);
-    return { ...record };
+    return { opened: { ...record } };
   }
   async transactions(datasetRid: string) {
     return (this.transactionsByDataset.get(datasetRid) ?? []).map((t) => ({ ...t }));

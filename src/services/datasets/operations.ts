@@ -12,6 +12,7 @@ import type { ParquetWarmup } from './parquet-warmup.js';
 import { watchUpload } from './csv-learning.js';
 import { checkBranchName } from './paths.js';
 import { checkDisplayName } from '../display-names.js';
+import { openHold, tookBack, type ImplicitHolds } from './implicit-holds.js';
 
 export const DEFAULT_BRANCH = 'master';
 
@@ -23,6 +24,8 @@ export class Datasets {
     private readonly warmup?: ParquetWarmup,
     /** The routes' instance learns large CSV uploads as they arrive (csv-learning.ts); the seed's does not. */
     private readonly learnsCsv = false,
+    /** The routes' instance: one-call transactions name this instance, and a gone one's are taken back. */
+    private readonly holds?: ImplicitHolds,
   ) {}
 
   get repo() {
@@ -116,16 +119,13 @@ export class Datasets {
     return found;
   }
 
-  async open(datasetRid: string, branchName: string, type: TransactionType): Promise<TransactionRecord> {
+  /** `oneCall`: the transaction an upload or a delete opens for itself (implicit-holds.ts). */
+  async open(datasetRid: string, branchName: string, type: TransactionType, oneCall = false): Promise<TransactionRecord> {
     const branch = await this.branch(datasetRid, branchName);
-    const opened = await this.repo.openTransaction({
-      rid: `ri.foundry.main.transaction.${randomUuid()}`,
-      datasetRid,
-      branch: branch.name,
-      type,
-      status: 'OPEN',
-      createdTime: this.now(),
-    });
+    const rid = `ri.foundry.main.transaction.${randomUuid()}`;
+    const record = { rid, datasetRid, branch: branch.name, type, status: 'OPEN' as const, createdTime: this.now() };
+    const { opened, reclaimed } = await this.repo.openTransaction(record, await openHold(this.holds, oneCall));
+    if (reclaimed) await tookBack(this.holds, datasetRid, reclaimed, (aborted) => this.dropAborted(aborted));
     if (!opened) {
       // The branch deleted meanwhile (another instance) is not a conflict: BranchNotFound, as a moment later.
       await this.branch(datasetRid, branchName);
@@ -210,7 +210,7 @@ export class Datasets {
     // Refused before a transaction is opened, so that a wrong request leaves no aborted one in the history.
     if (q.transactionType === 'DELETE')
       throw E.invalidTransactionType(datasetRid, '', 'DELETE', 'an upload cannot open a DELETE transaction: it removes files, it cannot write one');
-    const t = await this.open(datasetRid, q.branchName ?? DEFAULT_BRANCH, q.transactionType ?? 'UPDATE');
+    const t = await this.open(datasetRid, q.branchName ?? DEFAULT_BRANCH, q.transactionType ?? 'UPDATE', true);
     try {
       const file = await this.write(t, path, body, q);
       await this.close(datasetRid, t.rid, 'COMMITTED');
@@ -291,7 +291,7 @@ export class Datasets {
     }
     const branch = await this.branch(datasetRid, q.branchName ?? DEFAULT_BRANCH);
     await this.file({ datasetRid, branch }, path, true);
-    const t = await this.open(datasetRid, branch.name, 'DELETE');
+    const t = await this.open(datasetRid, branch.name, 'DELETE', true);
     await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() });
     await this.close(datasetRid, t.rid, 'COMMITTED');
   }

@@ -41,6 +41,13 @@ export const DATASETS: StorePart<DatasetsRepo> = {
       // Views and histories skip aborted transactions: an index of the others keeps them fast however many there are.
       sql: `CREATE INDEX dataset_transactions_live ON dataset_transactions (dataset_rid, seq) WHERE status <> 'ABORTED';`,
     },
+    {
+      version: 3,
+      name: 'one-call transactions name their instance',
+      // The instance holding a one-call upload's (or delete's) transaction; null for one a client opened. An open
+      // aborts such a transaction once its instance's lease has lapsed (instances, core migration 7).
+      sql: `ALTER TABLE dataset_transactions ADD COLUMN holder text;`,
+    },
   ],
   memory: () => new MemoryDatasets(),
   postgres: (db) => new PostgresDatasets(db),

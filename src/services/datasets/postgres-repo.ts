@@ -1,8 +1,10 @@
 // The datasets repository in PostgreSQL (docs/datasets.md). One open transaction per branch is a partial
 // unique index; a commit closes the transaction and moves the branch head in one database transaction; opens
-// and closes lock the branch's row first, so an open records the head a commit under way sets.
+// and closes lock the branch's row first, so an open records the head a commit under way sets. Under that lock an
+// open first aborts a one-call transaction whose instance's lease has lapsed (implicit-holds.ts).
 import type { Db } from '../../store/postgres/db.js';
-import type { DatasetsRepo } from './repo.js';
+import { leaseLapsed } from '../../store/postgres/instances.js';
+import type { DatasetsRepo, OpenHold, OpenOutcome } from './repo.js';
 import type { BranchRecord, DatasetRecord, FileRecord, SchemaRecord, TransactionRecord, TransactionStatus, TransactionType } from './model.js';
 
 interface TransactionRow {
@@ -113,18 +115,31 @@ export class PostgresDatasets implements DatasetsRepo {
 
   // Open and close both lock the branch's row first, so an open waits for a commit under way and then reads the
   // head it set (an open that read the head before it would hang the new transaction on the old history).
-  async openTransaction(t: Omit<TransactionRecord, 'seq' | 'parent'>) {
+  async openTransaction(t: Omit<TransactionRecord, 'seq' | 'parent'>, hold: OpenHold = {}): Promise<OpenOutcome> {
     return this.db.transaction(async (q) => {
       const branch = (await q.query<{ head: string | null }>(LOCK_BRANCH, [t.datasetRid, t.branch])).rows[0];
-      if (!branch) return undefined;
+      if (!branch) return {};
+      // Under the same lock as the one-open rule: of two instances opening at once, one takes the dead holder's
+      // transaction over and opens; the other then meets the new transaction.
+      const reclaimed =
+        hold.reclaimAfterMs === undefined
+          ? undefined
+          : (
+              await q.query<{ rid: string; holder: string }>(
+                `UPDATE dataset_transactions t SET status = 'ABORTED', closed_time = $3
+                 WHERE dataset_rid = $1 AND branch = $2 AND status = 'OPEN' AND holder IS NOT NULL AND ${leaseLapsed('t.holder', '$4')}
+                 RETURNING rid, holder`,
+                [t.datasetRid, t.branch, t.createdTime, hold.reclaimAfterMs],
+              )
+            ).rows[0];
       const row = (
         await q.query<TransactionRow>(
-          `INSERT INTO dataset_transactions (rid, dataset_rid, branch, type, status, created_time, parent) VALUES ($1, $2, $3, $4, 'OPEN', $5, $6)
+          `INSERT INTO dataset_transactions (rid, dataset_rid, branch, type, status, created_time, parent, holder) VALUES ($1, $2, $3, $4, 'OPEN', $5, $6, $7)
            ON CONFLICT DO NOTHING RETURNING ${TX_COLUMNS}`,
-          [t.rid, t.datasetRid, t.branch, t.type, t.createdTime, branch.head],
+          [t.rid, t.datasetRid, t.branch, t.type, t.createdTime, branch.head, hold.holder ?? null],
         )
       ).rows[0];
-      return row && transactionOf(row);
+      return { ...(row ? { opened: transactionOf(row) } : {}), ...(reclaimed ? { reclaimed } : {}) };
     });
   }
   async transactions(datasetRid: string) {

@@ -1,6 +1,20 @@
 // The datasets repository: what both stores offer (memory is the reference; docs/datasets.md).
 import type { BranchRecord, DatasetRecord, FileRecord, SchemaRecord, TransactionRecord, TransactionStatus } from './model.js';
 
+/** Who holds a transaction an open makes, and when another's holder counts as gone (implicit-holds.ts). */
+export interface OpenHold {
+  /** The instance holding a one-call transaction; absent for one a client opens (never taken back). */
+  holder?: string;
+  /** Abort first the branch's open one-call transaction whose holder has not renewed its lease for this long (ms). */
+  reclaimAfterMs?: number;
+}
+
+export interface OpenOutcome {
+  opened?: TransactionRecord;
+  /** The open one-call transaction aborted because its holder's lease had lapsed. */
+  reclaimed?: { rid: string; holder: string };
+}
+
 export interface DatasetsRepo {
   insertDataset(dataset: DatasetRecord): Promise<void>;
   dataset(rid: string): Promise<DatasetRecord | undefined>;
@@ -18,11 +32,14 @@ export interface DatasetsRepo {
   deleteBranch(datasetRid: string, name: string, closedTime: string): Promise<{ aborted?: string } | undefined>;
 
   /**
-   * Opens a transaction whose parent is its branch's head at that moment; undefined when the branch has an open
-   * one already (one per branch) or is gone. Both are decided atomically with commits: a head read before a concurrent
-   * commit would put the new transaction on the old history and drop the committed files from its view.
+   * Opens a transaction whose parent is its branch's head at that moment; `opened` is absent when the branch has
+   * an open one already (one per branch) or is gone. Both are decided atomically with commits: a head read before
+   * a concurrent commit would put the new transaction on the old history and drop the committed files from its view.
+   * On a shared store, in the same step and first, the branch's open one-call transaction whose holder's lease has
+   * lapsed (`reclaimAfterMs`) is aborted and answered as `reclaimed` (its files are the caller's to drop). The
+   * memory store ignores `hold`: an upload killed with its process leaves nothing behind.
    */
-  openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>): Promise<TransactionRecord | undefined>;
+  openTransaction(transaction: Omit<TransactionRecord, 'seq' | 'parent'>, hold?: OpenHold): Promise<OpenOutcome>;
   /**
    * The dataset's transactions but the aborted ones, oldest first: what views, schema histories and open lookups
    * walk (an aborted transaction is in no view and no one's parent). A dataset with 26k aborted transactions read

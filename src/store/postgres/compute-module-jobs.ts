@@ -4,6 +4,7 @@
 import type { ComputeModuleJobRepo, JobRecord, JobResult, JobState, RequeueOutcome } from '../compute-module-jobs.js';
 import type { Db, Querier } from './db.js';
 import { capped, decode, encode } from './records.js';
+import { DB_NOW_MS, leaseLapsed } from './instances.js';
 
 /** The parts of a job that never change, stored once as JSON text. */
 type Fixed = Pick<JobRecord, 'deployedAppRid' | 'branch' | 'queryType' | 'query'>;
@@ -42,8 +43,6 @@ function toJob(row: Row): JobRecord {
 }
 
 const OPEN = "state IN ('queued', 'inProgress')";
-/** Lease times come from the database's clock, the one clock every instance shares. */
-const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
 export class PgComputeModuleJobs implements ComputeModuleJobRepo {
   constructor(private readonly db: Db) {}
@@ -92,24 +91,10 @@ export class PgComputeModuleJobs implements ComputeModuleJobRepo {
     return row && toJob(row);
   }
 
-  async renewLease(instanceId: string): Promise<void> {
-    await this.db.query(
-      `INSERT INTO instances (instance_id, seen_at) VALUES ($1, ${DB_NOW_MS})
-       ON CONFLICT (instance_id) DO UPDATE SET seen_at = EXCLUDED.seen_at`,
-      [instanceId],
-    );
-  }
-
   /** The jobs of instances whose lease lapsed; the rows of instances gone long ago are dropped on the way. */
   async requeueLapsed(goneMs: number, maxHandOuts: number, failure: string, now: number): Promise<RequeueOutcome> {
     await this.db.query(`DELETE FROM instances WHERE seen_at < ${DB_NOW_MS} - $1::bigint * 10`, [goneMs]);
-    return this.requeueWhere(
-      `holder IS NOT NULL AND NOT EXISTS (SELECT 1 FROM instances i WHERE i.instance_id = jobs.holder AND i.seen_at > ${DB_NOW_MS} - $4::bigint)`,
-      [goneMs],
-      maxHandOuts,
-      failure,
-      now,
-    );
+    return this.requeueWhere(`holder IS NOT NULL AND ${leaseLapsed('jobs.holder', '$4')}`, [goneMs], maxHandOuts, failure, now);
   }
 
   async unclaim(jobId: string, handOuts: number): Promise<boolean> {

@@ -23,6 +23,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../../store/store.js';
 import type { Clock } from '../../../clock.js';
 import type { Seed } from '../../../seed/schema.js';
+import type { InstanceLease } from '../../../store/instance-lease.js';
 import { computeModuleSettingsOf } from '../settings.js';
 import { JobService } from '../jobs.js';
 import { runtimeRoutes } from './runtime.js';
@@ -37,6 +38,8 @@ export interface ComputeModuleDeps {
   clock: Clock;
   /** Its job settings are under `compute_modules` (../settings.ts). */
   seed: Seed;
+  /** The app's lease on a shared store, under which jobs are handed out (../job-leases.ts). */
+  instance?: InstanceLease;
 }
 
 /** Registers both route families in their own encapsulated scope, and the handle the in-pod listener reads. */
@@ -51,6 +54,7 @@ async function computeModuleRoutes(app: FastifyInstance, deps: ComputeModuleDeps
     store: deps.store,
     clock: deps.clock,
     settings: jobSettings,
+    instance: deps.instance,
     logError: (err, message) => app.log.error({ err }, message),
   });
   // Held polls and executes answer at once on reset and on close, so neither waits for a timer.

@@ -15,7 +15,12 @@ import { useJsonBodies } from '../../../http/body-parsers.js';
 
 export async function datasetsRoutes(parent: FastifyInstance, deps: ServiceDeps): Promise<void> {
   const warmup = new ParquetWarmup();
-  const datasets = new Datasets(deps.store, deps.clock, warmup, true);
+  // One-call uploads are held under this instance's lease; one of a gone instance is taken back and said so.
+  const datasets = new Datasets(deps.store, deps.clock, warmup, true, {
+    lease: deps.instance,
+    reclaimed: (taken) =>
+      parent.log.info(taken, 'aborted the open transaction of a one-call upload or delete: the instance holding it has gone (its lease lapsed)'),
+  });
   // A Parquet warm-up under way stops when the app closes or resets (docs/datasets.md, "Parquet warm-up").
   parent.addHook('onClose', async () => warmup.cancel());
   parent.onReset(() => warmup.cancel());
