@@ -5,6 +5,7 @@
 // never taken back: the client may commit it later through any instance.
 import type { InstanceLease } from '../../store/instance-lease.js';
 import type { OpenHold } from './repo.js';
+import type { TransactionRecord } from './model.js';
 
 export interface ImplicitHolds {
   /** This instance's lease: its id names the one-call transactions it opens; its lapse, when another's holder is gone. */
@@ -31,4 +32,23 @@ export async function tookBack(
   holds?.reclaimed({ datasetRid, transactionRid: taken.rid, instance: taken.holder });
   // Aborted already, so in no view: a drop that fails leaves bytes for the next reset, and never fails the open.
   await dropFiles(taken.rid).catch(() => undefined);
+}
+
+/**
+ * Runs `work` in `t`, a transaction opened for one call, and closes it: committed when `work` succeeds, aborted
+ * when it or the commit fails. Left open, it would hold its branch (409 on every open) while its instance lives.
+ */
+export async function settleOneCall<T>(
+  t: TransactionRecord,
+  close: (status: 'COMMITTED' | 'ABORTED') => Promise<unknown>,
+  work: (t: TransactionRecord) => Promise<T>,
+): Promise<T> {
+  try {
+    const done = await work(t);
+    await close('COMMITTED');
+    return done;
+  } catch (err) {
+    await close('ABORTED').catch(() => undefined);
+    throw err;
+  }
 }

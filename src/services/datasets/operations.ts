@@ -12,7 +12,7 @@ import type { ParquetWarmup } from './parquet-warmup.js';
 import { watchUpload } from './csv-learning.js';
 import { checkBranchName } from './paths.js';
 import { checkDisplayName } from '../display-names.js';
-import { openHold, tookBack, type ImplicitHolds } from './implicit-holds.js';
+import { openHold, settleOneCall, tookBack, type ImplicitHolds } from './implicit-holds.js';
 
 export const DEFAULT_BRANCH = 'master';
 
@@ -210,15 +210,13 @@ export class Datasets {
     // Refused before a transaction is opened, so that a wrong request leaves no aborted one in the history.
     if (q.transactionType === 'DELETE')
       throw E.invalidTransactionType(datasetRid, '', 'DELETE', 'an upload cannot open a DELETE transaction: it removes files, it cannot write one');
-    const t = await this.open(datasetRid, q.branchName ?? DEFAULT_BRANCH, q.transactionType ?? 'UPDATE', true);
-    try {
-      const file = await this.write(t, path, body, q);
-      await this.close(datasetRid, t.rid, 'COMMITTED');
-      return file;
-    } catch (err) {
-      await this.close(datasetRid, t.rid, 'ABORTED').catch(() => undefined);
-      throw err;
-    }
+    return this.inOneCall(datasetRid, q.branchName ?? DEFAULT_BRANCH, q.transactionType ?? 'UPDATE', (t) => this.write(t, path, body, q));
+  }
+
+  /** `work` in a transaction opened for this one call (implicit-holds.ts): committed, or aborted, never left open. */
+  private async inOneCall<T>(datasetRid: string, branchName: string, type: TransactionType, work: (t: TransactionRecord) => Promise<T>): Promise<T> {
+    const t = await this.open(datasetRid, branchName, type, true);
+    return settleOneCall(t, (status) => this.close(datasetRid, t.rid, status), work);
   }
 
   private async write(
@@ -291,8 +289,6 @@ export class Datasets {
     }
     const branch = await this.branch(datasetRid, q.branchName ?? DEFAULT_BRANCH);
     await this.file({ datasetRid, branch }, path, true);
-    const t = await this.open(datasetRid, branch.name, 'DELETE', true);
-    await this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() });
-    await this.close(datasetRid, t.rid, 'COMMITTED');
+    await this.inOneCall(datasetRid, branch.name, 'DELETE', (t) => this.repo.putFile({ transactionRid: t.rid, path, size: 0, updatedTime: this.now() }));
   }
 }
