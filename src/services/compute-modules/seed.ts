@@ -1,5 +1,5 @@
 // The compute-modules service's seed key `compute_modules` (docs/contracts.md §6): runtimes, deployed apps, and
-// the job settings (timeouts, caps) that src/settings.ts resolves. A deployed app may name a runtime that is not
+// the job settings (timeouts, caps) that ./settings.ts resolves. A deployed app may name a runtime that is not
 // listed: it is created with a generated token. The export writes runtimes and apps (module auth tokens only
 // when asked, docs/contracts.md §7), not the settings.
 import { Type, type Static } from '@sinclair/typebox';
