@@ -39,6 +39,13 @@ const seed = {
   },
 };
 
+/** The message a seed is refused with at start; undefined when it loads. */
+const refusalOf = (seed: Record<string, unknown>) =>
+  buildTestApp({ seed }).then(
+    () => undefined,
+    (e: Error) => e.message,
+  );
+
 describe('datasets seed', () => {
   it('refuses bad paths, duplicates, unknown types and missing sources, naming each path', async () => {
     const bad = {
@@ -58,10 +65,7 @@ describe('datasets seed', () => {
         ],
       },
     };
-    const err = await buildTestApp({ seed: bad }).then(
-      () => undefined,
-      (e: Error) => e.message,
-    );
+    const err = await refusalOf(bad);
     expect(err).toContain('platform.datasets[0].schema.a: unknown column type "strnig"');
     expect(err).toContain('platform.datasets[0].files[0].path: the path has a ".." segment');
     expect(err).toContain('platform.datasets[0].files[1].path: the path has an empty segment');
@@ -77,28 +81,23 @@ describe('datasets seed', () => {
   });
 
   it("reports every column's schema problem at once, each at its column, beside an unknown type word", async () => {
-    const err = await buildTestApp({
-      seed: {
-        platform: {
-          datasets: [
-            {
-              name: 'x',
-              schema: {
-                a: 'strin',
-                d: { type: 'DECIMAL', precision: 50, scale: 2 },
-                e: { type: 'ARRAY' },
-                f: { type: 'DECIMAL', precision: 5, scale: 6 },
-                'odd name': { type: 'NUMBER' },
-                ok: 'long',
-              },
+    const err = await refusalOf({
+      platform: {
+        datasets: [
+          {
+            name: 'x',
+            schema: {
+              a: 'strin',
+              d: { type: 'DECIMAL', precision: 50, scale: 2 },
+              e: { type: 'ARRAY' },
+              f: { type: 'DECIMAL', precision: 5, scale: 6 },
+              'odd name': { type: 'NUMBER' },
+              ok: 'long',
             },
-          ],
-        },
+          },
+        ],
       },
-    }).then(
-      () => undefined,
-      (e: Error) => e.message,
-    );
+    });
     expect(err).toContain('platform.datasets[0].schema.a: unknown column type "strin"');
     expect(err).toContain('platform.datasets[0].schema.d: DECIMAL field "d" has precision 50; the most is 38');
     expect(err).toContain('platform.datasets[0].schema.e: ARRAY field "e" has no arraySubtype');
@@ -168,10 +167,7 @@ describe('datasets seed', () => {
     const doc = (await t.app.inject({ url: '/_emulate/platform/state' })).json() as { platform: { datasets: Array<{ schema: unknown }> }; leftOut?: unknown };
     expect(doc.platform.datasets[0]!.schema).toEqual(schema);
     expect(doc.leftOut).toBeUndefined();
-    const bad = await buildTestApp({ seed: { platform: { datasets: [{ name: 'b', schema: { n: { type: 'NOPE' } } }] } } }).then(
-      () => 'loaded',
-      (e: Error) => e.message,
-    );
+    const bad = await refusalOf({ platform: { datasets: [{ name: 'b', schema: { n: { type: 'NOPE' } } }] } });
     expect(bad).toContain('platform.datasets[0].schema.n: field "n" has type "NOPE"');
   });
 
@@ -306,27 +302,22 @@ describe('datasets seed', () => {
   });
 
   it('refuses a content type that is not a media type and a branch name over 1024 UTF-8 bytes, naming each path', async () => {
-    const err = await buildTestApp({
-      seed: {
-        platform: {
-          datasets: [
-            {
-              name: 'x',
-              branches: ['master', 'b'.repeat(1025), 'é'.repeat(513), 'é'.repeat(512)],
-              files: [
-                { path: 'a.png', content: 'x', content_type: 'png' },
-                { path: 'b.csv', content: 'x', content_type: 'text/csv\r\nX-Other: 1' },
-                { path: 'c.txt', content: 'x', content_type: '' },
-                { path: 'd.txt', content: 'x', content_type: 'text/plain; charset=utf-8' },
-              ],
-            },
-          ],
-        },
+    const err = await refusalOf({
+      platform: {
+        datasets: [
+          {
+            name: 'x',
+            branches: ['master', 'b'.repeat(1025), 'é'.repeat(513), 'é'.repeat(512)],
+            files: [
+              { path: 'a.png', content: 'x', content_type: 'png' },
+              { path: 'b.csv', content: 'x', content_type: 'text/csv\r\nX-Other: 1' },
+              { path: 'c.txt', content: 'x', content_type: '' },
+              { path: 'd.txt', content: 'x', content_type: 'text/plain; charset=utf-8' },
+            ],
+          },
+        ],
       },
-    }).then(
-      () => 'loaded',
-      (e: Error) => e.message,
-    );
+    });
     expect(err).toContain('platform.datasets[0].files[0].content_type: "png" is not a media type');
     expect(err).toContain('platform.datasets[0].files[1].content_type: "text/csv\\r\\nX-Other: 1" is not a media type');
     expect(err).toContain('platform.datasets[0].files[2].content_type: "" is not a media type');
