@@ -6,7 +6,7 @@ import { MemoryBlobs } from './memory-blobs.js';
 import { PostgresBlobs } from './postgres-blobs.js';
 
 export { BlobRemoved, BlobStoreFull, BlobTooLarge, CHUNK_BYTES, type BlobInfo, type BlobStore, type ByteRange, type PutOptions } from './blob-store.js';
-export { MEMORY_BLOB_LIMIT_KEYS, byteStoreFull, maxMemoryBlobBytes } from './memory-cap.js';
+export { MEMORY_BLOB_LIMIT_KEYS, byteStoreFull, maxMemoryBlobBytes, type UploadCaps } from './memory-cap.js';
 
 export const BLOBS: StorePart<BlobStore> = {
   name: 'blobs',

@@ -12,6 +12,12 @@ export const MEMORY_BLOB_LIMIT_KEYS = {
   max_memory_blob_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
 };
 
+/** What one upload may store: its own size (the route's file cap), and the memory store's total after it. */
+export interface UploadCaps {
+  maxBytes: number;
+  maxHeldBytes: number;
+}
+
 /** Big enough that a test suite never meets it, small enough to stop a runaway upload loop. */
 export const maxMemoryBlobBytes = (seed: Pick<Seed, 'limits'>): number => seed.limits.max_memory_blob_bytes ?? 8 * 1024 * 1024 * 1024;
 

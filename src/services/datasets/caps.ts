@@ -2,7 +2,7 @@
 // its seed codec so the loader validates it with the rest of the document.
 import { Type } from '@sinclair/typebox';
 import type { Seed } from '../../seed/schema.js';
-import { MEMORY_BLOB_LIMIT_KEYS, maxMemoryBlobBytes } from '../../blobs/index.js';
+import { MEMORY_BLOB_LIMIT_KEYS, maxMemoryBlobBytes, type UploadCaps } from '../../blobs/index.js';
 
 export const DATASET_LIMIT_KEYS = {
   /** The largest dataset file an upload may store; default 1 GiB. */
@@ -11,12 +11,7 @@ export const DATASET_LIMIT_KEYS = {
   ...MEMORY_BLOB_LIMIT_KEYS,
 };
 
-/** What one upload may store: its own size, and the memory store's total after it. */
-export interface UploadCaps {
-  maxBytes: number;
-  maxHeldBytes: number;
-}
-
+/** What one dataset file upload may store: its own size, and the memory store's total after it. */
 export const uploadCaps = (seed: Pick<Seed, 'limits'>): UploadCaps => ({ maxBytes: maxDatasetFileBytes(seed), maxHeldBytes: maxMemoryBlobBytes(seed) });
 
 /** The largest file an upload may store. */

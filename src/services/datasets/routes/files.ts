@@ -10,7 +10,8 @@ import { fileTooLarge, invalidFilePath } from '../errors.js';
 import { V2, filePathOf, namesEmptyItem, readAuth, writeAuth } from './common.js';
 import { one, paging, rangeOf, transactionType, type Query } from './query.js';
 import { excerpt, notFound } from '../../../errors.js';
-import { maxDatasetFileBytes, uploadCaps, type UploadCaps } from '../caps.js';
+import { maxDatasetFileBytes, uploadCaps } from '../caps.js';
+import type { UploadCaps } from '../../../blobs/index.js';
 
 type Req = FastifyRequest<{ Params: { datasetRid: string }; Querystring: Query }>;
 

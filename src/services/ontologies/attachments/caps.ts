@@ -2,7 +2,7 @@
 // the loader validates them with the rest of the document.
 import { Type } from '@sinclair/typebox';
 import type { Seed } from '../../../seed/schema.js';
-import { MEMORY_BLOB_LIMIT_KEYS, maxMemoryBlobBytes } from '../../../blobs/index.js';
+import { MEMORY_BLOB_LIMIT_KEYS, maxMemoryBlobBytes, type UploadCaps } from '../../../blobs/index.js';
 
 export const ONTOLOGY_LIMIT_KEYS = {
   /** The largest attachment or media upload; default 200 MiB. */
@@ -12,12 +12,7 @@ export const ONTOLOGY_LIMIT_KEYS = {
 };
 
 /** What one attachment or media upload may store: its own size, and the memory store's total after it. */
-export interface FileCaps {
-  maxBytes: number;
-  maxHeldBytes: number;
-}
-
-export const fileCaps = (seed: Pick<Seed, 'limits'>): FileCaps => ({ maxBytes: maxOntologyFileBytes(seed), maxHeldBytes: maxMemoryBlobBytes(seed) });
+export const fileCaps = (seed: Pick<Seed, 'limits'>): UploadCaps => ({ maxBytes: maxOntologyFileBytes(seed), maxHeldBytes: maxMemoryBlobBytes(seed) });
 
 /** The largest attachment or media upload. */
 export const maxOntologyFileBytes = (seed: Pick<Seed, 'limits'>): number => seed.limits.max_ontology_file_bytes ?? 200 * 1024 * 1024;
