@@ -142,6 +142,14 @@ describe('a client that leaves, on the public port', () => {
     expect(done).toMatchObject({ status: 200, username: 'dev' });
     expect(done).not.toHaveProperty('clientLeft');
     expect(done).not.toHaveProperty('reason');
+
+    // The filter finds the left one, whose status (200) alone would not tell it from the other.
+    const filtered = async (value: string) => {
+      const res = await fetch(`${emulator.url}/_emulate/platform/journal?clientLeft=${value}&path=${encodeURIComponent(CONTENT)}`);
+      return ((await res.json()) as { entries: JournalEntry[] }).entries.map((e) => e.id);
+    };
+    expect(await filtered('true')).toEqual([left!.id]);
+    expect(await filtered('false')).toEqual([done!.id]);
   }, 30_000);
 });
 

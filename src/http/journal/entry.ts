@@ -39,10 +39,13 @@ export interface JournalFilter {
   path?: string;
   /** Only refusals (status >= 400). */
   refusals?: boolean;
+  /** Only requests whose client left before the answer was complete (true), or only the others (false). */
+  clientLeft?: boolean;
 }
 
 export function matches(entry: JournalEntry, filter: JournalFilter): boolean {
   if (filter.refusals && entry.status < 400) return false;
+  if (filter.clientLeft !== undefined && (entry.clientLeft === true) !== filter.clientLeft) return false;
   if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false;
   if (filter.path !== undefined && !entry.path.startsWith(filter.path)) return false;
   if (filter.status !== undefined) {

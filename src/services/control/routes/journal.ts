@@ -11,6 +11,7 @@ const Query = Type.Object(
     status: Type.Optional(Type.String({ pattern: '^([1-5][0-9][0-9]|[1-5]xx)$' })),
     path: Type.Optional(Type.String({ maxLength: 2048 })),
     refusals: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    clientLeft: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   },
   { additionalProperties: false },
 );
@@ -26,6 +27,7 @@ export function journalRoutes(parent: FastifyInstance): void {
       status: q.status,
       path: q.path,
       refusals: q.refusals === 'true',
+      clientLeft: q.clientLeft === undefined ? undefined : q.clientLeft === 'true',
     });
     return { entries };
   });
