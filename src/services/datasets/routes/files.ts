@@ -10,7 +10,7 @@ import { fileTooLarge, invalidFilePath } from '../errors.js';
 import { V2, filePathOf, namesEmptyItem, readAuth, writeAuth } from './common.js';
 import { one, paging, rangeOf, transactionType, type Query } from './query.js';
 import { excerpt, notFound } from '../../../errors.js';
-import { maxDatasetFileBytes, uploadCaps } from '../caps.js';
+import { uploadCaps } from '../caps.js';
 import type { UploadCaps } from '../../../blobs/index.js';
 
 type Req = FastifyRequest<{ Params: { datasetRid: string }; Querystring: Query }>;
@@ -50,8 +50,9 @@ export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: Servi
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    const caps = uploadCaps(deps.seed);
     // The route's own body limit: the framework refuses a larger declared Content-Length with its 1 MiB default.
-    scope.post(`${V2}/:datasetRid/files/*`, { config: writeAuth, bodyLimit: maxDatasetFileBytes(deps.seed) }, async (request: Req, reply: FastifyReply) => {
+    scope.post(`${V2}/:datasetRid/files/*`, { config: writeAuth, bodyLimit: caps.maxBytes }, async (request: Req, reply: FastifyReply) => {
       const { datasetRid } = request.params;
       const { path, suffixed } = filePathOf(request.raw.url ?? '', 'upload');
       // The framework's own 404 for a route that does not exist (docs/contracts.md §1), which this one is.
@@ -61,7 +62,7 @@ export function fileRoutes(app: FastifyInstance, datasets: Datasets, deps: Servi
           `No route answers POST ${excerpt(urlPath, 256)}: a POST under /files/ ends in /upload`,
         );
       }
-      const file = await upload(request, reply, datasets, uploadCaps(deps.seed), datasetRid, path);
+      const file = await upload(request, reply, datasets, caps, datasetRid, path);
       return fileWire(file);
     });
   });

@@ -10,7 +10,7 @@ import { readAuth, writeAuth } from './common.js';
 import { one, type Query } from './query.js';
 import { readTable } from './read-table.js';
 import { upload } from './files.js';
-import { maxDatasetFileBytes, uploadCaps } from '../caps.js';
+import { uploadCaps } from '../caps.js';
 
 const V1 = '/api/v1/datasets';
 type Req = FastifyRequest<{ Params: { datasetRid: string; transactionRid: string }; Querystring: Query }>;
@@ -31,22 +31,25 @@ export function v1Routes(app: FastifyInstance, datasets: Datasets, deps: Service
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-    const max = maxDatasetFileBytes(deps.seed);
     const caps = uploadCaps(deps.seed);
     // `files::upload` is the literal `files:upload` (a single colon would start a parameter).
-    scope.post(`${V1}/:datasetRid/files::upload`, { config: writeAuth, bodyLimit: max }, async (request: Req, reply: FastifyReply) =>
+    scope.post(`${V1}/:datasetRid/files::upload`, { config: writeAuth, bodyLimit: caps.maxBytes }, async (request: Req, reply: FastifyReply) =>
       fileWire(await upload(request, reply, datasets, caps, request.params.datasetRid, checkedPath(one(request.query, 'filePath')))),
     );
-    scope.put(`${V1}/:datasetRid/transactions/:transactionRid/files/*`, { config: writeAuth, bodyLimit: max }, async (request: Req, reply: FastifyReply) => {
-      const raw = (request.raw.url ?? '').split('?')[0]!;
-      const encoded = raw.slice(raw.indexOf('/files/') + '/files/'.length);
-      let path: string;
-      try {
-        path = decodeURIComponent(encoded);
-      } catch {
-        throw invalidFilePath(encoded.slice(0, 64), 'the file path has a malformed percent-escape');
-      }
-      return fileWire(await upload(request, reply, datasets, caps, request.params.datasetRid, checkedPath(path), request.params.transactionRid));
-    });
+    scope.put(
+      `${V1}/:datasetRid/transactions/:transactionRid/files/*`,
+      { config: writeAuth, bodyLimit: caps.maxBytes },
+      async (request: Req, reply: FastifyReply) => {
+        const raw = (request.raw.url ?? '').split('?')[0]!;
+        const encoded = raw.slice(raw.indexOf('/files/') + '/files/'.length);
+        let path: string;
+        try {
+          path = decodeURIComponent(encoded);
+        } catch {
+          throw invalidFilePath(encoded.slice(0, 64), 'the file path has a malformed percent-escape');
+        }
+        return fileWire(await upload(request, reply, datasets, caps, request.params.datasetRid, checkedPath(path), request.params.transactionRid));
+      },
+    );
   });
 }

@@ -22,8 +22,8 @@ export interface WorkerRun {
   close(): Promise<void>;
 }
 
-/** Sends `job` to `worker` (taken from the pool for this run alone) and serves it; `transfer` goes with the job. */
 /**
+ * Sends `job` to `worker` (taken from the pool for this run alone) and serves it; `transfer` goes with the job.
  * `partner`: the other worker of a split read (split-read.ts). It waits on the same client, so a stall marks it
  * too: left counted, it kept the pool full on two cores, and a stalled Parquet -> CSV read held every other read.
  */
